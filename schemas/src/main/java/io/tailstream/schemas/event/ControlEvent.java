@@ -1,0 +1,30 @@
+package io.tailstream.schemas.event;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
+/**
+ * Low-volume events on {@link io.tailstream.schemas.Topics#CONTROL}, JSON with a {@code "type"} discriminator.
+ * Together they describe a run: what was planned and against which targets, when each step started and ended, how
+ * many blocks and samples each producer sent (so consumers can prove they saw all of them), and the client's
+ * health while it ran.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = RunStarted.class, name = "run_started"),
+        @JsonSubTypes.Type(value = StepStarted.class, name = "step_started"),
+        @JsonSubTypes.Type(value = StepEnded.class, name = "step_ended"),
+        @JsonSubTypes.Type(value = ClientHealth.class, name = "client_health"),
+        @JsonSubTypes.Type(value = RunEnded.class, name = "run_ended"),
+})
+public sealed interface ControlEvent permits RunStarted, StepStarted, StepEnded, ClientHealth, RunEnded {
+
+    /** The run the event belongs to (also the record key). */
+    String runId();
+
+    /** When the producer emitted the event, ms since the epoch. */
+    long atEpochMs();
+
+    /** The producer that emitted it. */
+    String producerId();
+}

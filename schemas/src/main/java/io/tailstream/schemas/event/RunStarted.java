@@ -1,0 +1,28 @@
+package io.tailstream.schemas.event;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A producer started a run.
+ *
+ * @param planName name of the plan (a file's name, or "demo", or "adhoc")
+ * @param targets  the targets of the plan, redacted
+ * @param client   the client environment: host name, OS, JVM, CPU count, tailstream version
+ * @param settings the effective run configuration, secrets masked
+ */
+public record RunStarted(
+        String runId,
+        long atEpochMs,
+        String producerId,
+        String planName,
+        List<TargetInfo> targets,
+        Map<String, String> client,
+        Map<String, String> settings) implements ControlEvent {
+
+    public RunStarted {
+        targets = targets == null ? List.of() : List.copyOf(targets);
+        client = client == null ? Map.of() : Map.copyOf(client);
+        settings = settings == null ? Map.of() : Map.copyOf(settings);
+    }
+}

@@ -1,0 +1,40 @@
+package io.tailstream.schemas.event;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A step (one target x workload x thread count x round) started. Its full description travels here once;
+ * samples carry only the small {@code stepId}.
+ *
+ * @param stepId                 the step's id within the run
+ * @param target                 the target, with metadata captured at step start
+ * @param workload               workload name ({@code oltp_read_write})
+ * @param threads                concurrency
+ * @param round                  1-based round number
+ * @param warmupMs               warm-up duration; samples in it are flagged, not dropped
+ * @param measureMs              measurement duration after warm-up
+ * @param ops                    op names the step's samples use, in block order
+ * @param queriesPerTransaction  statements one successful transaction executes (the workload's QPS/TPS ratio)
+ * @param options                workload options as given (table count, table size, ...)
+ */
+public record StepStarted(
+        String runId,
+        long atEpochMs,
+        String producerId,
+        int stepId,
+        TargetInfo target,
+        String workload,
+        int threads,
+        int round,
+        long warmupMs,
+        long measureMs,
+        List<String> ops,
+        double queriesPerTransaction,
+        Map<String, String> options) implements ControlEvent {
+
+    public StepStarted {
+        ops = ops == null ? List.of() : List.copyOf(ops);
+        options = options == null ? Map.of() : Map.copyOf(options);
+    }
+}
