@@ -1,0 +1,83 @@
+package io.tailstream.infra.kafka;
+
+import io.tailstream.schemas.TopicSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the contract's topics, the same way against the in-process broker and an external cluster: missing
+ * topics are created with their partitions and configs; existing ones are left as they are (an operator may have
+ * tuned them), but a topic with fewer partitions than asked for is reported.
+ *
+ * <p>Replication factor: the broker's default ({@code default.replication.factor}), so one call serves a
+ * one-node test broker and a three-node cluster alike.
+ */
+public final class TopicProvisioner {
+
+    private static final Logger log = LoggerFactory.getLogger(TopicProvisioner.class);
+    private static final long TIMEOUT_S = 60;
+
+    private TopicProvisioner() {}
+
+    /** Ensures the topics exist; {@code clientConfig} may carry security settings (SASL/TLS) for the admin client. */
+    public static void ensure(String bootstrapServers, List<TopicSpec> specs, Map<String, Object> clientConfig) {
+        Properties p = new Properties();
+        p.putAll(clientConfig);
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (Admin admin = Admin.create(p)) {
+            Set<String> existing = admin.listTopics().names().get(TIMEOUT_S, TimeUnit.SECONDS);
+            List<NewTopic> toCreate = new ArrayList<>();
+            for (TopicSpec spec : specs) {
+                if (!existing.contains(spec.name())) {
+                    toCreate.add(new NewTopic(spec.name(), java.util.Optional.of(spec.partitions()),
+                            java.util.Optional.empty()).configs(new HashMap<>(spec.configs())));
+                }
+            }
+            for (var entry : admin.createTopics(toCreate).values().entrySet()) {
+                try {
+                    entry.getValue().get(TIMEOUT_S, TimeUnit.SECONDS);
+                    log.info("created topic {}", entry.getKey());
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("cannot create topic " + entry.getKey() + " on "
+                                + bootstrapServers + ": " + e.getCause().getMessage(), e.getCause());
+                    }
+                }
+            }
+            Map<String, TopicDescription> described = admin.describeTopics(
+                    specs.stream().map(TopicSpec::name).toList()).allTopicNames().get(TIMEOUT_S, TimeUnit.SECONDS);
+            for (TopicSpec spec : specs) {
+                int actual = described.get(spec.name()).partitions().size();
+                if (actual < spec.partitions()) {
+                    log.warn("topic {} has {} partitions, fewer than the {} asked for; left unchanged",
+                            spec.name(), actual, spec.partitions());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while provisioning topics on " + bootstrapServers, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot provision topics on " + bootstrapServers + ": "
+                    + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
+        }
+    }
+
+    /** Ensures the topics exist, with a plain (unauthenticated) admin client. */
+    public static void ensure(String bootstrapServers, List<TopicSpec> specs) {
+        ensure(bootstrapServers, specs, Map.of());
+    }
+}
