@@ -1,0 +1,65 @@
+package io.tailstream.schemas.event;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ControlEventJsonTest {
+
+    static final TargetInfo TARGET = new TargetInfo("mariadb-local", "jdbc:mysql://127.0.0.1:3306/sbtest", "MariaDB",
+            "10.11.19-MariaDB", Map.of("innodb_flush_log_at_trx_commit", "1"), 5602.0, "CNY", 2, "primary + replica");
+
+    static final List<ControlEvent> EVENTS = List.of(
+            new RunStarted("run-1", 1_000, "p-1", "demo", List.of(TARGET), Map.of("host", "client-1"),
+                    Map.of("threads", "8,16")),
+            new StepStarted("run-1", 1_100, "p-1", 3, TARGET, "oltp_read_write", 16, 2, 5_000, 20_000,
+                    List.of("read_write"), 20, Map.of("tables", "8")),
+            new ClientHealth("run-1", 1_200, "p-1", 3, 23.5, 71.0, 4, 2, Map.of("mariadb-local", 0.21), false),
+            new StepEnded("run-1", 26_100, "p-1", 3, 1_234_567, 1_300, 12, "completed"),
+            new RunEnded("run-1", 27_000, "p-1", 1_400, 1_234_567, "completed"));
+
+    @Test
+    void everyEventType_roundTripsThroughJsonAsControlEvent() {
+        for (ControlEvent e : EVENTS) {
+            ControlEvent back = Json.read(Json.write(e), ControlEvent.class);
+            assertThat(back).isEqualTo(e);
+        }
+    }
+
+    @Test
+    void goldenJson_v1_staysReadable() throws IOException {
+        String[] lines = resource("/golden/control-events-v1.jsonl").split("\n");
+        assertThat(lines).hasSameSizeAs(EVENTS);
+        for (int i = 0; i < lines.length; i++) {
+            assertThat(Json.read(lines[i], ControlEvent.class)).isEqualTo(EVENTS.get(i));
+            assertThat(Json.writeString(EVENTS.get(i))).isEqualTo(lines[i]);
+        }
+    }
+
+    @Test
+    void unknownFields_areIgnoredSoNewerProducersDoNotBreakOlderConsumers() {
+        String json = "{\"type\":\"run_ended\",\"runId\":\"r\",\"atEpochMs\":5,\"producerId\":\"p\",\"blocksSent\":3,"
+                + "\"samplesSent\":9,\"outcome\":\"completed\",\"someFutureField\":{\"x\":1}}";
+        assertThat(Json.read(json, ControlEvent.class)).isEqualTo(new RunEnded("r", 5, "p", 3, 9, "completed"));
+    }
+
+    @Test
+    void unknownType_isAClearError() {
+        assertThatThrownBy(() -> Json.read("{\"type\":\"nope\",\"runId\":\"r\"}", ControlEvent.class))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not a valid ControlEvent");
+    }
+
+    private static String resource(String name) throws IOException {
+        try (InputStream in = ControlEventJsonTest.class.getResourceAsStream(name)) {
+            assertThat(in).as(name).isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
