@@ -1,0 +1,55 @@
+package io.tailstream.producer.workload;
+
+import io.tailstream.producer.target.Dialect;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * One benchmark workload with its options fixed. Immutable and thread safe; per-thread state lives in the
+ * {@link WorkloadSession}s it opens.
+ */
+public interface Workload {
+
+    /** Name as plans and reports spell it ({@code oltp_read_write}). */
+    String name();
+
+    /** Op names; a transaction's sample carries an index into this list. At most 64. */
+    List<String> ops();
+
+    /**
+     * Statements one successful transaction executes, BEGIN and COMMIT included: the QPS/TPS ratio of a run
+     * without errors.
+     */
+    double queriesPerTransaction();
+
+    /** The effective options, defaults filled in, as text: what the step's control event records. */
+    Map<String, String> options();
+
+    /**
+     * Identifies the data this workload reads and writes: workloads with equal keys share one {@link #prepare}
+     * (the sysbench OLTP scripts all use the same {@code sbtestN} tables).
+     */
+    String dataSetKey();
+
+    /**
+     * Creates and loads the workload's tables, dropping existing ones of the same names first.
+     *
+     * @param parallelism how many tables may be loaded at once
+     * @param progress    receives one line per table and phase
+     */
+    void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress) throws SQLException;
+
+    /** Drops the workload's tables; missing tables are not an error. */
+    void cleanup(DataSource dataSource, Dialect dialect, PrintStream progress) throws SQLException;
+
+    /**
+     * Opens a session for one worker on its own connection: prepares the statements the worker will reuse.
+     *
+     * @param seed seeds the session's random numbers; different workers get different seeds
+     */
+    WorkloadSession open(Connection connection, Dialect dialect, long seed) throws SQLException;
+}

@@ -1,0 +1,184 @@
+package io.tailstream.producer.workload.sysbench;
+
+import io.tailstream.producer.target.Dialect;
+import io.tailstream.producer.workload.Workload;
+import io.tailstream.producer.workload.WorkloadSession;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.sql.DataSource;
+
+/**
+ * A sysbench 1.0.20 OLTP script ({@link OltpScript}) over the {@code sbtestN} tables. Immutable and thread safe.
+ */
+public final class SysbenchOltpWorkload implements Workload {
+
+    /** Rows per INSERT statement during prepare (sysbench's bulk insert sends up to ~1 MB per statement). */
+    static final int ROWS_PER_INSERT = 1000;
+
+    private final OltpScript script;
+    private final SysbenchOptions options;
+
+    public SysbenchOltpWorkload(OltpScript script, SysbenchOptions options) {
+        this.script = script;
+        this.options = script.adjust(options);
+    }
+
+    /** The workload of {@code script} with sysbench options given as text (defaults for the rest). */
+    public static SysbenchOltpWorkload create(OltpScript script, Map<String, String> options) {
+        try {
+            return new SysbenchOltpWorkload(script, SysbenchOptions.parse(options));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("workload " + script.scriptName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    public SysbenchOptions sysbenchOptions() {
+        return options;
+    }
+
+    public OltpScript script() {
+        return script;
+    }
+
+    @Override
+    public String name() {
+        return script.scriptName();
+    }
+
+    @Override
+    public List<String> ops() {
+        // a sysbench event is one transaction type: the op is the script
+        return List.of(script.scriptName());
+    }
+
+    @Override
+    public double queriesPerTransaction() {
+        return script.queriesPerEvent(options);
+    }
+
+    @Override
+    public Map<String, String> options() {
+        return options.toMap();
+    }
+
+    @Override
+    public String dataSetKey() {
+        return "sysbench:tables=" + options.tables() + ",table_size=" + options.tableSize() + ",auto_inc="
+                + options.autoInc() + ",create_secondary=" + options.createSecondary() + ",engine="
+                + options.mysqlStorageEngine();
+    }
+
+    @Override
+    public void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress)
+            throws SQLException {
+        int threads = Math.max(1, Math.min(parallelism, options.tables()));
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "tailstream-prepare");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 1; t <= options.tables(); t++) {
+                int table = t;
+                futures.add(pool.submit(() -> {
+                    try (Connection c = dataSource.getConnection()) {
+                        loadTable(c, dialect, table, progress);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("prepare of " + name() + " interrupted", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SQLException se) {
+                throw se;
+            }
+            throw new IllegalStateException("prepare of " + name() + " failed: " + e.getCause(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private void loadTable(Connection c, Dialect dialect, int table, PrintStream progress) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute(OltpSql.dropTable(table));
+            progress.printf("Creating table 'sbtest%d'...%n", table);
+            st.execute(OltpSql.createTable(table, dialect, options));
+        }
+        progress.printf("Inserting %d records into 'sbtest%d'%n", options.tableSize(), table);
+        // deterministic per table, so two prepares of the same options load the same data
+        SysbenchRandom rand = SysbenchRandom.seeded(options, 0x5B7E57L * table);
+        int size = options.tableSize();
+        int full = Math.min(ROWS_PER_INSERT, size);
+        int columns = options.autoInc() ? 3 : 4;
+        try (PreparedStatement batch = c.prepareStatement(OltpSql.bulkInsert(table, options.autoInc(), full))) {
+            int id = 1;
+            while (id <= size) {
+                int rows = Math.min(full, size - id + 1);
+                PreparedStatement ps = rows == full ? batch
+                        : c.prepareStatement(OltpSql.bulkInsert(table, options.autoInc(), rows));
+                try {
+                    int p = 1;
+                    for (int r = 0; r < rows; r++, id++) {
+                        // same draw order as sysbench: c, pad, then k
+                        String cVal = rand.string(OltpSql.C_TEMPLATE);
+                        String padVal = rand.string(OltpSql.PAD_TEMPLATE);
+                        if (!options.autoInc()) {
+                            ps.setInt(p++, id);
+                        }
+                        ps.setInt(p++, (int) rand.next(1, size));
+                        ps.setString(p++, cVal);
+                        ps.setString(p++, padVal);
+                    }
+                    assert p == rows * columns + 1;
+                    ps.executeUpdate();
+                } finally {
+                    if (ps != batch) {
+                        ps.close();
+                    }
+                }
+            }
+        }
+        if (options.createSecondary()) {
+            progress.printf("Creating a secondary index on 'sbtest%d'...%n", table);
+            try (Statement st = c.createStatement()) {
+                st.execute(OltpSql.createSecondaryIndex(table));
+            }
+        }
+    }
+
+    @Override
+    public void cleanup(DataSource dataSource, Dialect dialect, PrintStream progress) throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            for (int t = 1; t <= options.tables(); t++) {
+                progress.printf("Dropping table 'sbtest%d'...%n", t);
+                st.execute(OltpSql.dropTable(t));
+            }
+        }
+    }
+
+    @Override
+    public WorkloadSession open(Connection connection, Dialect dialect, long seed) throws SQLException {
+        return new OltpSession(script, options, connection, dialect, SysbenchRandom.seeded(options, seed));
+    }
+
+    @Override
+    public String toString() {
+        return name() + options.toMap();
+    }
+}
