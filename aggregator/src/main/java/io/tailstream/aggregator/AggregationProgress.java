@@ -1,0 +1,188 @@
+package io.tailstream.aggregator;
+
+import io.tailstream.schemas.Topics;
+import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.StepEnded;
+import io.tailstream.schemas.event.WindowStats;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows {@link Topics#WINDOWS} (committed records only) and adds up, per run and step, the {@code count} of the
+ * "all ops" windows, so a caller can wait until every sample its producers sent has been aggregated.
+ *
+ * <pre>{@code
+ * try (AggregationProgress progress = AggregationProgress.open(bootstrap, Map.of())) {
+ *     progress.awaitCounts(runId, AggregationProgress.samplesSentByStep(runId, stepEndedEvents),
+ *             Duration.ofSeconds(30));
+ * }
+ * }</pre>
+ *
+ * <p>Reads the topic from the beginning without a consumer group (nothing is committed). Not thread safe: one
+ * thread polls.
+ */
+public final class AggregationProgress implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AggregationProgress.class);
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    /** run id → step id → samples counted in "all ops" windows. */
+    private final Map<String, Map<Integer, Long>> counted = new HashMap<>();
+    private final Map<String, Long> windowsSeen = new HashMap<>();
+
+    private AggregationProgress(KafkaConsumer<byte[], byte[]> consumer) {
+        this.consumer = consumer;
+    }
+
+    /**
+     * Opens a consumer on the windows topic, positioned at its beginning.
+     *
+     * @param clientOverrides extra consumer properties (SASL, TLS, ...)
+     */
+    public static AggregationProgress open(String bootstrapServers, Map<String, String> clientOverrides) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "tailstream-aggregation-progress");
+        p.putAll(clientOverrides);
+        KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        try {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (PartitionInfo info : consumer.partitionsFor(Topics.WINDOWS, Duration.ofSeconds(30))) {
+                partitions.add(new TopicPartition(info.topic(), info.partition()));
+            }
+            if (partitions.isEmpty()) {
+                throw new IllegalStateException("topic " + Topics.WINDOWS + " does not exist at " + bootstrapServers);
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            return new AggregationProgress(consumer);
+        } catch (RuntimeException e) {
+            consumer.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Samples sent per step of a run, summed over the run's producers from their {@link StepEnded} events.
+     */
+    public static Map<Integer, Long> samplesSentByStep(String runId, Collection<? extends ControlEvent> events) {
+        Map<Integer, Long> sent = new TreeMap<>();
+        for (ControlEvent e : events) {
+            if (e instanceof StepEnded s && s.runId().equals(runId)) {
+                sent.merge(s.stepId(), s.samplesSent(), Long::sum);
+            }
+        }
+        return sent;
+    }
+
+    /** Reads what is available within {@code timeout} and updates the counts. */
+    public void poll(Duration timeout) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(timeout)) {
+            if (r.value() == null) {
+                continue;
+            }
+            WindowStats w;
+            try {
+                w = Json.read(r.value(), WindowStats.class);
+            } catch (IllegalArgumentException e) {
+                LOG.warn("skipping unreadable window stats at {}-{} offset {}: {}", r.topic(), r.partition(),
+                        r.offset(), e.getMessage());
+                continue;
+            }
+            if (WindowStats.ALL_OPS.equals(w.op())) {
+                counted.computeIfAbsent(w.runId(), k -> new TreeMap<>()).merge(w.stepId(), w.count(), Long::sum);
+                windowsSeen.merge(w.runId(), 1L, Long::sum);
+            }
+        }
+    }
+
+    /** Samples counted so far in "all ops" windows of a step. */
+    public long countedSamples(String runId, int stepId) {
+        return counted.getOrDefault(runId, Map.of()).getOrDefault(stepId, 0L);
+    }
+
+    /** Samples counted so far per step of a run (steps with at least one window). */
+    public Map<Integer, Long> countedByStep(String runId) {
+        return Map.copyOf(counted.getOrDefault(runId, Map.of()));
+    }
+
+    /** "All ops" windows seen so far for a run. */
+    public long windowsSeen(String runId) {
+        return windowsSeen.getOrDefault(runId, 0L);
+    }
+
+    /**
+     * Polls until, for every step in {@code expectedByStep}, the counted samples equal the expected ones.
+     *
+     * @throws AggregationIncompleteException at the timeout, or as soon as a step counts more than expected (double
+     *                                        counting never heals); the message lists every step
+     */
+    public void awaitCounts(String runId, Map<Integer, Long> expectedByStep, Duration timeout)
+            throws InterruptedException, AggregationIncompleteException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedException("interrupted while waiting for run " + runId + " to be aggregated");
+            }
+            poll(POLL);
+            boolean complete = true;
+            boolean over = false;
+            for (Map.Entry<Integer, Long> e : expectedByStep.entrySet()) {
+                long c = countedSamples(runId, e.getKey());
+                complete &= c == e.getValue();
+                over |= c > e.getValue();
+            }
+            if (complete) {
+                return;
+            }
+            if (over || System.nanoTime() - deadline >= 0) {
+                throw new AggregationIncompleteException(describe(runId, expectedByStep, timeout, over),
+                        expectedByStep, countedByStep(runId));
+            }
+        }
+    }
+
+    private String describe(String runId, Map<Integer, Long> expectedByStep, Duration timeout, boolean over) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("run ").append(runId).append(over ? ": more samples counted than sent (double counting)"
+                : " not fully aggregated after " + timeout.toMillis() + " ms").append(':');
+        TreeSet<Integer> steps = new TreeSet<>(expectedByStep.keySet());
+        steps.addAll(countedByStep(runId).keySet());
+        for (int step : steps) {
+            long expected = expectedByStep.getOrDefault(step, 0L);
+            long c = countedSamples(runId, step);
+            sb.append(" step ").append(step).append(" counted ").append(c).append(" of ").append(expected);
+            if (c != expected) {
+                sb.append(c < expected ? " (missing " + (expected - c) + ")" : " (extra " + (c - expected) + ")");
+            }
+            sb.append(';');
+        }
+        sb.append(" windows seen for the run: ").append(windowsSeen(runId));
+        return sb.toString();
+    }
+
+    @Override
+    public void close() {
+        consumer.close();
+    }
+}

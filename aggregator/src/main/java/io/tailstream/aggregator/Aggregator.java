@@ -1,0 +1,136 @@
+package io.tailstream.aggregator;
+
+import io.tailstream.aggregator.topology.AggregatorTopology;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running aggregator: the {@link AggregatorTopology} in a {@link KafkaStreams} application.
+ *
+ * <pre>{@code
+ * try (Aggregator aggregator = Aggregator.start(bootstrap, AggregatorConfig.defaults(), stateDir)) {
+ *     aggregator.awaitRunning(Duration.ofSeconds(30));
+ *     ... // windows appear on Topics.WINDOWS; see AggregationProgress
+ * }
+ * }</pre>
+ *
+ * <p>Thread safe: {@link #close()} may be called from any thread (e.g. a shutdown hook), more than once.
+ */
+public final class Aggregator implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Aggregator.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+    private final KafkaStreams streams;
+    private final AggregatorConfig config;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final CountDownLatch running = new CountDownLatch(1);
+
+    private Aggregator(KafkaStreams streams, AggregatorConfig config) {
+        this.streams = streams;
+        this.config = config;
+    }
+
+    /**
+     * Starts the aggregator; returns once Kafka Streams is starting (use {@link #awaitRunning} to wait for the
+     * first assignment). The topics of {@link io.tailstream.schemas.Topics} must exist (TopicProvisioner).
+     *
+     * @param stateDir directory for Kafka Streams' local state (checkpoints; the stores themselves are in memory)
+     */
+    public static Aggregator start(String bootstrapServers, AggregatorConfig config, Path stateDir) {
+        Properties props = streamsProperties(bootstrapServers, config, stateDir);
+        KafkaStreams streams = new KafkaStreams(AggregatorTopology.build(config), props);
+        Aggregator aggregator = new Aggregator(streams, config);
+        streams.setUncaughtExceptionHandler(e -> {
+            aggregator.failure.compareAndSet(null, e);
+            LOG.error("aggregator {} failed; shutting down", config.applicationId(), e);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        streams.setStateListener((newState, oldState) -> {
+            LOG.info("aggregator {}: {} -> {}", config.applicationId(), oldState, newState);
+            if (newState == KafkaStreams.State.RUNNING) {
+                aggregator.running.countDown();
+            }
+        });
+        LOG.info("starting aggregator with {} against {}", config, bootstrapServers);
+        streams.start();
+        return aggregator;
+    }
+
+    /**
+     * The Kafka Streams properties the aggregator runs with: in-memory stores, the configured guarantee, a low
+     * emit interval for closed windows, reading from the earliest offset on first start, then the config's
+     * client overrides (which win).
+     */
+    public static Properties streamsProperties(String bootstrapServers, AggregatorConfig config, Path stateDir) {
+        Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+        Objects.requireNonNull(stateDir, "stateDir");
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, config.processingGuarantee());
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
+        p.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
+                BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
+        p.put(StreamsConfig.InternalConfig.EMIT_INTERVAL_MS_KSTREAMS_WINDOWED_AGGREGATION,
+                config.emitInterval().toMillis());
+        // no global stores here; set so Kafka Streams does not warn on every start
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        p.putAll(config.clientOverrides());
+        return p;
+    }
+
+    /**
+     * Waits until Kafka Streams reports RUNNING for the first time.
+     *
+     * @return false on timeout
+     * @throws IllegalStateException if the aggregator failed before running
+     */
+    public boolean awaitRunning(Duration timeout) throws InterruptedException {
+        boolean ok = running.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        Throwable t = failure.get();
+        if (t != null) {
+            throw new IllegalStateException("aggregator " + config.applicationId() + " failed: " + t.getMessage(), t);
+        }
+        return ok;
+    }
+
+    /** Kafka Streams' current state. */
+    public KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    /** The error that stopped the aggregator, if any. */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+
+    /** The underlying application, for interactive queries of {@link AggregatorTopology#WINDOW_STORE}. */
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    /** Stops processing (committing what was processed) and releases the clients. Idempotent. */
+    @Override
+    public void close() {
+        if (!streams.close(CLOSE_TIMEOUT)) {
+            LOG.warn("aggregator {} did not close within {}", config.applicationId(), CLOSE_TIMEOUT);
+        }
+    }
+}

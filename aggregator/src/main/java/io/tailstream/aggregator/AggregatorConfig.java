@@ -1,0 +1,127 @@
+package io.tailstream.aggregator;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Configuration of the aggregator: what the topology computes and how the Kafka Streams application runs.
+ * Immutable; validated when built, with messages naming the key and the value.
+ *
+ * @param applicationId          Kafka Streams {@code application.id}: consumer group, internal topic prefix and
+ *                               transactional id prefix. Two aggregators with the same id share the work.
+ * @param windowSize             base tumbling window, aligned to the epoch (default 1 s)
+ * @param grace                  how long after a window's end (in stream time) partials are still merged into it
+ *                               (default 2 s; producers seal blocks at most ~200 ms old, so lateness stays far below)
+ * @param processingGuarantee    {@code exactly_once_v2} (default) or {@code at_least_once}
+ * @param streamThreads          Kafka Streams threads of this instance
+ * @param commitInterval         Streams {@code commit.interval.ms}: under EOS also how often output becomes visible
+ * @param emitInterval           how often (wall clock) closed windows are looked for and emitted; Kafka Streams'
+ *                               internal default is 1 s, which delays every window by up to that much
+ * @param endOfStepCheckInterval how often (wall clock) stage 1 checks whether an ended step's last window may be
+ *                               closed (see {@code io.tailstream.aggregator.topology})
+ * @param clientOverrides        extra Kafka Streams / client properties passed through unchanged (SASL, TLS, ...);
+ *                               their values may be secrets and are never logged
+ */
+public record AggregatorConfig(
+        String applicationId,
+        Duration windowSize,
+        Duration grace,
+        String processingGuarantee,
+        int streamThreads,
+        Duration commitInterval,
+        Duration emitInterval,
+        Duration endOfStepCheckInterval,
+        Map<String, String> clientOverrides) {
+
+    public static final String DEFAULT_APPLICATION_ID = "tailstream-aggregator";
+    public static final String EXACTLY_ONCE_V2 = "exactly_once_v2";
+    public static final String AT_LEAST_ONCE = "at_least_once";
+
+    private static final Pattern APPLICATION_ID = Pattern.compile("[A-Za-z0-9._-]{1,200}");
+    private static final Set<String> GUARANTEES = Set.of(EXACTLY_ONCE_V2, AT_LEAST_ONCE);
+
+    public AggregatorConfig {
+        Objects.requireNonNull(applicationId, "applicationId");
+        if (!APPLICATION_ID.matcher(applicationId).matches()) {
+            throw new IllegalArgumentException("aggregator applicationId must be 1-200 characters of [A-Za-z0-9._-], was '"
+                    + applicationId + "'");
+        }
+        requireWholeMillis("windowSize", windowSize, 1);
+        requireWholeMillis("grace", grace, 0);
+        if (!GUARANTEES.contains(processingGuarantee)) {
+            throw new IllegalArgumentException("aggregator processingGuarantee must be one of " + GUARANTEES + ", was '"
+                    + processingGuarantee + "'");
+        }
+        if (streamThreads < 1 || streamThreads > 64) {
+            throw new IllegalArgumentException("aggregator streamThreads must be in 1..64, was " + streamThreads);
+        }
+        requireWholeMillis("commitInterval", commitInterval, 1);
+        requireWholeMillis("emitInterval", emitInterval, 0);
+        requireWholeMillis("endOfStepCheckInterval", endOfStepCheckInterval, 1);
+        clientOverrides = Map.copyOf(Objects.requireNonNull(clientOverrides, "clientOverrides"));
+    }
+
+    /** Defaults: 1 s windows, 2 s grace, exactly once, 1 thread, commit every 100 ms, emit every 100 ms. */
+    public static AggregatorConfig defaults() {
+        return new AggregatorConfig(DEFAULT_APPLICATION_ID, Duration.ofSeconds(1), Duration.ofSeconds(2),
+                EXACTLY_ONCE_V2, 1, Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMillis(100), Map.of());
+    }
+
+    public AggregatorConfig withApplicationId(String id) {
+        return new AggregatorConfig(id, windowSize, grace, processingGuarantee, streamThreads, commitInterval,
+                emitInterval, endOfStepCheckInterval, clientOverrides);
+    }
+
+    public AggregatorConfig withWindow(Duration size, Duration newGrace) {
+        return new AggregatorConfig(applicationId, size, newGrace, processingGuarantee, streamThreads, commitInterval,
+                emitInterval, endOfStepCheckInterval, clientOverrides);
+    }
+
+    public AggregatorConfig withProcessingGuarantee(String guarantee) {
+        return new AggregatorConfig(applicationId, windowSize, grace, guarantee, streamThreads, commitInterval,
+                emitInterval, endOfStepCheckInterval, clientOverrides);
+    }
+
+    public AggregatorConfig withStreamThreads(int threads) {
+        return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, threads, commitInterval,
+                emitInterval, endOfStepCheckInterval, clientOverrides);
+    }
+
+    public AggregatorConfig withClientOverrides(Map<String, String> overrides) {
+        return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads,
+                commitInterval, emitInterval, endOfStepCheckInterval, overrides);
+    }
+
+    /** Window size in ms. */
+    public long windowSizeMs() {
+        return windowSize.toMillis();
+    }
+
+    /** Grace in ms. */
+    public long graceMs() {
+        return grace.toMillis();
+    }
+
+    /** The config as text without the override values (they may hold credentials). */
+    @Override
+    public String toString() {
+        return "AggregatorConfig[applicationId=" + applicationId + ", windowSize=" + windowSize + ", grace=" + grace
+                + ", processingGuarantee=" + processingGuarantee + ", streamThreads=" + streamThreads
+                + ", commitInterval=" + commitInterval + ", emitInterval=" + emitInterval
+                + ", endOfStepCheckInterval=" + endOfStepCheckInterval
+                + ", clientOverrides=" + clientOverrides.keySet() + "]";
+    }
+
+    private static void requireWholeMillis(String key, Duration value, long minMillis) {
+        if (value == null) {
+            throw new IllegalArgumentException("aggregator " + key + " must be set");
+        }
+        if (value.isNegative() || value.toNanos() % 1_000_000 != 0 || value.toMillis() < minMillis) {
+            throw new IllegalArgumentException("aggregator " + key + " must be a whole number of milliseconds >= "
+                    + minMillis + " ms, was " + value);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package io.tailstream.aggregator.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.tailstream.schemas.block.Sample;
+import io.tailstream.schemas.block.SampleStatus;
+import io.tailstream.schemas.event.WindowStats;
+import io.tailstream.schemas.histogram.LatencyHistograms;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Reference model: the raw samples of each (scope, window), kept as objects, and the exact figures computed from
+ * them by sorting. Windows by completion time (start + latency), aligned to the epoch.
+ */
+public final class ExactWindows {
+
+    /** Percentiles checked, in thousandths of a percent, so the nearest rank is computed in exact integers. */
+    private static final long[] PERCENTILE_MILLIS = {50_000, 90_000, 95_000, 99_000, 99_900};
+    private static final Histogram BUCKETS = LatencyHistograms.create();
+
+    private final long windowSizeMs;
+    private final Map<String, TreeMap<Long, List<Sample>>> byScope = new HashMap<>();
+
+    public ExactWindows(long windowSizeMs) {
+        this.windowSizeMs = windowSizeMs;
+    }
+
+    public void add(String runId, int stepId, String op, Sample s) {
+        long endMs = Math.floorDiv(s.endEpochMicros(), 1000L);
+        long window = endMs - Math.floorMod(endMs, windowSizeMs);
+        for (String scopeOp : List.of(op, WindowStats.ALL_OPS)) {
+            byScope.computeIfAbsent(WindowStats.scopeKey(runId, stepId, scopeOp), k -> new TreeMap<>())
+                    .computeIfAbsent(window, w -> new ArrayList<>()).add(s);
+        }
+    }
+
+    public void addAll(String runId, int stepId, List<String> ops, List<Sample> samples) {
+        for (Sample s : samples) {
+            add(runId, stepId, ops.get(s.opIndex()), s);
+        }
+    }
+
+    /** Windows with samples, by scope key. */
+    public Map<String, TreeMap<Long, List<Sample>>> windows() {
+        return byScope;
+    }
+
+    public long totalSamples(String scopeKey) {
+        return byScope.getOrDefault(scopeKey, new TreeMap<>()).values().stream().mapToLong(List::size).sum();
+    }
+
+    /** Asserts every figure of {@code w} against the exact computation over {@code samples}. */
+    public static void assertMatches(WindowStats w, List<Sample> samples) {
+        String where = w.scopeKey() + " @" + w.windowStartEpochMs();
+        double seconds = (w.windowEndEpochMs() - w.windowStartEpochMs()) / 1000.0;
+        long errors = samples.stream().filter(s -> s.status().isError()).count();
+        long queries = samples.stream().mapToLong(Sample::queries).sum();
+        Map<String, Long> byClass = new HashMap<>();
+        for (Sample s : samples) {
+            if (s.status() != SampleStatus.OK) {
+                byClass.merge(s.status().label(), 1L, Long::sum);
+            }
+        }
+        assertThat(w.count()).as("count " + where).isEqualTo(samples.size());
+        assertThat(w.errors()).as("errors " + where).isEqualTo(errors);
+        assertThat(w.errorsByClass()).as("errorsByClass " + where).isEqualTo(byClass);
+        assertThat(w.queries()).as("queries " + where).isEqualTo(queries);
+        assertThat(w.warmupCount()).as("warmup " + where).isEqualTo(samples.stream().filter(Sample::warmup).count());
+        assertThat(w.qps()).as("qps " + where).isEqualTo(queries / seconds);
+        assertThat(w.tps()).as("tps " + where).isEqualTo((samples.size() - errors) / seconds);
+
+        long[] sorted = samples.stream().mapToLong(Sample::latencyMicros).sorted().toArray();
+        long[] reported = {w.p50Micros(), w.p90Micros(), w.p95Micros(), w.p99Micros(), w.p999Micros()};
+        for (int i = 0; i < PERCENTILE_MILLIS.length; i++) {
+            long exact = nearestRank(sorted, PERCENTILE_MILLIS[i]);
+            assertWithinPrecision(reported[i], exact, "p" + PERCENTILE_MILLIS[i] / 1000.0 + " " + where);
+        }
+        assertWithinPrecision(w.maxMicros(), sorted[sorted.length - 1], "max " + where);
+        double mean = Arrays.stream(sorted).average().orElseThrow();
+        assertThat(w.meanMicros()).as("mean " + where).isCloseTo(mean, within(mean * 1e-3 + 0.5));
+    }
+
+    /**
+     * Nearest rank: the smallest sample such that at least p% of the samples are ≤ it; rank = max(1, ceil(p N / 100)),
+     * which is what HdrHistogram's {@code getValueAtPercentile} computes over its buckets.
+     */
+    public static long nearestRank(long[] sorted, long percentileMillis) {
+        long n = sorted.length;
+        long rank = Math.max(1, (percentileMillis * n + 99_999) / 100_000);
+        return sorted[(int) rank - 1];
+    }
+
+    /**
+     * HdrHistogram reports the highest value equivalent to the exact one (same bucket): never below it, and above it
+     * by less than its precision, 10^-3 relative at 3 significant digits.
+     */
+    public static void assertWithinPrecision(long reported, long exact, String what) {
+        assertThat(reported).as(what + " is the exact value's bucket top")
+                .isEqualTo(BUCKETS.highestEquivalentValue(exact));
+        assertThat((reported - exact) * 1000).as(what + " relative error <= 1e-3 (exact " + exact + ")")
+                .isBetween(0L, exact);
+    }
+}

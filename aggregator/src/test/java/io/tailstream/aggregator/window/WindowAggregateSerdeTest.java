@@ -1,0 +1,79 @@
+package io.tailstream.aggregator.window;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tailstream.schemas.block.SampleStatus;
+import io.tailstream.schemas.histogram.LatencyHistograms;
+import java.util.Arrays;
+import java.util.Random;
+import org.HdrHistogram.Histogram;
+import org.apache.kafka.common.errors.SerializationException;
+import org.junit.jupiter.api.Test;
+
+class WindowAggregateSerdeTest {
+
+    @Test
+    void sparseHistogram_ofRandomLatencies_hasExactlyTheCountsOfAnHdrHistogramFedTheRawValues() {
+        Random random = new Random(1);
+        long[] raw = new long[20_000];
+        Histogram reference = LatencyHistograms.create();
+        for (int i = 0; i < raw.length; i++) {
+            raw[i] = (long) Math.exp(random.nextDouble() * Math.log(5_000_000_000.0)); // up to past the range
+            LatencyHistograms.record(reference, raw[i]);
+        }
+        // split in two halves, merged: same as one histogram
+        SparseHistogram a = sparse(Arrays.copyOfRange(raw, 0, 7_000));
+        SparseHistogram b = sparse(Arrays.copyOfRange(raw, 7_000, raw.length));
+        Histogram merged = a.merge(b).toHistogram();
+        assertThat(merged).isEqualTo(reference);
+        assertThat(a.merge(b)).isEqualTo(b.merge(a));
+        assertThat(merged.getValueAtPercentile(99.9)).isEqualTo(reference.getValueAtPercentile(99.9));
+        assertThat(a.merge(b).totalCount()).isEqualTo(raw.length);
+    }
+
+    @Test
+    void roundTrip_keepsEveryField() {
+        long[] errors = new long[SampleStatus.MAX_CODE + 1];
+        errors[SampleStatus.DEADLOCK.code()] = 3;
+        errors[SampleStatus.OTHER_ERROR.code()] = 1;
+        WindowAggregate a = WindowAggregate.ofSamples("run/with/slashes", 7, "read_write",
+                sparse(new long[] {5, 5, 900, 1_234_567, 3_600_000_000L}), errors, 100, 2);
+        a.mergeFrom(WindowAggregate.heartbeat("run/with/slashes", 7, "read_write"));
+        a.mergeFrom(WindowAggregate.tick("run/with/slashes", 7, "read_write"));
+        WindowAggregate back = WindowAggregateSerde.deserialize(WindowAggregateSerde.serialize(a));
+        assertThat(back).isEqualTo(a);
+        assertThat(back.errors()).isEqualTo(4);
+        assertThat(back.heartbeats()).isEqualTo(1);
+        assertThat(back.ticks()).isEqualTo(1);
+        assertThat(WindowAggregateSerde.deserialize(WindowAggregateSerde.serialize(new WindowAggregate())))
+                .isEqualTo(new WindowAggregate());
+    }
+
+    @Test
+    void serialize_partialOfAFewSamples_isTensOfBytesNotAFullHistogram() {
+        WindowAggregate few = WindowAggregate.ofSamples("r", 1, "point_select", sparse(new long[] {180, 220, 5000}),
+                new long[SampleStatus.MAX_CODE + 1], 3, 0);
+        assertThat(WindowAggregateSerde.serialize(few).length).isLessThan(40);
+    }
+
+    @Test
+    void deserialize_garbageOrTruncated_throwsSerializationException() {
+        byte[] good = WindowAggregateSerde.serialize(WindowAggregate.heartbeat("r", 1, "*"));
+        assertThatThrownBy(() -> WindowAggregateSerde.deserialize(Arrays.copyOf(good, good.length - 1)))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("truncated");
+        byte[] badVersion = good.clone();
+        badVersion[0] = 9;
+        assertThatThrownBy(() -> WindowAggregateSerde.deserialize(badVersion))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("version 9");
+        // a bucket count that claims more buckets than bytes present must not allocate
+        byte[] hostile = {1, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x7F};
+        assertThatThrownBy(() -> WindowAggregateSerde.deserialize(hostile))
+                .isInstanceOf(SerializationException.class);
+    }
+
+    private static SparseHistogram sparse(long[] latencies) {
+        long[] buckets = Arrays.stream(latencies).map(LatencyBuckets::bucketOf).sorted().toArray();
+        return SparseHistogram.ofSortedBuckets(buckets, buckets.length);
+    }
+}
