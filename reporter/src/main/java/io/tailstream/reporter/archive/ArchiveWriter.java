@@ -1,0 +1,428 @@
+package io.tailstream.reporter.archive;
+
+import io.tailstream.reporter.archive.ArchiveLayout.SourceRange;
+import io.tailstream.reporter.archive.ArchiveRows.BlockRow;
+import io.tailstream.reporter.archive.ArchiveRows.ControlRow;
+import io.tailstream.reporter.archive.ArchiveRows.RunRow;
+import io.tailstream.reporter.archive.ArchiveRows.StepRow;
+import io.tailstream.reporter.parquet.ParquetTableWriter;
+import io.tailstream.reporter.parquet.TableSchema;
+import io.tailstream.reporter.query.ArchiveDatabase;
+import io.tailstream.schemas.Topics;
+import io.tailstream.schemas.block.BlockHeader;
+import io.tailstream.schemas.block.CorruptBlockException;
+import io.tailstream.schemas.block.SampleBlockDecoder;
+import io.tailstream.schemas.event.ClientHealth;
+import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunStarted;
+import io.tailstream.schemas.event.StepEnded;
+import io.tailstream.schemas.event.StepStarted;
+import io.tailstream.schemas.event.WindowStats;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kafka-free half of the {@link Archiver}: turns records of the samples, windows and control topics into
+ * archive files and says which offsets may be committed. Separate from the consumer so tests (and tools that
+ * rebuild an archive from a topic dump) can feed records directly.
+ *
+ * <p>Exactly-once protocol (see {@link Archiver}): per partition, buffer; on flush write one file per run and
+ * dataset named after the offset range, atomically; recompute derived datasets; then hand the next offsets to the
+ * {@link Committer}. {@link #addPartition} arms the replay boundaries that make a restart after a crash rewrite
+ * the same file names.
+ *
+ * <p>Not thread safe: one thread feeds and flushes.
+ */
+public final class ArchiveWriter implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ArchiveWriter.class);
+
+    /** Receives the offsets to commit after a flush put every file of their ranges in place. */
+    @FunctionalInterface
+    public interface Committer {
+        void commit(Map<TopicPartition, OffsetAndMetadata> offsets);
+    }
+
+    private final Path archiveDir;
+    private final int rollRows;
+    private final Committer committer;
+    private final Map<TopicPartition, PendingPartition> pending = new HashMap<>();
+    /** Offsets at which earlier, uncommitted flushes ended: flush there again so file names repeat exactly. */
+    private final Map<TopicPartition, TreeSet<Long>> replayBoundaries = new HashMap<>();
+    private final Set<String> touchedRuns = new TreeSet<>();
+    private final Map<String, Long> rowsByDataset = new TreeMap<>();
+    private final List<SourceRange> existingRanges;
+    private Connection duckdb;
+    private long filesWritten;
+    private long blocksSeen;
+    private long samplesSeen;
+    private long corruptRecords;
+
+    /**
+     * @param rollRows  a partition's buffer is flushed at this many rows
+     * @param committer called after each flush with the offsets now safe to commit
+     */
+    public ArchiveWriter(Path archiveDir, int rollRows, Committer committer) {
+        if (rollRows < 1 || rollRows > ArchiverConfig.MAX_ROLL_ROWS) {
+            throw new IllegalArgumentException("rollRows must be in 1.." + ArchiverConfig.MAX_ROLL_ROWS + ", was "
+                    + rollRows);
+        }
+        this.archiveDir = archiveDir;
+        this.rollRows = rollRows;
+        this.committer = committer;
+        try {
+            Files.createDirectories(archiveDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the archive directory " + archiveDir, e);
+        }
+        int stale = ArchiveLayout.deleteStaleTemporaries(archiveDir);
+        if (stale > 0) {
+            LOG.info("deleted {} temporary files left by an interrupted archiver", stale);
+        }
+        this.existingRanges = ArchiveLayout.sourceRanges(archiveDir);
+    }
+
+    /**
+     * Starts buffering a partition whose consumption starts at {@code startOffset} (the committed offset). Files
+     * already in the archive for offsets at or after it come from a flush whose commit was lost: their end offsets
+     * become flush boundaries, so re-archiving replaces them.
+     */
+    public void addPartition(TopicPartition tp, long startOffset) {
+        pending.put(tp, new PendingPartition(tp));
+        TreeSet<Long> boundaries = new TreeSet<>();
+        for (SourceRange r : existingRanges) {
+            if (!r.topic().equals(tp.topic()) || r.partition() != tp.partition() || r.toOffset() < startOffset) {
+                continue;
+            }
+            if (r.fromOffset() < startOffset) {
+                LOG.warn("archive file range {}-{} of {} straddles the committed offset {}: offsets were reset;"
+                        + " re-archived rows may duplicate", r.fromOffset(), r.toOffset(), tp, startOffset);
+            } else {
+                boundaries.add(r.toOffset());
+            }
+        }
+        if (!boundaries.isEmpty()) {
+            LOG.info("{}: files beyond the committed offset {} (an interrupted flush); re-archiving with the same"
+                    + " boundaries {}", tp, startOffset, boundaries);
+            replayBoundaries.put(tp, boundaries);
+        }
+    }
+
+    // ---- consuming ----
+
+    /** Buffers polled records, flushing where a replay boundary or the row limit says so. */
+    public void accept(ConsumerRecords<byte[], byte[]> records) {
+        for (TopicPartition tp : records.partitions()) {
+            for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
+                accept(r);
+            }
+        }
+    }
+
+    /** Buffers one record of a partition added with {@link #addPartition}; records of a partition in offset order. */
+    public void accept(ConsumerRecord<byte[], byte[]> r) {
+        TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+        PendingPartition pp = pending.get(tp);
+        if (pp == null) {
+            throw new IllegalStateException("record from " + tp + ", which was not added to the archive writer");
+        }
+        TreeSet<Long> boundaries = replayBoundaries.get(tp);
+        while (boundaries != null && !boundaries.isEmpty() && boundaries.first() < r.offset()) {
+            // the record that ended the earlier flush is gone (retention or a transaction marker)
+            long b = boundaries.pollFirst();
+            LOG.warn("{}: replay boundary {} passed without its record; flushing at {}", tp, b,
+                    pp.lastOffset);
+            flush(List.of(pp));
+        }
+        switch (tp.topic()) {
+            case Topics.SAMPLES -> addBlock(pp, r);
+            case Topics.WINDOWS -> addWindow(pp, r);
+            case Topics.CONTROL -> addControl(pp, r);
+            default -> throw new IllegalArgumentException("the archiver does not read topic " + tp.topic());
+        }
+        pp.consumed(r.offset());
+        if (boundaries != null && !boundaries.isEmpty() && boundaries.first() == r.offset()) {
+            boundaries.pollFirst();
+            flush(List.of(pp));
+        } else if (pp.rows >= rollRows) {
+            flush(List.of(pp));
+        }
+    }
+
+    private void addBlock(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
+        byte[] value = r.value();
+        if (value == null) {
+            corrupt(r, "null value");
+            return;
+        }
+        BlockHeader h;
+        try {
+            h = SampleBlockDecoder.readHeader(value);
+        } catch (CorruptBlockException e) {
+            corrupt(r, e.getMessage());
+            return;
+        }
+        PendingPartition.RunRows rows = pp.run(h.runId());
+        SampleColumns samples = rows.samples;
+        int before = samples.size();
+        List<String> ops = h.ops();
+        String producer = h.producerId();
+        long seq = h.blockSeq();
+        int step = h.stepId();
+        boolean openLoop = h.openLoop();
+        try {
+            SampleBlockDecoder.decode(value, (start, latency, intended, op, status, queries, warmup) ->
+                    samples.add(step, producer, seq, ops.get(op), start, latency, intended, status, queries, warmup,
+                            openLoop));
+        } catch (CorruptBlockException e) {
+            samples.truncate(before);
+            corrupt(r, e.getMessage());
+            return;
+        }
+        String kind = h.heartbeat() ? "heartbeat" : h.endOfStep() ? "end_of_step" : "samples";
+        rows.blocks.add(new BlockRow(step, producer, seq, kind, h.openLoop(), h.sealedAtEpochMicros(),
+                h.sampleCount(), r.partition(), r.offset()));
+        pp.rows += h.sampleCount() + 1;
+        blocksSeen++;
+        samplesSeen += h.sampleCount();
+    }
+
+    private void addWindow(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
+        if (r.value() == null) {
+            corrupt(r, "null value");
+            return;
+        }
+        WindowStats w;
+        try {
+            w = Json.read(r.value(), WindowStats.class);
+        } catch (IllegalArgumentException e) {
+            corrupt(r, e.getMessage());
+            return;
+        }
+        if (w.runId() == null || w.op() == null || w.histogram() == null) {
+            corrupt(r, "window stats without runId, op or histogram");
+            return;
+        }
+        pp.run(w.runId()).windows.add(w);
+        pp.rows++;
+    }
+
+    private void addControl(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
+        if (r.value() == null) {
+            corrupt(r, "null value");
+            return;
+        }
+        ControlEvent e;
+        try {
+            e = Json.read(r.value(), ControlEvent.class);
+        } catch (IllegalArgumentException ex) {
+            corrupt(r, ex.getMessage());
+            return;
+        }
+        if (e.runId() == null || e.producerId() == null) {
+            corrupt(r, "control event without runId or producerId");
+            return;
+        }
+        PendingPartition.RunRows rows = pp.run(e.runId());
+        rows.control.add(new ControlRow(typeName(e), e.atEpochMs(), e.producerId(), stepId(e),
+                new String(r.value(), StandardCharsets.UTF_8), r.partition(), r.offset()));
+        pp.rows++;
+    }
+
+    private void corrupt(ConsumerRecord<byte[], byte[]> r, String reason) {
+        corruptRecords++;
+        LOG.warn("skipping undecodable record {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), reason);
+    }
+
+    static String typeName(ControlEvent e) {
+        if (e instanceof RunStarted) {
+            return "run_started";
+        } else if (e instanceof StepStarted) {
+            return "step_started";
+        } else if (e instanceof StepEnded) {
+            return "step_ended";
+        } else if (e instanceof ClientHealth) {
+            return "client_health";
+        } else if (e instanceof RunEnded) {
+            return "run_ended";
+        }
+        throw new IllegalArgumentException("unknown control event " + e.getClass().getName());
+    }
+
+    private static Integer stepId(ControlEvent e) {
+        if (e instanceof StepStarted s) {
+            return s.stepId();
+        } else if (e instanceof StepEnded s) {
+            return s.stepId();
+        } else if (e instanceof ClientHealth s) {
+            return s.stepId();
+        }
+        return null;
+    }
+
+    // ---- flushing ----
+
+    /** Writes and commits everything buffered. */
+    public void flushAll() {
+        flush(pending.values());
+    }
+
+    private void flush(Collection<PendingPartition> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> commits = new LinkedHashMap<>();
+        Set<String> controlRuns = new TreeSet<>();
+        try {
+            for (PendingPartition pp : partitions) {
+                if (pp.isEmpty()) {
+                    continue;
+                }
+                TopicPartition tp = pp.partition;
+                String name = ArchiveLayout.sourceFileName(tp.topic(), tp.partition(), pp.firstOffset, pp.lastOffset);
+                for (Map.Entry<String, PendingPartition.RunRows> e : pp.byRun.entrySet()) {
+                    String run = e.getKey();
+                    PendingPartition.RunRows rows = e.getValue();
+                    if (rows.samples.size() > 0) {
+                        SampleColumns.Row cursor = rows.samples.cursor();
+                        int[] order = rows.samples.timeOrder();
+                        write(ArchiveLayout.SAMPLES, run, name, ArchiveSchemas.SAMPLES, w -> {
+                            for (int i : order) {
+                                w.write(cursor.at(i));
+                            }
+                        });
+                    }
+                    if (!rows.blocks.isEmpty()) {
+                        write(ArchiveLayout.BLOCKS, run, name, ArchiveSchemas.BLOCKS, w -> rows.blocks.forEach(w::write));
+                    }
+                    if (!rows.windows.isEmpty()) {
+                        List<WindowStats> sorted = new ArrayList<>(rows.windows);
+                        sorted.sort(Comparator.comparingLong(WindowStats::windowStartEpochMs)
+                                .thenComparingInt(WindowStats::stepId).thenComparing(WindowStats::op));
+                        write(ArchiveLayout.WINDOWS, run, name, ArchiveSchemas.WINDOWS, w -> sorted.forEach(w::write));
+                    }
+                    if (!rows.control.isEmpty()) {
+                        write(ArchiveLayout.CONTROL, run, name, ArchiveSchemas.CONTROL, w -> rows.control.forEach(w::write));
+                        controlRuns.add(run);
+                    }
+                    touchedRuns.add(run);
+                }
+                commits.put(tp, new OffsetAndMetadata(pp.lastOffset + 1));
+            }
+            for (String run : controlRuns) {
+                rebuildDerived(run);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing archive files under " + archiveDir, e);
+        } catch (SQLException e) {
+            throw new IllegalStateException("reading back the control events under " + archiveDir
+                    + ": " + e.getMessage(), e);
+        }
+        if (commits.isEmpty()) {
+            return;
+        }
+        // only now that every file of these ranges is in place
+        committer.commit(commits);
+        LOG.debug("committed {}", commits);
+        for (PendingPartition pp : partitions) {
+            if (commits.containsKey(pp.partition)) {
+                pp.clear();
+            }
+        }
+    }
+
+    private <T> void write(String dataset, String run, String fileName, TableSchema<T> schema,
+                           Consumer<ParquetTableWriter<T>> rows) throws IOException {
+        Path target = ArchiveLayout.runDir(archiveDir, dataset, run).resolve(fileName);
+        long[] count = new long[1];
+        ArchiveLayout.writeAtomically(target, tmp -> {
+            try (ParquetTableWriter<T> w = ParquetTableWriter.open(tmp, schema)) {
+                rows.accept(w);
+                count[0] = w.rows();
+            }
+        });
+        filesWritten++;
+        rowsByDataset.merge(dataset, count[0], Long::sum);
+    }
+
+    /** Recomputes a run's {@code steps} and {@code runs} files from all of its archived control events. */
+    private void rebuildDerived(String run) throws SQLException, IOException {
+        Path controlDir = ArchiveLayout.runDir(archiveDir, ArchiveLayout.CONTROL, run);
+        List<ControlEvent> events = new ArrayList<>();
+        try (Statement st = duckdb().createStatement();
+             ResultSet rs = st.executeQuery("SELECT event FROM read_parquet("
+                     + ArchiveDatabase.sqlString(controlDir.toAbsolutePath() + "/*.parquet")
+                     + ") ORDER BY kafka_partition, kafka_offset")) {
+            while (rs.next()) {
+                events.add(Json.read(rs.getString(1), ControlEvent.class));
+            }
+        }
+        List<StepRow> steps = ControlProjection.steps(events);
+        if (!steps.isEmpty()) {
+            write(ArchiveLayout.STEPS, run, "steps.parquet", ArchiveSchemas.STEPS, w -> steps.forEach(w::write));
+        }
+        Optional<RunRow> runRow = ControlProjection.run(events);
+        if (runRow.isPresent()) {
+            write(ArchiveLayout.RUNS, run, "runs.parquet", ArchiveSchemas.RUNS, w -> w.write(runRow.get()));
+        }
+    }
+
+    private Connection duckdb() throws SQLException {
+        if (duckdb == null) {
+            duckdb = DriverManager.getConnection("jdbc:duckdb:");
+        }
+        return duckdb;
+    }
+
+
+    /** Counters of everything done so far, with a block check of the runs touched. */
+    public ArchiveSummary summary(Duration elapsed) {
+        List<BlockCheck> checks;
+        try {
+            checks = touchedRuns.isEmpty() ? List.of() : ArchiveVerifier.checkBlocks(archiveDir, touchedRuns);
+        } catch (SQLException e) {
+            throw new IllegalStateException("verifying block sequences of runs " + touchedRuns + " in "
+                    + archiveDir + ": " + e.getMessage(), e);
+        }
+        return new ArchiveSummary(filesWritten, rowsByDataset, blocksSeen, samplesSeen, corruptRecords, checks,
+                elapsed);
+    }
+
+    @Override
+    public void close() {
+        if (duckdb != null) {
+            try {
+                duckdb.close();
+            } catch (SQLException e) {
+                LOG.warn("closing the archive writer's DuckDB connection failed: {}", e.getMessage());
+            }
+            duckdb = null;
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.tailstream.reporter.archive;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How the archiver connects and when it rolls files.
+ *
+ * @param bootstrapServers Kafka bootstrap servers
+ * @param archiveDir       root of the archive (created if missing)
+ * @param groupId          consumer group whose committed offsets mark what is archived; one archiver per archive
+ *                         directory and group
+ * @param rollInterval     continuous mode: buffered rows are written at least this often
+ * @param rollRows         a topic partition's buffer is written when it holds this many rows (bounds memory at
+ *                         about 50 bytes per sample); at most 1,000,000
+ * @param kafkaProperties  extra consumer properties (security settings, ...); may not override the ones the
+ *                         archiver's guarantees rest on (auto commit, isolation level, deserializers)
+ */
+public record ArchiverConfig(
+        String bootstrapServers,
+        Path archiveDir,
+        String groupId,
+        Duration rollInterval,
+        int rollRows,
+        Map<String, String> kafkaProperties) {
+
+    public static final String DEFAULT_GROUP_ID = "tailstream-archiver";
+    public static final Duration DEFAULT_ROLL_INTERVAL = Duration.ofSeconds(60);
+    public static final int DEFAULT_ROLL_ROWS = 1_000_000;
+    static final int MAX_ROLL_ROWS = 1_000_000;
+
+    public ArchiverConfig {
+        Objects.requireNonNull(archiveDir, "archiveDir");
+        if (bootstrapServers == null || bootstrapServers.isBlank()) {
+            throw new IllegalArgumentException("bootstrapServers must not be blank, was '" + bootstrapServers + "'");
+        }
+        if (groupId == null || groupId.isBlank()) {
+            throw new IllegalArgumentException("groupId must not be blank, was '" + groupId + "'");
+        }
+        if (rollInterval == null || rollInterval.isNegative() || rollInterval.isZero()) {
+            throw new IllegalArgumentException("rollInterval must be positive, was " + rollInterval);
+        }
+        if (rollRows < 1 || rollRows > MAX_ROLL_ROWS) {
+            throw new IllegalArgumentException("rollRows must be in 1.." + MAX_ROLL_ROWS + ", was " + rollRows);
+        }
+        kafkaProperties = kafkaProperties == null ? Map.of() : Map.copyOf(kafkaProperties);
+    }
+
+    /** Defaults for everything but the broker and the directory. */
+    public static ArchiverConfig of(String bootstrapServers, Path archiveDir) {
+        return new ArchiverConfig(bootstrapServers, archiveDir, DEFAULT_GROUP_ID, DEFAULT_ROLL_INTERVAL,
+                DEFAULT_ROLL_ROWS, Map.of());
+    }
+
+    public ArchiverConfig withRollInterval(Duration interval) {
+        return new ArchiverConfig(bootstrapServers, archiveDir, groupId, interval, rollRows, kafkaProperties);
+    }
+
+    public ArchiverConfig withRollRows(int rows) {
+        return new ArchiverConfig(bootstrapServers, archiveDir, groupId, rollInterval, rows, kafkaProperties);
+    }
+
+    public ArchiverConfig withGroupId(String group) {
+        return new ArchiverConfig(bootstrapServers, archiveDir, group, rollInterval, rollRows, kafkaProperties);
+    }
+}

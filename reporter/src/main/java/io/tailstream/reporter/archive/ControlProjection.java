@@ -1,0 +1,121 @@
+package io.tailstream.reporter.archive;
+
+import io.tailstream.reporter.archive.ArchiveRows.RunRow;
+import io.tailstream.reporter.archive.ArchiveRows.StepRow;
+import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunStarted;
+import io.tailstream.schemas.event.Secrets;
+import io.tailstream.schemas.event.StepEnded;
+import io.tailstream.schemas.event.StepStarted;
+import io.tailstream.schemas.event.TargetInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Folds one run's control events (in topic order) into its {@code steps} rows and its {@code runs} row. Several
+ * producers may run the same step or run: counts are summed, start is the earliest, end the latest, and the
+ * outcome is {@code completed} only if every producer completed. A pure function: the archiver recomputes it from
+ * the run's complete {@code control} dataset whenever new control events arrive, which is what makes the derived
+ * files safe to replace after a crash.
+ */
+final class ControlProjection {
+
+    private ControlProjection() {}
+
+    static List<StepRow> steps(List<ControlEvent> events) {
+        Map<Integer, StepStarted> started = new TreeMap<>();
+        Map<Integer, TreeSet<String>> producers = new TreeMap<>();
+        Map<Integer, List<StepEnded>> ended = new TreeMap<>();
+        Map<Integer, Long> firstStart = new TreeMap<>();
+        for (ControlEvent e : events) {
+            if (e instanceof StepStarted s) {
+                started.putIfAbsent(s.stepId(), s);
+                firstStart.merge(s.stepId(), s.atEpochMs(), Math::min);
+                producers.computeIfAbsent(s.stepId(), k -> new TreeSet<>()).add(s.producerId());
+            } else if (e instanceof StepEnded s) {
+                ended.computeIfAbsent(s.stepId(), k -> new ArrayList<>()).add(s);
+            }
+        }
+        List<StepRow> rows = new ArrayList<>();
+        for (StepStarted s : started.values()) {
+            int id = s.stepId();
+            int producerCount = producers.get(id).size();
+            List<StepEnded> ends = ended.getOrDefault(id, List.of());
+            // a step is ended when every producer that started it said so
+            boolean complete = !ends.isEmpty() && ends.stream().map(StepEnded::producerId).distinct().count()
+                    >= producerCount;
+            TargetInfo t = s.target();
+            rows.add(new StepRow(id,
+                    t == null ? "" : t.name(),
+                    t == null ? null : t.product(),
+                    t == null ? null : t.version(),
+                    t == null ? null : Secrets.redactUrl(t.url()),
+                    s.workload(), s.threads(), s.round(), s.warmupMs(), s.measureMs(), s.queriesPerTransaction(),
+                    Json.writeString(s.ops()),
+                    Json.writeString(new TreeMap<>(s.options())),
+                    complete ? ends.stream().mapToLong(StepEnded::samplesSent).sum() : null,
+                    complete ? ends.stream().mapToLong(StepEnded::blocksSent).sum() : null,
+                    complete ? ends.stream().mapToLong(StepEnded::errors).sum() : null,
+                    complete ? outcome(ends.stream().map(StepEnded::outcome).toList()) : null,
+                    firstStart.get(id),
+                    complete ? ends.stream().mapToLong(StepEnded::atEpochMs).max().orElseThrow() : null,
+                    Json.writeString(t == null ? Map.of() : new TreeMap<>(t.variables())),
+                    t == null ? null : t.monthlyCost(),
+                    t == null ? null : t.currency(),
+                    t == null ? null : t.nodes(),
+                    producerCount));
+        }
+        return rows;
+    }
+
+    static Optional<RunRow> run(List<ControlEvent> events) {
+        if (events.isEmpty()) {
+            return Optional.empty();
+        }
+        RunStarted first = null;
+        TreeSet<String> producers = new TreeSet<>();
+        List<RunEnded> ends = new ArrayList<>();
+        long startedAt = Long.MAX_VALUE;
+        for (ControlEvent e : events) {
+            producers.add(e.producerId());
+            if (e instanceof RunStarted s) {
+                if (first == null) {
+                    first = s;
+                }
+                startedAt = Math.min(startedAt, s.atEpochMs());
+            } else if (e instanceof RunEnded r) {
+                ends.add(r);
+            }
+        }
+        if (startedAt == Long.MAX_VALUE) {
+            startedAt = events.stream().mapToLong(ControlEvent::atEpochMs).min().orElseThrow();
+        }
+        boolean complete = !ends.isEmpty()
+                && ends.stream().map(RunEnded::producerId).distinct().count() >= producers.size();
+        List<TargetInfo> targets = first == null ? List.of() : first.targets().stream()
+                .map(t -> new TargetInfo(t.name(), Secrets.redactUrl(t.url()), t.product(), t.version(),
+                        t.variables(), t.monthlyCost(), t.currency(), t.nodes(), t.notes()))
+                .toList();
+        return Optional.of(new RunRow(
+                first == null ? "(unknown: no run_started event)" : first.planName(),
+                startedAt,
+                complete ? ends.stream().mapToLong(RunEnded::atEpochMs).max().orElseThrow() : null,
+                Json.writeString(List.copyOf(producers)),
+                complete ? ends.stream().mapToLong(RunEnded::blocksSent).sum() : null,
+                complete ? ends.stream().mapToLong(RunEnded::samplesSent).sum() : null,
+                complete ? outcome(ends.stream().map(RunEnded::outcome).toList()) : null,
+                Json.writeString(targets),
+                Json.writeString(first == null ? Map.of() : new TreeMap<>(first.client())),
+                Json.writeString(first == null ? Map.of() : new TreeMap<>(first.settings()))));
+    }
+
+    private static String outcome(List<String> outcomes) {
+        return outcomes.stream().filter(o -> !"completed".equals(o)).findFirst().orElse("completed");
+    }
+}

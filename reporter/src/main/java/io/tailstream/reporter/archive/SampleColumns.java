@@ -1,0 +1,175 @@
+package io.tailstream.reporter.archive;
+
+import io.tailstream.schemas.block.SampleStatus;
+import java.util.Arrays;
+import java.util.Comparator;
+
+/**
+ * Decoded samples of one run buffered column by column in primitive arrays, so buffering a million samples
+ * costs about 50 bytes each and no object per sample. {@link #timeOrder()} gives the row order of the file
+ * (by start time, ties in arrival order).
+ *
+ * <p>Not thread safe.
+ */
+final class SampleColumns {
+
+    private int size;
+    private int[] stepId = new int[1024];
+    private String[] producerId = new String[1024];
+    private long[] blockSeq = new long[1024];
+    private String[] op = new String[1024];
+    private long[] startUs = new long[1024];
+    private long[] latencyUs = new long[1024];
+    private long[] intendedStartUs = new long[1024];
+    private byte[] status = new byte[1024];
+    private int[] queries = new int[1024];
+    private boolean[] warmup = new boolean[1024];
+    private boolean[] openLoop = new boolean[1024];
+
+    private static final SampleStatus[] STATUSES = SampleStatus.values();
+
+    void add(int step, String producer, long seq, String opName, long start, long latency, long intended,
+             SampleStatus st, int q, boolean warm, boolean open) {
+        if (size == stepId.length) {
+            grow();
+        }
+        stepId[size] = step;
+        producerId[size] = producer;
+        blockSeq[size] = seq;
+        op[size] = opName;
+        startUs[size] = start;
+        latencyUs[size] = latency;
+        intendedStartUs[size] = intended;
+        status[size] = (byte) st.ordinal();
+        queries[size] = q;
+        warmup[size] = warm;
+        openLoop[size] = open;
+        size++;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** Drops rows from {@code newSize} on (used to undo a block that failed to decode half-way). */
+    void truncate(int newSize) {
+        if (newSize < 0 || newSize > size) {
+            throw new IllegalArgumentException("cannot truncate " + size + " rows to " + newSize);
+        }
+        Arrays.fill(producerId, newSize, size, null);
+        Arrays.fill(op, newSize, size, null);
+        size = newSize;
+    }
+
+    /** Row indices ordered by start time, ties kept in arrival order. */
+    int[] timeOrder() {
+        int[] order = new int[size];
+        if (size == 0) {
+            return order;
+        }
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int i = 0; i < size; i++) {
+            min = Math.min(min, startUs[i]);
+            max = Math.max(max, startUs[i]);
+        }
+        int indexBits = 64 - Long.numberOfLeadingZeros(Math.max(1, size - 1));
+        if (max - min < (1L << (63 - indexBits))) {
+            // pack (start - min, index) into one long and sort primitives: ~10x faster than a boxed comparator
+            long[] keys = new long[size];
+            for (int i = 0; i < size; i++) {
+                keys[i] = ((startUs[i] - min) << indexBits) | i;
+            }
+            Arrays.sort(keys);
+            long mask = (1L << indexBits) - 1;
+            for (int i = 0; i < size; i++) {
+                order[i] = (int) (keys[i] & mask);
+            }
+            return order;
+        }
+        Integer[] boxed = new Integer[size];
+        for (int i = 0; i < size; i++) {
+            boxed[i] = i;
+        }
+        Arrays.sort(boxed, Comparator.comparingLong((Integer i) -> startUs[i]).thenComparingInt(i -> i));
+        for (int i = 0; i < size; i++) {
+            order[i] = boxed[i];
+        }
+        return order;
+    }
+
+    /** A reusable view of one row, for the Parquet writer (which consumes a row before the next is set). */
+    Row cursor() {
+        return new Row();
+    }
+
+    private void grow() {
+        int n = stepId.length * 2;
+        stepId = Arrays.copyOf(stepId, n);
+        producerId = Arrays.copyOf(producerId, n);
+        blockSeq = Arrays.copyOf(blockSeq, n);
+        op = Arrays.copyOf(op, n);
+        startUs = Arrays.copyOf(startUs, n);
+        latencyUs = Arrays.copyOf(latencyUs, n);
+        intendedStartUs = Arrays.copyOf(intendedStartUs, n);
+        status = Arrays.copyOf(status, n);
+        queries = Arrays.copyOf(queries, n);
+        warmup = Arrays.copyOf(warmup, n);
+        openLoop = Arrays.copyOf(openLoop, n);
+    }
+
+    /** Flyweight over one row of the enclosing buffer. */
+    final class Row {
+        private int i;
+
+        Row at(int index) {
+            this.i = index;
+            return this;
+        }
+
+        int stepId() {
+            return stepId[i];
+        }
+
+        String producerId() {
+            return producerId[i];
+        }
+
+        long blockSeq() {
+            return blockSeq[i];
+        }
+
+        String op() {
+            return op[i];
+        }
+
+        long startUs() {
+            return startUs[i];
+        }
+
+        long latencyUs() {
+            return latencyUs[i];
+        }
+
+        long intendedStartUs() {
+            return intendedStartUs[i];
+        }
+
+        String status() {
+            return STATUSES[status[i]].label();
+        }
+
+        int queries() {
+            return queries[i];
+        }
+
+        boolean warmup() {
+            return warmup[i];
+        }
+
+        /** The sample came from an open-loop block and carries its own intended start. */
+        boolean openLoop() {
+            return openLoop[i];
+        }
+    }
+}
