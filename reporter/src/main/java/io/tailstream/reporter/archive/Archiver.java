@@ -226,7 +226,7 @@ public final class Archiver implements AutoCloseable {
         ArchiveSummary s = writer.summary(Duration.ofNanos(System.nanoTime() - t0));
         LOG.info("archived {} files, rows {}, {} blocks, {} samples, {} undecodable records; block check: {}",
                 s.filesWritten(), s.rowsByDataset(), s.blocksSeen(), s.samplesSeen(), s.corruptRecords(),
-                s.blocksConsistent() ? "every block exactly once" : s.blockChecks());
+                s.blockChecks().isEmpty() ? "no runs touched" : s.blocksConsistent() ? "every block exactly once" : s.blockChecks());
         return s;
     }
 
