@@ -1,0 +1,241 @@
+package io.tailstream.producer;
+
+import io.tailstream.producer.driver.ClosedLoopDriver;
+import io.tailstream.producer.driver.StepFailedException;
+import io.tailstream.producer.driver.StepResult;
+import io.tailstream.producer.driver.StepSpec;
+import io.tailstream.producer.emit.EmitterSettings;
+import io.tailstream.producer.emit.KafkaSampleSink;
+import io.tailstream.producer.emit.SampleSink;
+import io.tailstream.producer.emit.StepEmission;
+import io.tailstream.producer.target.SqlErrors;
+import io.tailstream.producer.target.Target;
+import io.tailstream.producer.target.TargetConnections;
+import io.tailstream.producer.target.TargetException;
+import io.tailstream.producer.time.Clock;
+import io.tailstream.producer.workload.Workload;
+import io.tailstream.producer.workload.WorkloadSpec;
+import io.tailstream.producer.workload.Workloads;
+import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunStarted;
+import io.tailstream.schemas.event.StepEnded;
+import io.tailstream.schemas.event.StepStarted;
+import io.tailstream.schemas.event.TargetInfo;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs a {@link RunPlan}: for each target (one connection pool), optionally prepares the workloads' data, then runs
+ * every step (workload x threads x round) with the {@link ClosedLoopDriver}, emitting samples and control events
+ * ({@code RunStarted}, {@code StepStarted} with the target's metadata, {@code StepEnded}, {@code RunEnded}) to the
+ * sink. A step that fails ends the run: its emission is still finished (end markers sent), {@code StepEnded} and
+ * {@code RunEnded} say {@code failed: ...}, and the exception's message names the target and step.
+ *
+ * <p>Not thread safe: one run at a time per runner.
+ */
+public final class BenchmarkRunner {
+
+    private final SampleSink sink;
+    private final PrintStream console;
+    private final Clock clock;
+
+    public BenchmarkRunner(SampleSink sink, PrintStream console) {
+        this(sink, console, Clock.system());
+    }
+
+    public BenchmarkRunner(SampleSink sink, PrintStream console, Clock clock) {
+        this.sink = sink;
+        this.console = console;
+        this.clock = clock;
+    }
+
+    /**
+     * Runs a plan against Kafka at {@code bootstrapServers} (topics must exist, e.g. via infra's
+     * {@code TopicProvisioner}), with the default producer id and emitter settings.
+     */
+    public static RunResult run(RunPlan plan, String bootstrapServers, PrintStream console) {
+        try (KafkaSampleSink sink = KafkaSampleSink.create(bootstrapServers, plan.runId(), defaultProducerId(),
+                Map.of(), EmitterSettings.defaults())) {
+            return new BenchmarkRunner(sink, console).run(plan);
+        }
+    }
+
+    /** {@code host-pid}: unique per process on a machine, readable in reports. */
+    public static String defaultProducerId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "localhost";
+        }
+        if (host.length() > 64) {
+            host = host.substring(0, 64);
+        }
+        return host + "-" + ProcessHandle.current().pid();
+    }
+
+    /**
+     * Runs every step of the plan.
+     *
+     * @throws TargetException     if a target cannot be reached (message names it)
+     * @throws StepFailedException if a step fails (message names target and step)
+     */
+    public RunResult run(RunPlan plan) {
+        List<StepResult> results = new ArrayList<>();
+        List<TargetInfo> announced = plan.targets().stream().map(TargetConnections::describeOffline).toList();
+        sink.publish(new RunStarted(plan.runId(), nowMs(), sink.producerId(), plan.planName(), announced,
+                clientInfo(), settings(plan)));
+        String outcome = "completed";
+        try {
+            int stepId = 0;
+            for (Target target : plan.targets()) {
+                try (TargetConnections tc = TargetConnections.open(target, plan.maxThreads() + 1)) {
+                    if (plan.prepare()) {
+                        prepare(tc, plan.workloads(), console);
+                    }
+                    ClosedLoopDriver driver = new ClosedLoopDriver(clock, console);
+                    for (WorkloadSpec ws : plan.workloads()) {
+                        Workload workload = Workloads.create(ws);
+                        for (int threads : plan.threads()) {
+                            for (int round = 1; round <= plan.rounds(); round++) {
+                                stepId++;
+                                StepSpec spec = new StepSpec(stepId, target.name(), workload, threads, round,
+                                        plan.warmup(), plan.measure(), plan.intervalSeconds(), plan.ignoredErrors());
+                                results.add(runStep(plan, tc, driver, spec));
+                            }
+                        }
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            outcome = "failed: " + e.getMessage();
+            try {
+                publishRunEnded(plan, outcome);
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        publishRunEnded(plan, outcome);
+        return new RunResult(plan.runId(), plan.planName(), sink.producerId(), results, sink.blocksSent(),
+                sink.samplesSent());
+    }
+
+    private StepResult runStep(RunPlan plan, TargetConnections tc, ClosedLoopDriver driver, StepSpec spec) {
+        Workload workload = spec.workload();
+        TargetInfo info = tc.describe(plan.variables());
+        console.println("== " + spec.describe() + ": " + info.product() + " " + info.version());
+        sink.publish(new StepStarted(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), info, workload.name(),
+                spec.threads(), spec.round(), spec.warmup().toMillis(), spec.measure().toMillis(), workload.ops(),
+                workload.queriesPerTransaction(), workload.options()));
+        StepEmission emission = sink.beginStep(spec.stepId(), workload.ops(), false);
+        StepResult result;
+        StepFailedException failure = null;
+        try {
+            result = driver.run(spec, tc.dataSource(), tc.dialect(), emission);
+        } catch (StepFailedException e) {
+            failure = e;
+            result = e.partial();
+        }
+        // always finished, so downstream windows of a failed step close too
+        StepEmission.StepCounts counts = emission.finish();
+        long errors = result == null ? 0 : result.errors();
+        sink.publish(new StepEnded(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), counts.samplesSent(),
+                counts.blocksSent(), errors, failure == null ? "completed" : "failed: " + failure.getMessage()));
+        if (failure != null) {
+            throw failure;
+        }
+        result = result.withEmission(counts.samplesSent(), counts.blocksSent(), counts.backpressureNanos() / 1e6);
+        console.println(result.summary());
+        return result;
+    }
+
+    private void publishRunEnded(RunPlan plan, String outcome) {
+        sink.publish(new RunEnded(plan.runId(), nowMs(), sink.producerId(), sink.blocksSent(), sink.samplesSent(),
+                outcome));
+    }
+
+    /**
+     * Creates and loads the tables of {@code workloads} on {@code target} (once per distinct data set), replacing
+     * existing ones.
+     *
+     * @param parallelism tables loaded at once
+     */
+    public static void prepare(Target target, List<WorkloadSpec> workloads, int parallelism, PrintStream console) {
+        try (TargetConnections tc = TargetConnections.open(target, Math.max(1, parallelism))) {
+            prepare(tc, workloads, console);
+        }
+    }
+
+    /** Drops the tables of {@code workloads} on {@code target}. */
+    public static void cleanup(Target target, List<WorkloadSpec> workloads, PrintStream console) {
+        try (TargetConnections tc = TargetConnections.open(target, 1)) {
+            Set<String> done = new LinkedHashSet<>();
+            for (WorkloadSpec ws : workloads) {
+                Workload w = Workloads.create(ws);
+                if (done.add(w.dataSetKey())) {
+                    try {
+                        w.cleanup(tc.dataSource(), tc.dialect(), console);
+                    } catch (SQLException e) {
+                        throw new TargetException("cleanup of " + w.name() + " on target '" + target.name()
+                                + "' failed: " + SqlErrors.describe(e), e);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void prepare(TargetConnections tc, List<WorkloadSpec> workloads, PrintStream console) {
+        Set<String> done = new LinkedHashSet<>();
+        for (WorkloadSpec ws : workloads) {
+            Workload w = Workloads.create(ws);
+            if (done.add(w.dataSetKey())) {
+                console.println("Preparing " + w.name() + " on target '" + tc.target().name() + "'");
+                try {
+                    w.prepare(tc.dataSource(), tc.dialect(), tc.size(), console);
+                } catch (SQLException e) {
+                    throw new TargetException("prepare of " + w.name() + " on target '" + tc.target().name()
+                            + "' failed: " + SqlErrors.describe(e), e);
+                }
+            }
+        }
+    }
+
+    private long nowMs() {
+        return clock.epochMicros() / 1000;
+    }
+
+    private static Map<String, String> clientInfo() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("host", defaultProducerId().replaceAll("-\\d+$", ""));
+        m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                + System.getProperty("os.arch"));
+        m.put("jvm", System.getProperty("java.vm.name") + " " + Runtime.version());
+        m.put("cpus", String.valueOf(Runtime.getRuntime().availableProcessors()));
+        m.put("maxHeapMb", String.valueOf(Runtime.getRuntime().maxMemory() / (1024 * 1024)));
+        return m;
+    }
+
+    private static Map<String, String> settings(RunPlan plan) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("threads", plan.threads().toString());
+        m.put("rounds", String.valueOf(plan.rounds()));
+        m.put("warmupMs", String.valueOf(plan.warmup().toMillis()));
+        m.put("measureMs", String.valueOf(plan.measure().toMillis()));
+        m.put("intervalSeconds", String.valueOf(plan.intervalSeconds()));
+        m.put("prepare", String.valueOf(plan.prepare()));
+        m.put("ignoredErrors", plan.ignoredErrors().stream().map(s -> s.label()).sorted().toList().toString());
+        for (WorkloadSpec w : plan.workloads()) {
+            m.put("workload." + w.name(), Workloads.create(w).options().toString());
+        }
+        return m;
+    }
+}

@@ -1,0 +1,115 @@
+package io.tailstream.producer;
+
+import io.tailstream.producer.driver.StepSpec;
+import io.tailstream.producer.target.Target;
+import io.tailstream.producer.workload.WorkloadSpec;
+import io.tailstream.producer.workload.Workloads;
+import io.tailstream.schemas.block.SampleStatus;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A whole run: every target, every workload, every thread count, every round, in that nesting. Immutable; validated
+ * at construction (workload names and options included) with messages naming the field and value.
+ *
+ * @param runId           the run's id, unique per run (also the Kafka key of its control events)
+ * @param planName        the plan's name ("demo", a file name, "adhoc")
+ * @param targets         databases under test, unique names
+ * @param workloads       workloads with their options
+ * @param threads         thread counts to sweep, in order
+ * @param rounds          repetitions of each (target, workload, threads)
+ * @param warmup          warm-up per step (samples flagged), may be zero
+ * @param measure         measurement per step
+ * @param intervalSeconds console interval lines every this many seconds, 0 for none
+ * @param prepare         create and load every workload's tables on every target before its steps
+ * @param ignoredErrors   error classes counted and skipped (sysbench's {@code --mysql-ignore-errors}); others stop
+ *                        the run
+ * @param variables       server variables captured at step start, or null for the dialect's defaults
+ */
+public record RunPlan(
+        String runId,
+        String planName,
+        List<Target> targets,
+        List<WorkloadSpec> workloads,
+        List<Integer> threads,
+        int rounds,
+        Duration warmup,
+        Duration measure,
+        int intervalSeconds,
+        boolean prepare,
+        Set<SampleStatus> ignoredErrors,
+        List<String> variables) {
+
+    public RunPlan {
+        Objects.requireNonNull(runId, "runId");
+        if (runId.isBlank() || runId.length() > 64 || runId.contains("/")) {
+            throw new IllegalArgumentException("runId must be 1..64 characters without '/', was '" + runId + "'");
+        }
+        Objects.requireNonNull(planName, "planName");
+        targets = List.copyOf(targets);
+        workloads = List.copyOf(workloads);
+        threads = List.copyOf(threads);
+        if (targets.isEmpty()) {
+            throw new IllegalArgumentException("a plan needs at least one target");
+        }
+        Set<String> names = new HashSet<>();
+        for (Target t : targets) {
+            if (!names.add(t.name())) {
+                throw new IllegalArgumentException("target name '" + t.name() + "' appears twice");
+            }
+        }
+        if (workloads.isEmpty()) {
+            throw new IllegalArgumentException("a plan needs at least one workload");
+        }
+        workloads.forEach(Workloads::create);
+        if (threads.isEmpty()) {
+            throw new IllegalArgumentException("a plan needs at least one thread count");
+        }
+        for (int n : threads) {
+            if (n < 1 || n > 4096) {
+                throw new IllegalArgumentException("threads must be in 1..4096, was " + n);
+            }
+        }
+        if (rounds < 1) {
+            throw new IllegalArgumentException("rounds must be >= 1, was " + rounds);
+        }
+        if (warmup == null || warmup.isNegative()) {
+            throw new IllegalArgumentException("warmup must be >= 0, was " + warmup);
+        }
+        if (measure == null || measure.isNegative() || measure.isZero()) {
+            throw new IllegalArgumentException("measure must be > 0, was " + measure);
+        }
+        if (intervalSeconds < 0) {
+            throw new IllegalArgumentException("intervalSeconds must be >= 0, was " + intervalSeconds);
+        }
+        ignoredErrors = ignoredErrors == null ? StepSpec.DEFAULT_IGNORED : Set.copyOf(ignoredErrors);
+        variables = variables == null ? null : List.copyOf(variables);
+    }
+
+    /** A plan that prepares the data, ignores sysbench's default errors and captures the dialects' variables. */
+    public static RunPlan of(String runId, String planName, List<Target> targets, List<WorkloadSpec> workloads,
+                             List<Integer> threads, int rounds, Duration warmup, Duration measure,
+                             int intervalSeconds) {
+        return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
+                true, null, null);
+    }
+
+    /** The same plan with another prepare flag. */
+    public RunPlan withPrepare(boolean prepareData) {
+        return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
+                prepareData, ignoredErrors, variables);
+    }
+
+    /** Largest thread count: what each target's pool is sized to (plus one for metadata). */
+    public int maxThreads() {
+        return threads.stream().mapToInt(Integer::intValue).max().orElse(1);
+    }
+
+    /** Steps the plan runs. */
+    public int stepCount() {
+        return targets.size() * workloads.size() * threads.size() * rounds;
+    }
+}

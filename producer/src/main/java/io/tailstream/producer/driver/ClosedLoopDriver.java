@@ -1,0 +1,228 @@
+package io.tailstream.producer.driver;
+
+import io.tailstream.producer.emit.StepEmission;
+import io.tailstream.producer.target.Dialect;
+import io.tailstream.producer.time.Clock;
+import io.tailstream.producer.time.EpochAnchor;
+import io.tailstream.schemas.histogram.LatencyHistograms;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs one step in closed loop: {@code threads} workers, no think time, warm-up then measurement. Each call runs one
+ * step and returns when every worker has stopped and handed over its last samples. Thread safe (no shared state
+ * between calls).
+ */
+public final class ClosedLoopDriver {
+
+    private final Clock clock;
+    private final PrintStream console;
+
+    /**
+     * @param console receives interval lines ({@code [ 10s ] thds: 8 tps: ...}); never null
+     */
+    public ClosedLoopDriver(Clock clock, PrintStream console) {
+        this.clock = clock;
+        this.console = console;
+    }
+
+    /** State shared by the workers of one step. */
+    static final class Run {
+        final StepSpec spec;
+        final DataSource dataSource;
+        final Dialect dialect;
+        final long seedBase = new SplittableRandom().nextLong();
+        final CountDownLatch ready;
+        final CountDownLatch start = new CountDownLatch(1);
+        final AtomicReference<StepFailure> failure = new AtomicReference<>();
+        volatile boolean stop;
+        volatile long measureStartNanos;
+        volatile long endNanos;
+
+        Run(StepSpec spec, DataSource dataSource, Dialect dialect) {
+            this.spec = spec;
+            this.dataSource = dataSource;
+            this.dialect = dialect;
+            this.ready = new CountDownLatch(spec.threads());
+        }
+
+        void fail(String reason, Throwable cause) {
+            failure.compareAndSet(null, new StepFailure(reason, cause));
+            stop = true;
+        }
+    }
+
+    record StepFailure(String reason, Throwable cause) {}
+
+    /**
+     * Runs the step.
+     *
+     * @throws StepFailedException if a worker could not connect or hit an error that is not ignored
+     */
+    public StepResult run(StepSpec spec, DataSource dataSource, Dialect dialect, StepEmission emission) {
+        Run run = new Run(spec, dataSource, dialect);
+        EpochAnchor anchor = EpochAnchor.now(clock);
+        List<Worker> workers = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        // far future until every worker is ready, so no worker starts early
+        run.endNanos = clock.nanoTime() + TimeUnit.DAYS.toNanos(365);
+        run.measureStartNanos = run.endNanos;
+        for (int i = 0; i < spec.threads(); i++) {
+            Worker w = new Worker(run, i, emission.writer(), clock, anchor);
+            workers.add(w);
+            Thread t = new Thread(w, "tailstream-worker-" + spec.stepId() + "-" + i);
+            t.setDaemon(true);
+            threads.add(t);
+            t.start();
+        }
+        awaitUninterruptibly(run.ready);
+        long startNanos = clock.nanoTime();
+        run.measureStartNanos = startNanos + spec.warmup().toNanos();
+        run.endNanos = run.measureStartNanos + spec.measure().toNanos();
+        run.start.countDown();
+        report(run, workers, threads, startNanos);
+        long doneNanos = startNanos;
+        for (int i = 0; i < threads.size(); i++) {
+            joinUninterruptibly(threads.get(i));
+            doneNanos = Math.max(doneNanos, workers.get(i).lastEndNanos);
+        }
+        StepResult result = result(spec, workers, Math.max(doneNanos, run.endNanos) - run.measureStartNanos);
+        StepFailure f = run.failure.get();
+        if (f != null) {
+            throw new StepFailedException(spec.describe() + " failed: " + f.reason(), f.cause(), result);
+        }
+        return result;
+    }
+
+    /** Prints interval lines until every worker stopped. */
+    private void report(Run run, List<Worker> workers, List<Thread> threads, long startNanos) {
+        long intervalNanos = TimeUnit.SECONDS.toNanos(Math.max(1, run.spec.intervalSeconds()));
+        boolean print = run.spec.intervalSeconds() > 0;
+        Histogram interval = new Histogram(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2);
+        Histogram recycle = null;
+        long prevOk = 0;
+        long prevErr = 0;
+        long prevQueries = 0;
+        long next = startNanos + intervalNanos;
+        int n = 0;
+        while (true) {
+            long waitNanos = next - clock.nanoTime();
+            if (waitNanos > 0 && joinAll(threads, waitNanos)) {
+                return;
+            }
+            if (allDone(threads)) {
+                return;
+            }
+            n++;
+            next += intervalNanos;
+            if (!print) {
+                continue;
+            }
+            long ok = 0;
+            long err = 0;
+            long queries = 0;
+            interval.reset();
+            for (Worker w : workers) {
+                ok += w.okCount.getOpaque();
+                err += w.errorCount.getOpaque();
+                queries += w.queryCount.getOpaque();
+                recycle = w.recorder.getIntervalHistogram(recycle);
+                interval.add(recycle);
+            }
+            double secs = run.spec.intervalSeconds();
+            console.println(String.format(Locale.ROOT,
+                    "[ %ds ] thds: %d tps: %.2f qps: %.2f lat (ms,95%%): %.2f err/s: %.2f reconn/s: %.2f",
+                    n * run.spec.intervalSeconds(), run.spec.threads(), (ok - prevOk) / secs,
+                    (queries - prevQueries) / secs, interval.getValueAtPercentile(95) / 1000.0,
+                    (err - prevErr) / secs, 0.0));
+            prevOk = ok;
+            prevErr = err;
+            prevQueries = queries;
+        }
+    }
+
+    private static boolean joinAll(List<Thread> threads, long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        for (Thread t : threads) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return allDone(threads);
+            }
+            try {
+                TimeUnit.NANOSECONDS.timedJoin(t, left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return allDone(threads);
+            }
+        }
+        return allDone(threads);
+    }
+
+    private static boolean allDone(List<Thread> threads) {
+        for (Thread t : threads) {
+            if (t.isAlive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static StepResult result(StepSpec spec, List<Worker> workers, long measureNanos) {
+        Histogram all = LatencyHistograms.create();
+        long ok = 0;
+        long err = 0;
+        long queries = 0;
+        long samples = 0;
+        for (Worker w : workers) {
+            all.add(w.measured);
+            ok += w.measuredOk;
+            err += w.measuredErrors;
+            queries += w.measuredQueries;
+            samples += w.samples;
+        }
+        double secs = measureNanos / 1e9;
+        boolean any = all.getTotalCount() > 0;
+        return new StepResult(spec.stepId(), spec.targetName(), spec.workload().name(), spec.threads(), spec.round(),
+                ok / secs, queries / secs, any ? all.getMean() / 1000.0 : 0,
+                any ? all.getValueAtPercentile(95) / 1000.0 : 0, any ? all.getValueAtPercentile(99) / 1000.0 : 0,
+                any ? all.getMaxValue() / 1000.0 : 0, ok, err, queries, secs, samples, 0, 0, 0);
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.tailstream.producer.driver;
+
+import io.tailstream.producer.workload.Workload;
+import io.tailstream.schemas.block.SampleStatus;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One step of a run: a workload at a thread count against one target, for a warm-up and a measurement phase.
+ * Immutable.
+ *
+ * @param stepId          the step's id in the run
+ * @param targetName      the target's name (for messages)
+ * @param workload        what each transaction does
+ * @param threads         worker threads (closed loop, no think time)
+ * @param round           1-based round
+ * @param warmup          warm-up phase; its samples are flagged, not dropped
+ * @param measure         measurement phase after warm-up
+ * @param intervalSeconds console interval lines every this many seconds; 0 for none
+ * @param ignoredErrors   error classes that are counted and the transaction skipped (sysbench's
+ *                        {@code --mysql-ignore-errors}); any other error stops the step
+ */
+public record StepSpec(
+        int stepId,
+        String targetName,
+        Workload workload,
+        int threads,
+        int round,
+        Duration warmup,
+        Duration measure,
+        int intervalSeconds,
+        Set<SampleStatus> ignoredErrors) {
+
+    /** sysbench's default {@code --mysql-ignore-errors=1213,1020,1205}: deadlocks and lock wait timeouts. */
+    public static final Set<SampleStatus> DEFAULT_IGNORED = Set.of(SampleStatus.DEADLOCK, SampleStatus.LOCK_WAIT_TIMEOUT);
+
+    public StepSpec {
+        Objects.requireNonNull(workload, "workload");
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be >= 1, was " + threads);
+        }
+        if (warmup == null || warmup.isNegative()) {
+            throw new IllegalArgumentException("warmup must be >= 0, was " + warmup);
+        }
+        if (measure == null || measure.isNegative() || measure.isZero()) {
+            throw new IllegalArgumentException("measure must be > 0, was " + measure);
+        }
+        if (intervalSeconds < 0) {
+            throw new IllegalArgumentException("intervalSeconds must be >= 0, was " + intervalSeconds);
+        }
+        ignoredErrors = Set.copyOf(ignoredErrors);
+    }
+
+    /** "step 3 (target 'h2-mem', oltp_read_write, 8 threads, round 1)". */
+    public String describe() {
+        return "step " + stepId + " (target '" + targetName + "', " + workload.name() + ", " + threads
+                + (threads == 1 ? " thread" : " threads") + ", round " + round + ")";
+    }
+}

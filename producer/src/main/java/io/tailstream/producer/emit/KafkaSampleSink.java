@@ -1,0 +1,112 @@
+package io.tailstream.producer.emit;
+
+import io.tailstream.producer.time.Clock;
+import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.Json;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Emits a run's samples and control events to Kafka: a {@link BlockEmitter} driven by one daemon thread. Thread
+ * safe.
+ */
+public final class KafkaSampleSink implements SampleSink {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaSampleSink.class);
+
+    private final String runId;
+    private final String producerId;
+    private final BlockTransport transport;
+    private final BlockEmitter emitter;
+    private final Thread thread;
+    private volatile boolean closing;
+
+    /** A sink over any transport (tests pass an in-memory one). */
+    public KafkaSampleSink(String runId, String producerId, BlockTransport transport, Clock clock,
+                           EmitterSettings settings) {
+        this.runId = runId;
+        this.producerId = producerId;
+        this.transport = transport;
+        this.emitter = new BlockEmitter(runId, producerId, transport, clock, settings);
+        this.thread = new Thread(this::loop, "tailstream-emitter-" + producerId);
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /** A sink to the Kafka cluster at {@code bootstrapServers}; the topics must exist. */
+    public static KafkaSampleSink create(String bootstrapServers, String runId, String producerId,
+                                         Map<String, Object> extraKafkaConfig, EmitterSettings settings) {
+        KafkaTransport transport = new KafkaTransport(bootstrapServers, "tailstream-producer-" + producerId,
+                extraKafkaConfig);
+        return new KafkaSampleSink(runId, producerId, transport, Clock.system(), settings);
+    }
+
+    private void loop() {
+        // keep working until closed and nothing is left: close() waits for this thread
+        while (true) {
+            boolean worked;
+            try {
+                worked = emitter.runOnce();
+            } catch (RuntimeException e) {
+                log.error("sample emitter of run {} failed: {}", runId, e.toString());
+                emitter.fail(e);
+                return;
+            }
+            if (!worked) {
+                if (closing) {
+                    return;
+                }
+                LockSupport.parkNanos(1_000_000);
+            }
+        }
+    }
+
+    @Override
+    public String producerId() {
+        return producerId;
+    }
+
+    @Override
+    public void publish(ControlEvent event) {
+        transport.sendControl(event.runId().getBytes(StandardCharsets.UTF_8), Json.write(event));
+    }
+
+    @Override
+    public StepEmission beginStep(int stepId, List<String> ops, boolean openLoop) {
+        return emitter.beginStep(stepId, ops, openLoop);
+    }
+
+    @Override
+    public long blocksSent() {
+        return emitter.blocksSent();
+    }
+
+    @Override
+    public long samplesSent() {
+        return emitter.samplesAcked();
+    }
+
+    /** Blocks handed over by workers and not yet sent. */
+    public int backlog() {
+        return emitter.backlog();
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        try {
+            thread.join(30_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            transport.flush();
+        } finally {
+            transport.close();
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.tailstream.producer.emit;
+
+import io.tailstream.schemas.Topics;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Blocks to {@link Topics#SAMPLES} and events to {@link Topics#CONTROL} through one idempotent, acks=all, zstd
+ * {@link KafkaProducer}. Thread safe (the Kafka producer is).
+ */
+public final class KafkaTransport implements BlockTransport {
+
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final int partitions;
+
+    /**
+     * @param extraConfig further producer settings (security, timeouts); they cannot turn idempotence or acks=all off
+     */
+    public KafkaTransport(String bootstrapServers, String clientId, Map<String, Object> extraConfig) {
+        Map<String, Object> cfg = new HashMap<>(extraConfig == null ? Map.of() : extraConfig);
+        cfg.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        cfg.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        cfg.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        cfg.put(ProducerConfig.ACKS_CONFIG, "all");
+        cfg.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+        cfg.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 10);
+        cfg.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        cfg.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
+        cfg.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        cfg.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        this.producer = new KafkaProducer<>(cfg);
+        try {
+            this.partitions = producer.partitionsFor(Topics.SAMPLES).size();
+        } catch (RuntimeException e) {
+            producer.close(Duration.ZERO);
+            throw new EmitException("cannot read the partitions of topic " + Topics.SAMPLES + " at "
+                    + bootstrapServers + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public int samplePartitions() {
+        return partitions;
+    }
+
+    @Override
+    public void sendBlock(Integer partition, byte[] key, byte[] block, Ack ack) {
+        producer.send(new ProducerRecord<>(Topics.SAMPLES, partition, key, block),
+                (metadata, error) -> ack.done(error));
+    }
+
+    @Override
+    public void sendControl(byte[] key, byte[] json) {
+        try {
+            producer.send(new ProducerRecord<>(Topics.CONTROL, key, json)).get(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EmitException("interrupted while sending a control event", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new EmitException("control event not acknowledged by Kafka: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void flush() {
+        producer.flush();
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(30));
+    }
+}

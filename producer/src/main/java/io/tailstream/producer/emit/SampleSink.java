@@ -1,0 +1,39 @@
+package io.tailstream.producer.emit;
+
+import io.tailstream.schemas.event.ControlEvent;
+import java.util.List;
+
+/**
+ * Where a run's samples and control events go. One sink per run and producer. Thread safe.
+ */
+public interface SampleSink extends AutoCloseable {
+
+    /** The producer id every block and event carries. */
+    String producerId();
+
+    /** Sends a control event and waits until it is acknowledged. */
+    void publish(ControlEvent event);
+
+    /**
+     * Starts emitting a step's samples: heartbeats begin, and workers take writers from the returned emission.
+     *
+     * @param ops      the step's op names, carried by every block
+     * @param openLoop samples carry an intended start
+     */
+    StepEmission beginStep(int stepId, List<String> ops, boolean openLoop);
+
+    /** Blocks sent in the run so far (sequence numbers assigned), markers included. */
+    long blocksSent();
+
+    /** Samples acknowledged in the run so far. */
+    long samplesSent();
+
+    /** Flushes and releases the connection; waits for outstanding acknowledgements. */
+    @Override
+    void close();
+
+    /** A sink that discards everything: emission off. */
+    static SampleSink noop(String producerId) {
+        return new NoopSampleSink(producerId);
+    }
+}

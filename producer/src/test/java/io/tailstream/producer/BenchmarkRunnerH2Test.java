@@ -1,0 +1,161 @@
+package io.tailstream.producer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tailstream.producer.driver.StepFailedException;
+import io.tailstream.producer.driver.StepResult;
+import io.tailstream.producer.emit.EmitterSettings;
+import io.tailstream.producer.emit.KafkaSampleSink;
+import io.tailstream.producer.emit.ListTransport;
+import io.tailstream.producer.emit.SampleSink;
+import io.tailstream.producer.target.Target;
+import io.tailstream.producer.target.TargetException;
+import io.tailstream.producer.time.Clock;
+import io.tailstream.producer.workload.WorkloadSpec;
+import io.tailstream.schemas.block.BlockHeader;
+import io.tailstream.schemas.block.Sample;
+import io.tailstream.schemas.block.SampleBlockDecoder;
+import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.StepEnded;
+import io.tailstream.schemas.event.StepStarted;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+
+/** Both sysbench workloads on embedded H2 through the whole runner, with an in-memory transport. */
+class BenchmarkRunnerH2Test {
+
+    static final Map<String, String> SMALL = Map.of("table_size", "1000");
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8);
+
+    @Test
+    void bothWorkloads_oneThread_queriesPerTransactionExact_andEverySampleEmitted() {
+        Target h2 = Target.h2InMemory("h2-mem", "runner1");
+        RunPlan plan = RunPlan.of("run-h2", "test", List.of(h2),
+                List.of(new WorkloadSpec("oltp_read_write", SMALL), new WorkloadSpec("oltp_point_select", SMALL)),
+                List.of(1), 1, Duration.ofMillis(300), Duration.ofMillis(1200), 1);
+        ListTransport transport = new ListTransport(2);
+        RunResult result;
+        try (SampleSink sink = new KafkaSampleSink("run-h2", "p1", transport, Clock.system(),
+                EmitterSettings.defaults())) {
+            result = new BenchmarkRunner(sink, console).run(plan);
+        }
+        assertThat(result.steps()).hasSize(2);
+        StepResult rw = result.steps().get(0);
+        StepResult ps = result.steps().get(1);
+        assertThat(rw.workload()).isEqualTo("oltp_read_write");
+        assertThat(ps.workload()).isEqualTo("oltp_point_select");
+        for (StepResult r : result.steps()) {
+            assertThat(r.transactions()).isPositive();
+            assertThat(r.errors()).isZero();
+            assertThat(r.samplesSent()).isEqualTo(r.samplesRecorded()).isGreaterThan(r.transactions());
+            assertThat(r.p95Ms()).isLessThanOrEqualTo(r.p99Ms()).isLessThanOrEqualTo(r.maxMs());
+            assertThat(r.measureSeconds()).isBetween(1.2, 3.0);
+        }
+        assertThat(rw.queries()).isEqualTo(20 * rw.transactions());
+        assertThat(rw.qps() / rw.tps()).isCloseTo(20.0, Offset.offset(1e-9));
+        assertThat(ps.queries()).isEqualTo(ps.transactions());
+        assertThat(ps.qps() / ps.tps()).isCloseTo(1.0, Offset.offset(1e-9));
+
+        // every sample is in exactly one block; sequences are 0..n-1; warm-up samples are flagged, not dropped
+        List<BlockHeader> headers = new ArrayList<>();
+        long samples = 0;
+        long measured = 0;
+        long queries20 = 0;
+        for (ListTransport.Sent s : transport.blocks()) {
+            headers.add(SampleBlockDecoder.readHeader(s.block()));
+            for (Sample sample : SampleBlockDecoder.samples(s.block())) {
+                samples++;
+                if (!sample.warmup()) {
+                    measured++;
+                }
+                if (sample.queries() == 20) {
+                    queries20++;
+                }
+            }
+        }
+        assertThat(headers).extracting(BlockHeader::blockSeq)
+                .containsExactlyElementsOf(java.util.stream.LongStream.range(0, headers.size()).boxed().toList());
+        assertThat(samples).isEqualTo(rw.samplesRecorded() + ps.samplesRecorded()).isEqualTo(result.samplesSent());
+        assertThat(measured).isEqualTo(rw.transactions() + ps.transactions());
+        assertThat(queries20).isEqualTo(rw.samplesRecorded());
+        assertThat(result.blocksSent()).isEqualTo(headers.size());
+        assertThat(headers.stream().filter(BlockHeader::endOfStep).count()).isEqualTo(2 * 2);
+
+        List<ControlEvent> events = transport.control().stream().map(b -> Json.read(b, ControlEvent.class)).toList();
+        assertThat(events).hasSize(6);
+        StepStarted started = (StepStarted) events.get(1);
+        assertThat(started.queriesPerTransaction()).isEqualTo(20.0);
+        assertThat(started.target().product()).isEqualTo("H2");
+        assertThat(started.options()).containsEntry("table_size", "1000").containsEntry("rand_type", "special");
+        StepEnded ended = (StepEnded) events.get(2);
+        assertThat(ended.samplesSent()).isEqualTo(rw.samplesSent());
+        assertThat(ended.blocksSent()).isEqualTo(rw.blocksSent());
+        RunEnded end = (RunEnded) events.get(5);
+        assertThat(end.samplesSent()).isEqualTo(samples);
+        assertThat(end.blocksSent()).isEqualTo(headers.size());
+        assertThat(end.outcome()).isEqualTo("completed");
+
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertThat(text).containsPattern("\\[ 1s \\] thds: 1 tps: \\d+\\.\\d\\d qps: \\d+\\.\\d\\d lat \\(ms,95%\\): "
+                + "\\d+\\.\\d\\d err/s: 0\\.00");
+        assertThat(text).contains("Creating table 'sbtest1'...");
+    }
+
+    @Test
+    void readWrite_fourThreads_accountsForEveryStatement() {
+        Target h2 = Target.h2InMemory("h2-mem", "runner2");
+        RunPlan plan = RunPlan.of("run-h2b", "test", List.of(h2), List.of(new WorkloadSpec("oltp_read_write", SMALL)),
+                List.of(4), 1, Duration.ZERO, Duration.ofMillis(1000), 0);
+        RunResult result = new BenchmarkRunner(SampleSink.noop("p1"), console).run(plan);
+        StepResult r = result.steps().get(0);
+        assertThat(r.transactions()).isPositive();
+        // every successful transaction ran 20 statements; a failed one fewer (it stopped at the failing statement)
+        assertThat(r.queries()).isBetween(20 * r.transactions(), 20 * (r.transactions() + r.errors()) - r.errors());
+        assertThat(r.samplesSent()).isZero();
+    }
+
+    @Test
+    void unreachableTarget_failsWithTargetName_noStackTraceSoup() {
+        Target bad = Target.of("nowhere", "jdbc:mysql://127.0.0.1:1/none?connectTimeout=500", "u", () -> "secret");
+        RunPlan plan = RunPlan.of("run-bad", "test", List.of(bad), List.of(WorkloadSpec.of("oltp_point_select")),
+                List.of(1), 1, Duration.ZERO, Duration.ofSeconds(1), 0);
+        ListTransport transport = new ListTransport(1);
+        try (SampleSink sink = new KafkaSampleSink("run-bad", "p1", transport, Clock.system(),
+                EmitterSettings.defaults())) {
+            assertThatThrownBy(() -> new BenchmarkRunner(sink, console).run(plan))
+                    .isInstanceOf(TargetException.class)
+                    .hasMessageStartingWith("cannot connect to target 'nowhere' (jdbc:mysql://127.0.0.1:1/none")
+                    .hasMessageNotContaining("secret");
+        }
+        RunEnded end = Json.read(transport.control().get(transport.control().size() - 1), RunEnded.class);
+        assertThat(end.outcome()).startsWith("failed: cannot connect to target 'nowhere'");
+    }
+
+    @Test
+    void nonIgnoredError_stopsStep_withTargetAndStepInMessage() {
+        Target h2 = Target.h2InMemory("h2-empty", "runner3");
+        // no prepare: the tables do not exist, every statement fails with "table not found"
+        RunPlan plan = RunPlan.of("run-fail", "test", List.of(h2), List.of(WorkloadSpec.of("oltp_point_select")),
+                List.of(2), 1, Duration.ZERO, Duration.ofSeconds(5), 0).withPrepare(false);
+        ListTransport transport = new ListTransport(1);
+        try (SampleSink sink = new KafkaSampleSink("run-fail", "p1", transport, Clock.system(),
+                EmitterSettings.defaults())) {
+            assertThatThrownBy(() -> new BenchmarkRunner(sink, console).run(plan))
+                    .isInstanceOf(StepFailedException.class)
+                    .hasMessageStartingWith("step 1 (target 'h2-empty', oltp_point_select, 2 threads, round 1) "
+                            + "failed: ")
+                    .hasMessageContaining("SBTEST1");
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package io.tailstream.producer.emit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tailstream.producer.time.ManualClock;
+import io.tailstream.schemas.block.BlockHeader;
+import io.tailstream.schemas.block.Sample;
+import io.tailstream.schemas.block.SampleBlockDecoder;
+import io.tailstream.schemas.block.SampleStatus;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** The emitter's block logic, driven step by step with a manual clock and an in-memory transport. */
+class BlockEmitterTest {
+
+    static final long T0_MICROS = 1_700_000_000_000_000L;
+    final ManualClock clock = new ManualClock(1_000_000_000L, T0_MICROS);
+    final ListTransport transport = new ListTransport(3);
+    final EmitterSettings settings = new EmitterSettings(4, Duration.ofMillis(150), Duration.ofMillis(25),
+            Duration.ofMillis(200), 8, Duration.ofSeconds(5));
+    final BlockEmitter emitter = new BlockEmitter("run-1", "p1", transport, clock, settings);
+
+    static void write(SampleWriter w, long start, int latency) {
+        w.write(start, latency, start, 0, SampleStatus.OK, 20, false);
+    }
+
+    List<BlockHeader> headers() {
+        return transport.blocks().stream().map(s -> SampleBlockDecoder.readHeader(s.block())).toList();
+    }
+
+    @Test
+    void beginStep_sendsHeartbeatAtOnce_andEvery200ms() {
+        emitter.beginStep(7, List.of("oltp_read_write"), false);
+        emitter.runOnce();
+        clock.advanceMillis(199);
+        emitter.runOnce();
+        clock.advanceMillis(1);
+        emitter.runOnce();
+        List<BlockHeader> h = headers();
+        assertThat(h).hasSize(2).allMatch(BlockHeader::heartbeat);
+        assertThat(h).extracting(BlockHeader::blockSeq).containsExactly(0L, 1L);
+        assertThat(h.get(1).sealedAtEpochMicros()).isEqualTo(T0_MICROS + 200_000);
+        assertThat(h.get(0).ops()).containsExactly("oltp_read_write");
+        assertThat(transport.blocks()).allMatch(s -> s.partition() == null);
+    }
+
+    @Test
+    void fullBlock_isSentWithItsSamples_andAgedBlockIsTakenFromIdleWorker() {
+        StepEmission step = emitter.beginStep(1, List.of("op"), false);
+        emitter.runOnce(); // heartbeat seq 0
+        SampleWriter w = step.writer();
+        for (int i = 0; i < 5; i++) {
+            write(w, T0_MICROS + i, 10 + i);
+        }
+        emitter.runOnce(); // the full block of 4
+        assertThat(headers()).hasSize(2);
+        BlockHeader full = headers().get(1);
+        assertThat(full.sampleCount()).isEqualTo(4);
+        assertThat(full.blockSeq()).isEqualTo(1);
+        assertThat(full.stepId()).isEqualTo(1);
+        // the fifth sample waits in the worker's block until a sweep (every 25 ms) finds it 150 ms old
+        clock.advanceMillis(149);
+        emitter.runOnce();
+        assertThat(headers()).hasSize(2);
+        clock.advanceMillis(24);
+        emitter.runOnce();
+        assertThat(headers()).as("no sweep within 25 ms of the last").hasSize(2);
+        clock.advanceMillis(1);
+        emitter.runOnce();
+        List<BlockHeader> h = headers();
+        assertThat(h).hasSize(3);
+        assertThat(h.get(2).sampleCount()).isEqualTo(1);
+        List<Sample> aged = SampleBlockDecoder.samples(transport.blocks().get(2).block());
+        assertThat(aged).containsExactly(new Sample(T0_MICROS + 4, 14, T0_MICROS + 4, 0, SampleStatus.OK, 20, false));
+        assertThat(new String(transport.blocks().get(2).key(), java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo("run-1/p1");
+    }
+
+    @Test
+    void endOfStep_flushesThenMarksEveryPartition_andCountsEverything() throws Exception {
+        BlockEmitter.Step step = emitter.beginStep(2, List.of("op"), false);
+        SampleWriter a = step.writer();
+        SampleWriter b = step.writer();
+        for (int i = 0; i < 6; i++) {
+            write(a, T0_MICROS + i, 5);
+        }
+        write(b, T0_MICROS, 5);
+        a.flush();
+        b.flush();
+        CompletableFuture<Void> done = emitter.requestEnd(step);
+        emitter.runOnce();
+        assertThat(done).isCompleted();
+        List<BlockHeader> h = headers();
+        // heartbeat, 3 data blocks (4 + 2 + 1 samples), 3 end markers
+        assertThat(h).extracting(BlockHeader::blockSeq).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L);
+        assertThat(h.stream().mapToInt(BlockHeader::sampleCount).sum()).isEqualTo(7);
+        List<ListTransport.Sent> markers = transport.blocks().subList(4, 7);
+        assertThat(markers).extracting(ListTransport.Sent::partition).containsExactly(0, 1, 2);
+        assertThat(h.subList(4, 7)).allMatch(BlockHeader::endOfStep);
+        assertThat(step.counts()).isEqualTo(new StepEmission.StepCounts(7, 7, 0));
+        assertThat(emitter.blocksSent()).isEqualTo(7);
+        assertThat(emitter.samplesAcked()).isEqualTo(7);
+        // an ended step gets no more heartbeats
+        clock.advanceMillis(1000);
+        emitter.runOnce();
+        assertThat(headers()).hasSize(7);
+    }
+
+    @Test
+    void allBuffersTaken_workerWaitsForASpare_andTheWaitIsCounted() throws Exception {
+        // 8 buffers of 4 samples: the ninth block must wait for the emitter to free one
+        BlockEmitter.Step step = emitter.beginStep(3, List.of("op"), false);
+        SampleWriter w = step.writer();
+        for (int i = 0; i < 32; i++) {
+            write(w, T0_MICROS + i, 1);
+        }
+        Thread worker = new Thread(() -> write(w, T0_MICROS + 32, 1));
+        worker.start();
+        worker.join(200);
+        assertThat(worker.isAlive()).as("worker waits while every buffer is queued").isTrue();
+        clock.advanceMillis(3);
+        emitter.runOnce();
+        worker.join(5_000);
+        assertThat(worker.isAlive()).isFalse();
+        w.flush();
+        emitter.requestEnd(step);
+        emitter.runOnce();
+        assertThat(step.counts().samplesSent()).isEqualTo(33);
+        assertThat(step.counts().backpressureNanos()).isEqualTo(3_000_000L);
+    }
+
+    @Test
+    void failedDelivery_isReported_notSwallowed() {
+        transport.failWith = new RuntimeException("broker down");
+        BlockEmitter.Step step = emitter.beginStep(4, List.of("op"), false);
+        emitter.runOnce();
+        assertThatThrownBy(() -> emitter.checkFailure("step 4"))
+                .isInstanceOf(EmitException.class).hasMessageContaining("broker down").hasMessageContaining("run-1");
+        assertThatThrownBy(() -> emitter.beginStep(5, List.of("op"), false)).isInstanceOf(EmitException.class);
+        assertThat(step.counts().blocksSent()).isZero();
+    }
+}
