@@ -18,8 +18,13 @@ import java.util.regex.Pattern;
  * @param processingGuarantee    {@code exactly_once_v2} (default) or {@code at_least_once}
  * @param streamThreads          Kafka Streams threads of this instance
  * @param commitInterval         Streams {@code commit.interval.ms}: under EOS also how often output becomes visible
- * @param emitInterval           how often (wall clock) closed windows are looked for and emitted; Kafka Streams'
- *                               internal default is 1 s, which delays every window by up to that much
+ * @param emitInterval           minimum wall-clock time between two checks for closed windows (Kafka Streams'
+ *                               internal {@code __emit.interval.ms.kstreams.windowed.aggregation__}). Default 0:
+ *                               the check only runs when a record arrives, so with any throttle the last windows
+ *                               of a run (closed by the final end-of-step ticks) would wait for a record that never
+ *                               comes. 0 costs nothing extra here: partials carry their window start as timestamp,
+ *                               so stream time, and with it the close time, advances once per window, and
+ *                               Kafka Streams only scans the store when the close time advanced.
  * @param endOfStepCheckInterval how often (wall clock) stage 1 checks whether an ended step's last window may be
  *                               closed (see {@code io.tailstream.aggregator.topology})
  * @param clientOverrides        extra Kafka Streams / client properties passed through unchanged (SASL, TLS, ...);
@@ -64,10 +69,10 @@ public record AggregatorConfig(
         clientOverrides = Map.copyOf(Objects.requireNonNull(clientOverrides, "clientOverrides"));
     }
 
-    /** Defaults: 1 s windows, 2 s grace, exactly once, 1 thread, commit every 100 ms, emit every 100 ms. */
+    /** Defaults: 1 s windows, 2 s grace, exactly once, 1 thread, commit every 100 ms, no emit throttle. */
     public static AggregatorConfig defaults() {
         return new AggregatorConfig(DEFAULT_APPLICATION_ID, Duration.ofSeconds(1), Duration.ofSeconds(2),
-                EXACTLY_ONCE_V2, 1, Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMillis(100), Map.of());
+                EXACTLY_ONCE_V2, 1, Duration.ofMillis(100), Duration.ZERO, Duration.ofMillis(100), Map.of());
     }
 
     public AggregatorConfig withApplicationId(String id) {

@@ -33,6 +33,12 @@
  * and a wall-clock punctuation forwards the ticks once the wall clock has reached their timestamp: stream time
  * then never runs ahead of real time (assuming producer and aggregator clocks agree to well under the grace).
  *
+ * <p>Emission: Kafka Streams looks for closed windows only when a record arrives, throttled by its internal emit
+ * interval. The aggregator sets that interval to 0 (see {@code AggregatorConfig#emitInterval}): otherwise the final
+ * ticks of a run, arriving within the throttle of the previous check, close windows that are never emitted.
+ * Because every partial's timestamp is its window start, the close time moves once per window, so the check is
+ * cheap.
+ *
  * <h2>Known limits, for issue 4</h2>
  * <ul>
  *   <li>Late partials (beyond grace) are dropped by Kafka Streams (logged, and counted in its
@@ -45,9 +51,12 @@
  *       blocks by {@code runId/stepId} so a step's partials come from one partition.</li>
  *   <li>Throughput: the per-update serde is O(non-empty buckets of the window), a few µs; a 1024-sample block
  *       costs (ops + 1) updates. The path to issue 4's 10 M samples/s keeps the live aggregates as heap objects
- *       within a commit interval and writes them to the same change-logged store once per commit (the store's
- *       flush is the pre-commit hook), which keeps exactly-once and cuts updates to one per scope and window per
- *       commit; the stages, the partial type and the topics stay as they are.</li>
+ *       within a commit interval and writes them to the same change-logged store once per commit (e.g. a custom store
+ *       whose flush, which Kafka Streams runs before every commit, writes the dirty aggregates; to be verified),
+ *       which keeps exactly-once and cuts updates to one per scope and window per commit; the stages, the partial
+ *       type and the topics stay as they are. Measured here (integration test, 1 partition, exactly_once_v2,
+ *       2 M samples pre-filled, latencies spread over ~9,000 buckets per window): ~0.7 M samples/s including
+ *       start-up, against ~4,500/s for the naive DSL aggregate of facts.md.</li>
  *   <li>Block sequence gaps per producer are not tracked yet (issue 4: stage 1 keeps the last sequence per
  *       producer in a store and reports gaps in the summary).</li>
  * </ul>
