@@ -1,6 +1,7 @@
 package io.tailstream.aggregator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tailstream.aggregator.testing.ExactWindows;
 import io.tailstream.aggregator.testing.TestProducer;
@@ -100,6 +101,20 @@ class AggregatorIntegrationTest {
                 long started = System.nanoTime();
                 try (AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of())) {
                     progress.awaitCounts(run, sent, Duration.ofSeconds(30));
+                    // a mismatch is reported per step, missing after the timeout, extra at once
+                    Map<Integer, Long> oneMore = new TreeMap<>(sent);
+                    oneMore.merge(2, 1L, Long::sum);
+                    assertThatThrownBy(() -> progress.awaitCounts(run, oneMore, Duration.ofMillis(300)))
+                            .isInstanceOf(AggregationIncompleteException.class)
+                            .hasMessageContaining("not fully aggregated after 300 ms")
+                            .hasMessageContaining("step 2 counted " + sent.get(2) + " of " + (sent.get(2) + 1)
+                                    + " (missing 1)");
+                    Map<Integer, Long> oneLess = new TreeMap<>(sent);
+                    oneLess.merge(1, -1L, Long::sum);
+                    assertThatThrownBy(() -> progress.awaitCounts(run, oneLess, Duration.ofSeconds(30)))
+                            .isInstanceOf(AggregationIncompleteException.class)
+                            .hasMessageContaining("double counting")
+                            .hasMessageContaining("(extra 1)");
                 }
                 LOG.info("run {} fully aggregated {} ms after the last marker", run,
                         (System.nanoTime() - started) / 1_000_000);
