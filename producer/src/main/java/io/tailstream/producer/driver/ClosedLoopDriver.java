@@ -107,7 +107,6 @@ public final class ClosedLoopDriver {
         long intervalNanos = TimeUnit.SECONDS.toNanos(Math.max(1, run.spec.intervalSeconds()));
         boolean print = run.spec.intervalSeconds() > 0;
         Histogram interval = new Histogram(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2);
-        Histogram recycle = null;
         long prevOk = 0;
         long prevErr = 0;
         long prevQueries = 0;
@@ -134,8 +133,8 @@ public final class ClosedLoopDriver {
                 ok += w.okCount.getOpaque();
                 err += w.errorCount.getOpaque();
                 queries += w.queryCount.getOpaque();
-                recycle = w.recorder.getIntervalHistogram(recycle);
-                interval.add(recycle);
+                w.intervalRecycle = w.recorder.getIntervalHistogram(w.intervalRecycle);
+                interval.add(w.intervalRecycle);
             }
             double secs = run.spec.intervalSeconds();
             console.println(String.format(Locale.ROOT,

@@ -34,6 +34,8 @@ final class Worker implements Runnable {
 
     /** Interval view for the console: all samples, warm-up included. 2 digits is plenty for an interval line. */
     final Recorder recorder = new Recorder(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2);
+    /** The reporter's recycled interval histogram for {@link #recorder}; touched by the reporter thread only. */
+    Histogram intervalRecycle;
     final AtomicLong okCount = new AtomicLong();
     final AtomicLong errorCount = new AtomicLong();
     final AtomicLong queryCount = new AtomicLong();

@@ -1,0 +1,109 @@
+package io.tailstream.producer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tailstream.producer.driver.StepResult;
+import io.tailstream.producer.emit.EmitterSettings;
+import io.tailstream.producer.emit.KafkaSampleSink;
+import io.tailstream.producer.emit.ListTransport;
+import io.tailstream.producer.emit.SampleSink;
+import io.tailstream.producer.target.Target;
+import io.tailstream.producer.time.Clock;
+import io.tailstream.producer.workload.WorkloadSpec;
+import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.StepStarted;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The same workload code against the local MariaDB (or any MySQL-compatible server) named by
+ * {@code TAILSTREAM_MYSQL_URL}, {@code TAILSTREAM_MYSQL_USER}, {@code TAILSTREAM_MYSQL_PASSWORD}.
+ */
+class MariaDbWorkloadIntegrationTest {
+
+    static final Map<String, String> SMALL = Map.of("tables", "2", "table_size", "2000");
+    static String url;
+    static String user;
+    static String password;
+
+    @BeforeAll
+    static void environment() {
+        url = System.getenv("TAILSTREAM_MYSQL_URL");
+        user = System.getenv("TAILSTREAM_MYSQL_USER");
+        password = System.getenv("TAILSTREAM_MYSQL_PASSWORD");
+        if (url == null || user == null) {
+            Assumptions.abort("needs a MySQL-compatible server: set TAILSTREAM_MYSQL_URL (e.g. "
+                    + "jdbc:mysql://127.0.0.1:3306/tailstream_test), TAILSTREAM_MYSQL_USER and "
+                    + "TAILSTREAM_MYSQL_PASSWORD (see docs/helper-brief.md / README)");
+        }
+    }
+
+    @Test
+    void prepare_run_bothWorkloads_cleanup() throws SQLException {
+        Target target = Target.of("mariadb-local", url, user, () -> password);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8);
+        List<WorkloadSpec> workloads = List.of(new WorkloadSpec("oltp_read_write", SMALL),
+                new WorkloadSpec("oltp_point_select", SMALL));
+        RunPlan plan = RunPlan.of("it-mariadb", "integration", List.of(target), workloads, List.of(4), 1,
+                Duration.ZERO, Duration.ofMillis(2500), 1);
+        ListTransport transport = new ListTransport(1);
+        RunResult result;
+        try (SampleSink sink = new KafkaSampleSink("it-mariadb", "p1", transport, Clock.system(),
+                EmitterSettings.defaults())) {
+            result = new BenchmarkRunner(sink, console).run(plan);
+        }
+        assertThat(rowCount("sbtest1")).isEqualTo(2000);
+        assertThat(rowCount("sbtest2")).isEqualTo(2000);
+
+        StepResult rw = result.steps().get(0);
+        StepResult ps = result.steps().get(1);
+        assertThat(rw.transactions()).isPositive();
+        assertThat(ps.transactions()).isGreaterThan(rw.transactions());
+        // a failed transaction stops at its failing statement: between 1 and 19 statements were sent
+        assertThat(rw.queries()).isBetween(20 * rw.transactions() + rw.errors(), 20 * rw.transactions() + 19 * rw.errors());
+        assertThat(ps.queries()).isEqualTo(ps.transactions());
+        assertThat(ps.errors()).isZero();
+        assertThat(rw.samplesSent()).isEqualTo(rw.samplesRecorded());
+
+        StepStarted started = transport.control().stream().map(b -> Json.read(b, ControlEvent.class))
+                .filter(StepStarted.class::isInstance).map(StepStarted.class::cast).findFirst().orElseThrow();
+        assertThat(started.target().product()).isIn("MariaDB", "MySQL");
+        assertThat(started.target().variables()).containsKeys("innodb_buffer_pool_size",
+                "innodb_flush_log_at_trx_commit", "max_connections");
+        assertThat(started.target().url()).doesNotContain(password == null ? "\u0000" : password + "@");
+        System.out.print(out.toString(StandardCharsets.UTF_8));
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("thds: 4 tps: ");
+
+        BenchmarkRunner.cleanup(target, workloads, console);
+        assertThat(tableExists("sbtest1")).isFalse();
+        assertThat(tableExists("sbtest2")).isFalse();
+    }
+
+    private static long rowCount(String table) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, user, password);
+             ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM " + table)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static boolean tableExists(String table) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, user, password);
+             ResultSet rs = c.getMetaData().getTables(c.getCatalog(), null, table, null)) {
+            return rs.next();
+        }
+    }
+}
