@@ -1,0 +1,77 @@
+package io.tailstream.producer.target;
+
+import io.tailstream.schemas.block.SampleStatus;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every SQL difference between database products that a workload or the driver needs: URL settings, DDL for
+ * auto-increment keys and table options, how a transaction is opened and closed, error classification and which
+ * server variables describe the target. Workloads are written against this interface only, so a new product is a
+ * new dialect, not a change to every workload.
+ *
+ * <p>Implementations are stateless and thread safe.
+ */
+public interface Dialect {
+
+    /** Short name ("mysql", "h2", "postgresql"). */
+    String name();
+
+    /** The URL the pool connects with: the given one plus the settings this dialect needs for a fair comparison. */
+    default String effectiveUrl(String jdbcUrl) {
+        return jdbcUrl;
+    }
+
+    /** Column definition of an auto-increment integer key (sysbench's {@code auto_inc=on}). */
+    String autoIncrementInteger();
+
+    /** Text after the closing parenthesis of CREATE TABLE (MySQL: the storage engine); may be empty. */
+    default String tableOptions(String mysqlStorageEngine) {
+        return "";
+    }
+
+    /**
+     * True if transactions are opened with a {@code BEGIN} statement and closed with {@code COMMIT} on an
+     * auto-commit connection (what sysbench sends to MySQL: one round trip each); false if the connection is put
+     * in manual-commit mode and {@link Connection#commit()} is used (embedded H2, where there is no round trip).
+     */
+    boolean explicitBeginStatement();
+
+    /** Classifies a failed statement. */
+    default SampleStatus classify(SQLException e) {
+        return SqlErrors.classify(e);
+    }
+
+    /** Server variables captured at step start when the plan names none. */
+    default List<String> defaultVariables() {
+        return List.of();
+    }
+
+    /**
+     * Reads the named server variables; names the server does not know are left out.
+     *
+     * @throws SQLException if the query fails
+     */
+    default Map<String, String> readVariables(Connection c, List<String> names) throws SQLException {
+        return Map.of();
+    }
+
+    /** Opens the transaction control for one worker connection. */
+    default TransactionControl transactions(Connection c) throws SQLException {
+        return explicitBeginStatement() ? TransactionControl.statements(c) : TransactionControl.manualCommit(c);
+    }
+
+    /** The dialect for a JDBC URL. */
+    static Dialect forUrl(String jdbcUrl) {
+        if (jdbcUrl.startsWith("jdbc:mysql:") || jdbcUrl.startsWith("jdbc:mariadb:")) {
+            return MySqlDialect.INSTANCE;
+        }
+        if (jdbcUrl.startsWith("jdbc:h2:")) {
+            return H2Dialect.INSTANCE;
+        }
+        throw new IllegalArgumentException("no SQL dialect for JDBC URL " + io.tailstream.schemas.event.Secrets
+                .redactUrl(jdbcUrl) + "; supported: jdbc:mysql:, jdbc:mariadb:, jdbc:h2:");
+    }
+}

@@ -1,0 +1,78 @@
+package io.tailstream.producer.target;
+
+import io.tailstream.schemas.event.Secrets;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * A database under test, as a plan names it. Immutable and thread safe.
+ *
+ * <p>The password is a supplier (an environment variable, a prompt, a secret store) so it is read only when a
+ * connection is opened and never travels with the configuration: {@link #toString()} and everything derived from
+ * this record for events, reports and logs carry {@link Secrets#redactUrl redacted} URLs only.
+ *
+ * @param name        short name used in reports ("h2-mem", "polardb-8c64g")
+ * @param jdbcUrl     JDBC URL; the dialect may add driver settings (see {@link Dialect#effectiveUrl})
+ * @param user        user name, or null for drivers that need none
+ * @param password    supplies the password when connecting; may return null
+ * @param monthlyCost monthly price of the target, or null
+ * @param currency    currency of {@code monthlyCost}, or null
+ * @param nodes       nodes serving the target (1 primary + N read-only), or null
+ * @param notes       free text, or null
+ */
+public record Target(
+        String name,
+        String jdbcUrl,
+        String user,
+        Supplier<String> password,
+        Double monthlyCost,
+        String currency,
+        Integer nodes,
+        String notes) {
+
+    public Target {
+        Objects.requireNonNull(name, "target name");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("target name must not be blank");
+        }
+        Objects.requireNonNull(jdbcUrl, "target " + name + ": jdbcUrl");
+        if (!jdbcUrl.startsWith("jdbc:")) {
+            throw new IllegalArgumentException("target " + name + ": jdbcUrl must start with 'jdbc:', was "
+                    + Secrets.redactUrl(jdbcUrl));
+        }
+        password = password == null ? () -> null : password;
+        if (monthlyCost != null && (monthlyCost < 0 || monthlyCost.isNaN())) {
+            throw new IllegalArgumentException("target " + name + ": monthlyCost must be >= 0, was " + monthlyCost);
+        }
+        if (nodes != null && nodes < 1) {
+            throw new IllegalArgumentException("target " + name + ": nodes must be >= 1, was " + nodes);
+        }
+    }
+
+    /** A target with only a URL and credentials. */
+    public static Target of(String name, String jdbcUrl, String user, Supplier<String> password) {
+        return new Target(name, jdbcUrl, user, password, null, null, null, null);
+    }
+
+    /** Embedded in-memory H2, kept alive for the JVM's lifetime ({@code DB_CLOSE_DELAY=-1}). The default target. */
+    public static Target h2InMemory(String name, String database) {
+        return of(name, "jdbc:h2:mem:" + database + ";DB_CLOSE_DELAY=-1", "sa", () -> "");
+    }
+
+    /** Embedded file-backed H2 at {@code dir/database}; every commit is written to the file before it returns. */
+    public static Target h2File(String name, Path dir, String database) {
+        return of(name, "jdbc:h2:file:" + dir.toAbsolutePath().resolve(database) + ";DB_CLOSE_DELAY=-1", "sa",
+                () -> "");
+    }
+
+    /** The URL with any secret masked: the only form of the URL that may be shown. */
+    public String redactedUrl() {
+        return Secrets.redactUrl(jdbcUrl);
+    }
+
+    @Override
+    public String toString() {
+        return "Target[" + name + ", " + redactedUrl() + ", user=" + user + "]";
+    }
+}

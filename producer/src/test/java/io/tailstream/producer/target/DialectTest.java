@@ -1,0 +1,52 @@
+package io.tailstream.producer.target;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tailstream.schemas.block.SampleStatus;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import org.junit.jupiter.api.Test;
+
+class DialectTest {
+
+    @Test
+    void mysql_addsServerSidePreparedStatements_unlessGiven() {
+        Dialect d = Dialect.forUrl("jdbc:mysql://h:3306/db");
+        assertThat(d.effectiveUrl("jdbc:mysql://h:3306/db"))
+                .isEqualTo("jdbc:mysql://h:3306/db?useServerPrepStmts=true&cachePrepStmts=true");
+        assertThat(d.effectiveUrl("jdbc:mysql://h/db?useServerPrepStmts=false"))
+                .isEqualTo("jdbc:mysql://h/db?useServerPrepStmts=false&cachePrepStmts=true");
+        assertThat(d.explicitBeginStatement()).isTrue();
+        assertThat(Dialect.forUrl("jdbc:h2:mem:x").explicitBeginStatement()).isFalse();
+    }
+
+    @Test
+    void unknownUrl_namesSupportedOnes_withoutSecrets() {
+        assertThatThrownBy(() -> Dialect.forUrl("jdbc:oracle:thin:scott/tiger@h:1521?password=tiger"))
+                .hasMessageContaining("jdbc:mysql:").hasMessageNotContaining("password=tiger");
+    }
+
+    @Test
+    void classify_byVendorCodeAndSqlState() {
+        assertThat(SqlErrors.classify(new SQLException("deadlock", "40001", 1213))).isEqualTo(SampleStatus.DEADLOCK);
+        assertThat(SqlErrors.classify(new SQLException("lock wait", "HY000", 1205)))
+                .isEqualTo(SampleStatus.LOCK_WAIT_TIMEOUT);
+        assertThat(SqlErrors.classify(new SQLException("dup", "23000", 1062))).isEqualTo(SampleStatus.DUPLICATE_KEY);
+        assertThat(SqlErrors.classify(new SQLException("dup", "23505", 23505))).isEqualTo(SampleStatus.DUPLICATE_KEY);
+        assertThat(SqlErrors.classify(new SQLException("gone", "08S01", 0))).isEqualTo(SampleStatus.CONNECTION_LOST);
+        assertThat(SqlErrors.classify(new SQLTransientConnectionException("pool"))).isEqualTo(SampleStatus.CONNECTION_LOST);
+        assertThat(SqlErrors.classify(new SQLException("pg deadlock", "40P01"))).isEqualTo(SampleStatus.DEADLOCK);
+        assertThat(SqlErrors.classify(new SQLException("h2 lock", "HYT00", 50200)))
+                .isEqualTo(SampleStatus.LOCK_WAIT_TIMEOUT);
+        assertThat(SqlErrors.classify(new SQLException("syntax", "42000", 1064))).isEqualTo(SampleStatus.OTHER_ERROR);
+    }
+
+    @Test
+    void target_toStringAndRedactedUrl_neverShowThePassword() {
+        Target t = Target.of("t", "jdbc:mysql://u:hunter2@h/db?password=hunter2", "u", () -> "hunter2");
+        assertThat(t.toString()).doesNotContain("hunter2");
+        assertThat(t.redactedUrl()).doesNotContain("hunter2");
+        assertThatThrownBy(() -> Target.of("t", "mysql://h", null, null)).hasMessageContaining("jdbc:");
+    }
+}
