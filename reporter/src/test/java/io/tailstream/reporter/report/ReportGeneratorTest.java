@@ -1,0 +1,171 @@
+package io.tailstream.reporter.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.tailstream.reporter.SyntheticRun;
+import io.tailstream.reporter.TestArchives;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportGeneratorTest {
+
+    static final String NASTY_TARGET = "h2 <i>&\"x\"";
+
+    @TempDir
+    Path dir;
+
+    /** Two targets, two workloads, one of them with two rounds (merged into one row). */
+    static SyntheticRun run(String runId, long seed) {
+        return new SyntheticRun(runId, seed, List.of("producer-a", "producer-b"), List.of(
+                new SyntheticRun.StepSpec("h2-mem", "oltp_point_select", 4, 1, 1, 1000, 3000),
+                new SyntheticRun.StepSpec("h2-mem", "oltp_point_select", 4, 2, 1, 1000, 3000),
+                new SyntheticRun.StepSpec(NASTY_TARGET, "oltp_read_write", 8, 1, 20, 1000, 3000)),
+                800, 2, 1_750_000_000_000L + seed * 1_000_000);
+    }
+
+    /** The exact figures of one summary row, computed independently from the generated samples. */
+    static Map<String, Double> expected(List<SyntheticRun> runs, SyntheticRun.StepSpec spec) {
+        List<Long> latencies = new ArrayList<>();
+        long queries = 0;
+        long ok = 0;
+        long spanUs = 0;
+        for (SyntheticRun run : runs) {
+            for (int i = 0; i < run.steps.size(); i++) {
+                SyntheticRun.StepSpec s = run.steps.get(i);
+                if (!s.target().equals(spec.target()) || !s.workload().equals(spec.workload())
+                        || s.threads() != spec.threads()) {
+                    continue;
+                }
+                int stepId = i + 1;
+                long first = Long.MAX_VALUE;
+                long last = Long.MIN_VALUE;
+                for (SyntheticRun.Row r : run.rows) {
+                    if (r.stepId() != stepId || r.warmup()) {
+                        continue;
+                    }
+                    latencies.add(r.latencyUs());
+                    queries += r.queries();
+                    ok += r.status().equals("ok") ? 1 : 0;
+                    first = Math.min(first, r.startUs());
+                    last = Math.max(last, r.endUs());
+                }
+                spanUs += last - first;
+            }
+        }
+        latencies.sort(null);
+        int n = latencies.size();
+        double seconds = spanUs / 1e6;
+        Map<String, Double> m = new HashMap<>();
+        m.put("transactions", (double) n);
+        m.put("qps", queries / seconds);
+        m.put("tps", ok / seconds);
+        m.put("avg_ms", latencies.stream().mapToLong(Long::longValue).sum() / (double) n / 1000);
+        m.put("p95_ms", latencies.get((int) Math.ceil(n * 0.95) - 1) / 1000.0);
+        m.put("p99_ms", latencies.get((int) Math.ceil(n * 0.99) - 1) / 1000.0);
+        m.put("max_ms", latencies.get(n - 1) / 1000.0);
+        m.put("errors", (double) (n - ok));
+        return m;
+    }
+
+    /** data-key/data-value pairs of the summary row of a target and thread count. */
+    static Map<String, Double> row(String html, String escapedTarget, int threads) {
+        int at = html.indexOf("<tr data-target=\"" + escapedTarget + "\" data-threads=\"" + threads + "\">");
+        assertThat(at).as("row for " + escapedTarget).isGreaterThanOrEqualTo(0);
+        String tr = html.substring(at, html.indexOf("</tr>", at));
+        Map<String, Double> m = new HashMap<>();
+        Matcher mt = Pattern.compile("data-key=\"([a-z0-9_]+)\" data-value=\"([^\"]+)\"").matcher(tr);
+        while (mt.find()) {
+            m.put(mt.group(1), Double.parseDouble(mt.group(2)));
+        }
+        return m;
+    }
+
+    static void assertRow(Map<String, Double> actual, Map<String, Double> expected) {
+        assertThat(actual.keySet()).isEqualTo(expected.keySet());
+        for (String k : expected.keySet()) {
+            assertThat(actual.get(k)).as(k).isCloseTo(expected.get(k), within(Math.abs(expected.get(k)) * 1e-12));
+        }
+    }
+
+    private Path archiveOf(SyntheticRun run) {
+        Path archive = dir.resolve("archive");
+        TestArchives.write(archive, run.allRecords(2, 2));
+        return archive;
+    }
+
+    @Test
+    void summaryTable_equalsExactComputationOverMeasuredSamples() throws Exception {
+        SyntheticRun run = run("run-a", 7);
+        Path archive = archiveOf(run);
+        Path out = dir.resolve("report.html");
+
+        long t0 = System.nanoTime();
+        ReportModel model = ReportGenerator.generate(archive, ReportOptions.allRuns(), out);
+        System.out.printf("report rendered in %d ms, %d bytes%n", (System.nanoTime() - t0) / 1_000_000,
+                Files.size(out));
+        String html = Files.readString(out);
+
+        assertRow(row(html, "h2-mem", 4), expected(List.of(run), run.steps.get(0)));
+        assertRow(row(html, "h2 &lt;i&gt;&amp;&quot;x&quot;", 8), expected(List.of(run), run.steps.get(2)));
+        assertThat(model.workloads()).hasSize(2);
+        assertThat(model.workloads().get(0).rows().get(0).rounds()).isEqualTo(2);
+        assertThat(model.charts()).hasSize(3);
+        // windows: one point per one-second window of the step, QPS from the windows' queries
+        ReportModel.StepSeries s1 = model.charts().get(0);
+        long windows = run.windows.stream().filter(w -> w.stepId() == 1).count();
+        assertThat(s1.epochSeconds()).hasSize((int) windows);
+        assertThat(s1.qps()[1]).isEqualTo(run.windows.stream().filter(w -> w.stepId() == 1).skip(1).findFirst()
+                .orElseThrow().qps());
+    }
+
+    @Test
+    void html_selfContained_escaped_uplotInlined() throws Exception {
+        SyntheticRun run = run("run-a", 7);
+        Path archive = archiveOf(run);
+        Path out = dir.resolve("report.html");
+        ReportGenerator.generate(archive, ReportOptions.allRuns(), out);
+        String html = Files.readString(out);
+
+        assertThat(html).doesNotContainPattern("(?i)(src|href)\\s*=\\s*[\"']?\\s*(https?:)?//");
+        assertThat(html).doesNotContainPattern("(?i)<link\\b").doesNotContainPattern("(?i)@import");
+        assertThat(html).doesNotContain("<i>&").contains("h2 &lt;i&gt;&amp;&quot;x&quot;");
+        assertThat(html).contains("var uPlot").contains(".uplot");
+        // the only script end tags are those of the page's own three script elements
+        assertThat(html.split("(?i)</script", -1)).hasSize(4);
+    }
+
+    @Test
+    void selection_byRunIdAndLatest_andUnknownRunListsExisting() throws Exception {
+        SyntheticRun a = run("run-a", 7);
+        SyntheticRun b = run("run-b", 8);
+        Path archive = dir.resolve("archive");
+        List<SyntheticRun.Rec> all = new ArrayList<>(a.allRecords(2, 2));
+        all.addAll(b.allRecords(2, 2));
+        TestArchives.write(archive, all);
+
+        ReportModel both = ReportGenerator.load(archive, ReportOptions.allRuns());
+        assertThat(both.runs()).extracting(ReportModel.RunInfo::runId).containsExactly("run-a", "run-b");
+        assertThat(both.workloads().get(0).rows().get(0).rounds()).isEqualTo(4);
+        String html = ReportGenerator.render(both, java.util.Locale.ENGLISH);
+        assertRow(row(html, "h2-mem", 4), expected(List.of(a, b), a.steps.get(0)));
+
+        assertThat(ReportGenerator.load(archive, ReportOptions.latestRun()).runs())
+                .extracting(ReportModel.RunInfo::runId).containsExactly("run-b");
+        ReportModel onlyA = ReportGenerator.load(archive, ReportOptions.runs(List.of("run-a")));
+        assertRow(row(ReportGenerator.render(onlyA, java.util.Locale.ENGLISH), "h2-mem", 4),
+                expected(List.of(a), a.steps.get(0)));
+        assertThatThrownBy(() -> ReportGenerator.load(archive, ReportOptions.runs(List.of("nope"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("run nope is not in the archive")
+                .hasMessageContaining("[run-a, run-b]");
+    }
+}
