@@ -62,8 +62,9 @@ public record Target(
 
     /** Embedded file-backed H2 at {@code dir/database}; every commit is written to the file before it returns. */
     public static Target h2File(String name, Path dir, String database) {
-        return of(name, "jdbc:h2:file:" + dir.toAbsolutePath().resolve(database) + ";DB_CLOSE_DELAY=-1", "sa",
-                () -> "");
+        // WRITE_DELAY=0: each commit is written to the file before it returns (H2's default batches 500 ms)
+        return of(name, "jdbc:h2:file:" + dir.toAbsolutePath().resolve(database) + ";DB_CLOSE_DELAY=-1;WRITE_DELAY=0",
+                "sa", () -> "");
     }
 
     /** The URL with any secret masked: the only form of the URL that may be shown. */

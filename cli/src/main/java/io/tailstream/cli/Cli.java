@@ -1,0 +1,62 @@
+package io.tailstream.cli;
+
+import io.tailstream.cli.command.TailstreamCommand;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/**
+ * Builds the picocli command line with tailstream's error conventions:
+ * <ul>
+ *   <li>bad usage (unknown option, bad value, missing parameter): one line on stderr, exit code 2;</li>
+ *   <li>a failure while running ({@link UserFacingException} or any other exception): one line naming what failed
+ *       and why, with the causes' messages, exit code 1; the stack trace only with {@code TAILSTREAM_DEBUG=1}.</li>
+ * </ul>
+ */
+public final class Cli {
+
+    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_FAILURE = 1;
+
+    private Cli() {}
+
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new TailstreamCommand());
+        cl.setParameterExceptionHandler((ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            String name = ex.getCommandLine().getCommandSpec().qualifiedName();
+            err.println(name + ": " + ex.getMessage() + " (see '" + name + " --help')");
+            err.flush();
+            return EXIT_USAGE;
+        });
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            err.println(commandLine.getCommandSpec().qualifiedName() + ": error: " + describe(ex));
+            if ("1".equals(System.getenv("TAILSTREAM_DEBUG"))) {
+                ex.printStackTrace(err);
+            }
+            err.flush();
+            return EXIT_FAILURE;
+        });
+        return cl;
+    }
+
+    /** The exception's message followed by its causes' messages, without class-name noise where there is a message. */
+    static String describe(Throwable ex) {
+        StringBuilder sb = new StringBuilder();
+        Throwable t = ex;
+        String last = null;
+        int depth = 0;
+        while (t != null && depth++ < 8) {
+            String msg = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
+            if (last == null || !last.contains(msg)) {
+                if (sb.length() > 0) {
+                    sb.append(": ");
+                }
+                sb.append(msg);
+                last = msg;
+            }
+            t = t.getCause();
+        }
+        return sb.toString();
+    }
+}

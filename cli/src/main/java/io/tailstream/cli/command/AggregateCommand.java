@@ -1,0 +1,92 @@
+package io.tailstream.cli.command;
+
+import io.tailstream.aggregator.Aggregator;
+import io.tailstream.aggregator.AggregatorConfig;
+import io.tailstream.cli.UserFacingException;
+import io.tailstream.cli.options.DurationConverter;
+import io.tailstream.cli.options.KafkaOptions;
+import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.schemas.Topics;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** Runs the Kafka Streams aggregator until interrupted (Ctrl-C / SIGTERM close it cleanly). */
+@Command(name = "aggregate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run the aggregator: sample blocks in, 1 s window stats per (run, step, op) out, exactly once.",
+                "Runs until interrupted; start several with the same --application-id to share the load."})
+public final class AggregateCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    KafkaOptions kafka = new KafkaOptions();
+
+    @Option(names = "--application-id", paramLabel = "ID", defaultValue = "tailstream-aggregator",
+            description = "Kafka Streams application id (default: ${DEFAULT-VALUE}).")
+    String applicationId;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Kafka Streams state directory"
+            + " (default: a temporary folder).")
+    Path stateDir;
+
+    @Option(names = "--window", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "1s",
+            description = "Base window (default: ${DEFAULT-VALUE}).")
+    Duration window;
+
+    @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "2s",
+            description = "How long a window waits for late samples (default: ${DEFAULT-VALUE}).")
+    Duration grace;
+
+    @Option(names = "--partitions", paramLabel = "N", defaultValue = "2",
+            description = "Partitions of the samples and windows topics when they are created (default:"
+                    + " ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Override
+    public Integer call() throws Exception {
+        if (kafka.bootstrapServers == null) {
+            throw new ParameterException(spec.commandLine(), "--bootstrap-servers is required");
+        }
+        AggregatorConfig config;
+        try {
+            config = AggregatorConfig.defaults().withApplicationId(applicationId).withWindow(window, grace);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+        }
+        TopicProvisioner.ensure(kafka.bootstrapServers, Topics.all(partitions));
+        Path dir = stateDir != null ? stateDir : Files.createTempDirectory("tailstream-aggregator-");
+        CountDownLatch stopped = new CountDownLatch(1);
+        try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers, config, dir)) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                aggregator.close();
+                stopped.countDown();
+            }, "tailstream-aggregate-shutdown"));
+            if (!aggregator.awaitRunning(Duration.ofSeconds(120))) {
+                throw new UserFacingException("the aggregator did not start within 120 s (state "
+                        + aggregator.state() + ")");
+            }
+            System.out.println("aggregator running against " + kafka.bootstrapServers + " (application id "
+                    + applicationId + "); Ctrl-C to stop");
+            while (!stopped.await(1, TimeUnit.SECONDS)) {
+                Optional<Throwable> failure = aggregator.failure();
+                if (failure.isPresent()) {
+                    throw new UserFacingException("the aggregator stopped: " + failure.get().getMessage(),
+                            failure.get());
+                }
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,174 @@
+package io.tailstream.cli.command;
+
+import io.tailstream.cli.UserFacingException;
+
+import io.tailstream.aggregator.AggregationIncompleteException;
+import io.tailstream.aggregator.AggregationProgress;
+import io.tailstream.aggregator.Aggregator;
+import io.tailstream.aggregator.AggregatorConfig;
+import io.tailstream.infra.kafka.EmbeddedKafka;
+import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.producer.BenchmarkRunner;
+import io.tailstream.producer.RunPlan;
+import io.tailstream.producer.RunResult;
+import io.tailstream.producer.driver.StepResult;
+import io.tailstream.reporter.archive.ArchiveSummary;
+import io.tailstream.reporter.archive.Archiver;
+import io.tailstream.reporter.report.ReportGenerator;
+import io.tailstream.reporter.report.ReportOptions;
+import io.tailstream.schemas.Topics;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The whole pipeline on this machine: an in-process broker, the aggregator, a producer run, then the archiver and
+ * the report. What {@code demo} and a {@code run} without {@code --bootstrap-servers} do.
+ *
+ * <p>After the run it proves the pipeline lost and duplicated nothing: samples acknowledged by Kafka = samples
+ * counted in the aggregator's windows = sample rows archived, and every block sequence archived exactly once.
+ * A mismatch is a failure, reported with the counts.
+ */
+final class LocalPipeline implements AutoCloseable {
+
+    /** Partitions of the samples and windows topics: more than one, so the repartitioning path is always used. */
+    static final int PARTITIONS = 2;
+    /** How long to wait for the last windows after the producer finished (window + grace is 3 s by default). */
+    static final Duration AGGREGATION_TIMEOUT = Duration.ofSeconds(60);
+
+    private final EmbeddedKafka kafka;
+    private final Aggregator aggregator;
+    private final Path stateDir;
+    private final PrintStream console;
+
+    private LocalPipeline(EmbeddedKafka kafka, Aggregator aggregator, Path stateDir, PrintStream console) {
+        this.kafka = kafka;
+        this.aggregator = aggregator;
+        this.stateDir = stateDir;
+        this.console = console;
+    }
+
+    static LocalPipeline start(PrintStream console) {
+        console.println("starting the in-process Kafka broker and the aggregator ...");
+        EmbeddedKafka kafka = EmbeddedKafka.start();
+        Aggregator aggregator = null;
+        Path stateDir = null;
+        try {
+            TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(PARTITIONS));
+            stateDir = Files.createTempDirectory("tailstream-streams-");
+            aggregator = Aggregator.start(kafka.bootstrapServers(), AggregatorConfig.defaults(), stateDir);
+            if (!aggregator.awaitRunning(Duration.ofSeconds(60))) {
+                throw new UserFacingException("the aggregator did not reach RUNNING within 60 s (state "
+                        + aggregator.state() + ")");
+            }
+            return new LocalPipeline(kafka, aggregator, stateDir, console);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closeQuietly(aggregator, kafka);
+            throw new UserFacingException("interrupted while starting the local pipeline", e);
+        } catch (IOException e) {
+            closeQuietly(aggregator, kafka);
+            throw new UncheckedIOException("cannot create the aggregator's state directory", e);
+        } catch (RuntimeException e) {
+            closeQuietly(aggregator, kafka);
+            throw e;
+        }
+    }
+
+    String bootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    /** Runs the plan and everything downstream of it; leaves {@code outDir/archive/} and {@code outDir/report.html}. */
+    Outcome run(RunPlan plan, Path outDir) {
+        RunResult result = BenchmarkRunner.run(plan, kafka.bootstrapServers(), console);
+
+        Map<Integer, Long> sentByStep = new LinkedHashMap<>();
+        for (StepResult s : result.steps()) {
+            sentByStep.merge(s.stepId(), s.samplesSent(), Long::sum);
+        }
+        long aggregated;
+        console.println("waiting for the aggregator to close the last windows ...");
+        try (AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of())) {
+            progress.awaitCounts(plan.runId(), sentByStep, AGGREGATION_TIMEOUT);
+            aggregated = progress.countedByStep(plan.runId()).values().stream().mapToLong(Long::longValue).sum();
+        } catch (AggregationIncompleteException e) {
+            throw new UserFacingException("the aggregator's windows do not account for every sample sent: "
+                    + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserFacingException("interrupted while waiting for the aggregator", e);
+        }
+
+        Path archiveDir = outDir.resolve("archive");
+        console.println("archiving to " + archiveDir + " ...");
+        ArchiveSummary archive = Archiver.archiveUntilCaughtUp(kafka.bootstrapServers(), archiveDir);
+
+        Path report = outDir.resolve("report.html");
+        try {
+            ReportGenerator.generate(archiveDir, ReportOptions.runs(List.of(plan.runId())), report);
+        } catch (IOException | SQLException e) {
+            throw new UserFacingException("cannot write the report " + report + ": " + e.getMessage(), e);
+        }
+        Outcome outcome = new Outcome(result, aggregated, archive, archiveDir, report);
+        outcome.verify();
+        return outcome;
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(aggregator, kafka);
+        deleteRecursively(stateDir);
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the aggregator's state directory " + dir, e);
+        }
+    }
+
+    private static void closeQuietly(Aggregator aggregator, EmbeddedKafka kafka) {
+        if (aggregator != null) {
+            aggregator.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    /** What one local run produced, and the proof that nothing was lost or counted twice. */
+    record Outcome(RunResult result, long samplesAggregated, ArchiveSummary archive, Path archiveDir, Path report) {
+
+        long samplesArchived() {
+            return archive.rows("samples");
+        }
+
+        void verify() {
+            long sent = result.samplesSent();
+            if (sent != samplesAggregated || sent != samplesArchived()) {
+                throw new UserFacingException(String.format(
+                        "sample counts disagree: sent %d, aggregated %d, archived %d", sent, samplesAggregated,
+                        samplesArchived()));
+            }
+            if (!archive.blocksConsistent()) {
+                throw new UserFacingException("block sequences are not complete and unique in the archive: "
+                        + archive.blockChecks());
+            }
+        }
+
+        String proofLine() {
+            return String.format(java.util.Locale.ROOT,
+                    "samples: %,d sent = %,d aggregated = %,d archived; %,d blocks, every sequence archived once",
+                    result.samplesSent(), samplesAggregated, samplesArchived(), result.blocksSent());
+        }
+    }
+}

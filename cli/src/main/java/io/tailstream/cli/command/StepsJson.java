@@ -1,0 +1,38 @@
+package io.tailstream.cli.command;
+
+import io.tailstream.producer.driver.StepResult;
+import io.tailstream.schemas.event.Json;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code --json} document: {@code {"steps":[{"target":..,"workload":..,"threads":..,"round":..,"tps":..,
+ * "qps":..,"avgMs":..,"p95Ms":..,"p99Ms":..,"errors":..}, ...]}}. Scripts depend on these names.
+ */
+final class StepsJson {
+
+    private StepsJson() {}
+
+    static String write(List<StepResult> steps) {
+        List<Map<String, Object>> out = steps.stream().map(s -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("stepId", s.stepId());
+            m.put("target", s.target());
+            m.put("workload", s.workload());
+            m.put("threads", s.threads());
+            m.put("round", s.round());
+            m.put("tps", s.tps());
+            m.put("qps", s.qps());
+            m.put("avgMs", s.avgMs());
+            m.put("p95Ms", s.p95Ms());
+            m.put("p99Ms", s.p99Ms());
+            m.put("maxMs", s.maxMs());
+            m.put("errors", s.errors());
+            m.put("transactions", s.transactions());
+            m.put("samplesSent", s.samplesSent());
+            return m;
+        }).toList();
+        return Json.writeString(Map.of("steps", out));
+    }
+}

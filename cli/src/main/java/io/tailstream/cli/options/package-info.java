@@ -1,0 +1,2 @@
+/** Option groups and value converters shared by the {@code tailstream} subcommands. */
+package io.tailstream.cli.options;
