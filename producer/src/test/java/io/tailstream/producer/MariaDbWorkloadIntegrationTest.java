@@ -2,6 +2,7 @@ package io.tailstream.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tailstream.infra.mysql.MySqlTestServer;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.emit.KafkaSampleSink;
@@ -23,13 +24,13 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The same workload code against the local MariaDB (or any MySQL-compatible server) named by
- * {@code TAILSTREAM_MYSQL_URL}, {@code TAILSTREAM_MYSQL_USER}, {@code TAILSTREAM_MYSQL_PASSWORD}.
+ * {@code TAILSTREAM_MYSQL_URL}, {@code TAILSTREAM_MYSQL_USER}, {@code TAILSTREAM_MYSQL_PASSWORD}, or MySQL 8 in
+ * Testcontainers where Docker exists; skipped with a message otherwise ({@link MySqlTestServer}).
  */
 class MariaDbWorkloadIntegrationTest {
 
@@ -38,16 +39,13 @@ class MariaDbWorkloadIntegrationTest {
     static String user;
     static String password;
 
-    @BeforeAll
-    static void environment() {
-        url = System.getenv("TAILSTREAM_MYSQL_URL");
-        user = System.getenv("TAILSTREAM_MYSQL_USER");
-        password = System.getenv("TAILSTREAM_MYSQL_PASSWORD");
-        if (url == null || user == null) {
-            Assumptions.abort("needs a MySQL-compatible server: set TAILSTREAM_MYSQL_URL (e.g. "
-                    + "jdbc:mysql://127.0.0.1:3306/tailstream_test), TAILSTREAM_MYSQL_USER and "
-                    + "TAILSTREAM_MYSQL_PASSWORD (see docs/helper-brief.md / README)");
-        }
+    // per test, not @BeforeAll: an abort there hides the test and its reason from the Surefire report
+    @BeforeEach
+    void environment() {
+        MySqlTestServer server = MySqlTestServer.require();
+        url = server.url();
+        user = server.user();
+        password = server.password();
     }
 
     @Test

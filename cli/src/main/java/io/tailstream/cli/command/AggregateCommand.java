@@ -63,7 +63,7 @@ public final class AggregateCommand implements Callable<Integer> {
         try {
             config = AggregatorConfig.defaults().withApplicationId(applicationId).withWindow(window, grace);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         TopicProvisioner.ensure(kafka.bootstrapServers, Topics.all(partitions));
         Path dir = stateDir != null ? stateDir : Files.createTempDirectory("tailstream-aggregator-");

@@ -54,7 +54,7 @@ public final class ArchiveCommand implements Callable<Integer> {
             config = ArchiverConfig.of(kafka.bootstrapServers, archive).withRollInterval(rollInterval)
                     .withGroupId(groupId);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         ArchiveSummary summary;
         try (Archiver archiver = new Archiver(config)) {

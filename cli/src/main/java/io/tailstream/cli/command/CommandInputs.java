@@ -38,7 +38,7 @@ final class CommandInputs {
         try {
             return Target.of(name, o.url, o.user, password);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage(), e, null, o.url);
+            throw new CommandLine.ParameterException(cl, e.getMessage(), e);
         }
     }
 

@@ -96,7 +96,7 @@ public final class RunCommand implements Callable<Integer> {
             plan = new RunPlan(id, "adhoc", List.of(t), CommandInputs.workloads(workload), threads, rounds, warmup,
                     duration, reportInterval, prepare || embedded, null, null);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         PrintStream console = json ? System.err : System.out;
         if (kafka.bootstrapServers == null) {

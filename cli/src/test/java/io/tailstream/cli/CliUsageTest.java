@@ -1,0 +1,68 @@
+package io.tailstream.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+/** Bad usage gives exactly one line on stderr and exit code 2; every command answers --help. */
+class CliUsageTest {
+
+    record Outcome(int exitCode, String out, String err) {}
+
+    static Outcome execute(String... args) {
+        CommandLine cl = Cli.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new Outcome(code, out.toString(), err.toString());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "run --bogus                                  | Unknown option: '--bogus'",
+            "run --threads 8,4                            | thread counts must increase",
+            "run --threads exp:0..8                       | 1 <= from <= to",
+            "run --duration 10 parsecs                    | Unmatched argument",
+            "run --duration 5x                            | '5x' is not a duration",
+            "run --rounds 0                               | --rounds must be at least 1",
+            "run --workload oltp_nope                     | unknown workload 'oltp_nope'",
+            "run --user bob                               | --user and --password-env need --url",
+            "run --url jdbc:mysql://127.0.0.1/x --password-env TAILSTREAM_SURELY_UNSET_VAR | TAILSTREAM_SURELY_UNSET_VAR is not set",
+            "demo --duration 0s                           | --duration must be at least 1s",
+            "archive --archive /tmp/x                     | --bootstrap-servers is required",
+            "report --out /tmp/r.html                     | Missing required option: '--archive",
+            "prepare --workload oltp_read_write           | --url is required",
+            "aggregate --window 0s --bootstrap-servers 127.0.0.1:1 | window",
+            "frobnicate                                   | Unmatched argument at index 0: 'frobnicate'",
+            "''                                           | a subcommand is required",
+    })
+    void badUsage_isOneLineOnStderrAndExitCode2(String args, String expected) {
+        Outcome o = execute(args.isEmpty() ? new String[0] : args.trim().split("\\s+"));
+        assertThat(o.exitCode()).as(o.err()).isEqualTo(Cli.EXIT_USAGE);
+        assertThat(o.err()).contains(expected);
+        assertThat(o.err().strip().lines()).as("one line: %s", o.err()).hasSize(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"demo", "run", "prepare", "cleanup", "aggregate", "archive", "report"})
+    void everySubcommand_answersHelp(String command) {
+        Outcome o = execute(command, "--help");
+        assertThat(o.exitCode()).isZero();
+        assertThat(o.out()).startsWith("Usage: tailstream " + command);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--version", "-V"})
+    void version(String flag) {
+        Outcome o = execute(flag);
+        assertThat(o.exitCode()).isZero();
+        assertThat(o.out()).startsWith("tailstream ");
+    }
+}

@@ -1,0 +1,94 @@
+package io.tailstream.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tailstream.infra.mysql.MySqlTestServer;
+import io.tailstream.reporter.query.ArchiveDatabase;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code tailstream prepare / run / cleanup} against a real MySQL-compatible server (the local MariaDB in CI),
+ * through the whole local pipeline. The password travels only through the environment variable named by
+ * {@code --password-env} and must appear nowhere in the console, the archive or the report.
+ */
+class RunMySqlPipelineIntegrationTest {
+
+    @TempDir
+    Path out;
+
+    MySqlTestServer server;
+
+    // per test, not @BeforeAll: an abort there hides the test and its reason from the Surefire report
+    @BeforeEach
+    void server() {
+        server = MySqlTestServer.require();
+        // the command reads the password only from a named environment variable, which a JVM cannot set
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("TAILSTREAM_MYSQL_PASSWORD") != null,
+                "needs TAILSTREAM_MYSQL_PASSWORD in the environment (the command takes --password-env)");
+    }
+
+    @Test
+    void prepareRunCleanup_throughTheLocalPipeline_leakNoPassword() throws Exception {
+        String[] target = {"--url", server.url(), "--user", server.user(), "--password-env",
+                "TAILSTREAM_MYSQL_PASSWORD", "--workload", "oltp_point_select,oltp_read_write", "--tables", "2",
+                "--table-size", "1000"};
+        String console = capture(() -> assertThat(Cli.commandLine().execute(concat(new String[] {"prepare"}, target)))
+                .isZero());
+        console += capture(() -> assertThat(Cli.commandLine().execute(concat(new String[] {"run"}, target,
+                new String[] {"--threads", "4", "--warmup", "1s", "--duration", "2s", "--report-interval", "1",
+                        "--out", out.toString(), "--target-name", "mariadb-local"}))).isZero());
+        console += capture(() -> assertThat(Cli.commandLine().execute(concat(new String[] {"cleanup"}, target)))
+                .isZero());
+
+        assertThat(console).containsPattern("samples: [\\d,]+ sent = [\\d,]+ aggregated = [\\d,]+ archived");
+        try (ArchiveDatabase db = ArchiveDatabase.open(out.resolve("archive"));
+             Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*), min(target), min(product) FROM steps")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(2);
+            assertThat(rs.getString(2)).isEqualTo("mariadb-local");
+            assertThat(rs.getString(3)).isNotBlank();
+        }
+        String password = server.password();
+        // a password that is also an ordinary word of the output (e.g. "tailstream") cannot be searched for
+        boolean distinctive = password != null && password.length() >= 6 && !"tailstream report".contains(password)
+                && !server.url().contains(password) && !server.user().contains(password);
+        if (distinctive) {
+            assertThat(console).doesNotContain(password);
+            assertThat(Files.readString(out.resolve("report.html"))).doesNotContain(password);
+            try (var files = Files.walk(out.resolve("archive"))) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    assertThat(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1)).as(f.toString())
+                            .doesNotContain(password);
+                }
+            }
+        }
+    }
+
+    private static String capture(Runnable r) {
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            r.run();
+        } finally {
+            System.setOut(stdout);
+        }
+        String s = captured.toString(StandardCharsets.UTF_8);
+        stdout.print(s);
+        return s;
+    }
+
+    private static String[] concat(String[]... parts) {
+        return java.util.Arrays.stream(parts).flatMap(java.util.Arrays::stream).toArray(String[]::new);
+    }
+}
