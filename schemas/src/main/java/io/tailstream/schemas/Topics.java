@@ -12,7 +12,8 @@ import java.util.Map;
  *   <li>{@link #CONTROL}: JSON {@link io.tailstream.schemas.event.ControlEvent}s, key {@code runId}. Low volume,
  *       one partition so a run's control events stay in order.</li>
  *   <li>{@link #WINDOWS}: JSON {@link io.tailstream.schemas.event.WindowStats}, key {@code runId/stepId/op}.</li>
- *   <li>{@link #STALLS}, {@link #SUMMARIES}: JSON, written by the aggregator.</li>
+ *   <li>{@link #STALLS}: JSON {@link io.tailstream.schemas.event.StallEvent}s, key {@code StallEvent.key()}.</li>
+ *   <li>{@link #SUMMARIES}: JSON {@link io.tailstream.schemas.event.StepSummary}s, key {@code StepSummary.key()}.</li>
  *   <li>{@link #DEAD_LETTER}: blocks the aggregator could not decode, with the reason in headers.</li>
  * </ul>
  */

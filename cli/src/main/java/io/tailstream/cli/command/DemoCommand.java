@@ -32,7 +32,7 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Output folder (default: a new folder tailstream-demo-<time> in the current directory).")
     Path out;
 
-    @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "10s",
+    @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "8s",
             description = "Measurement per step (default: ${DEFAULT-VALUE}); warm-up is a third of it, at most 3 s."
                     + " 8 steps run.")
     Duration duration;

@@ -107,9 +107,8 @@ public final class ClosedLoopDriver {
         long intervalNanos = TimeUnit.SECONDS.toNanos(Math.max(1, run.spec.intervalSeconds()));
         boolean print = run.spec.intervalSeconds() > 0;
         Histogram interval = new Histogram(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2);
-        long prevOk = 0;
-        long prevErr = 0;
-        long prevQueries = 0;
+        long[] prev = new long[3];
+        long prevNanos = startNanos;
         long next = startNanos + intervalNanos;
         int n = 0;
         while (true) {
@@ -125,26 +124,23 @@ public final class ClosedLoopDriver {
             if (!print) {
                 continue;
             }
-            long ok = 0;
-            long err = 0;
-            long queries = 0;
+            long[] now = new long[3]; // ok, errors, queries
             interval.reset();
             for (Worker w : workers) {
-                ok += w.okCount.getOpaque();
-                err += w.errorCount.getOpaque();
-                queries += w.queryCount.getOpaque();
+                w.counters.addTo(now);
                 w.intervalRecycle = w.recorder.getIntervalHistogram(w.intervalRecycle);
                 interval.add(w.intervalRecycle);
             }
-            double secs = run.spec.intervalSeconds();
+            long nowNanos = clock.nanoTime();
+            // rates over the time that actually passed, not the nominal interval (the reporter may wake late)
+            double secs = Math.max(1, nowNanos - prevNanos) / 1e9;
             console.println(String.format(Locale.ROOT,
                     "[ %ds ] thds: %d tps: %.2f qps: %.2f lat (ms,95%%): %.2f err/s: %.2f reconn/s: %.2f",
-                    n * run.spec.intervalSeconds(), run.spec.threads(), (ok - prevOk) / secs,
-                    (queries - prevQueries) / secs, interval.getValueAtPercentile(95) / 1000.0,
-                    (err - prevErr) / secs, 0.0));
-            prevOk = ok;
-            prevErr = err;
-            prevQueries = queries;
+                    n * run.spec.intervalSeconds(), run.spec.threads(), (now[0] - prev[0]) / secs,
+                    (now[2] - prev[2]) / secs, interval.getValueAtPercentile(95) / 1000.0,
+                    (now[1] - prev[1]) / secs, 0.0));
+            prev = now;
+            prevNanos = nowNanos;
         }
     }
 

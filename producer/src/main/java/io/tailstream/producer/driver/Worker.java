@@ -13,7 +13,6 @@ import io.tailstream.schemas.histogram.LatencyHistograms;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -36,9 +35,8 @@ final class Worker implements Runnable {
     final Recorder recorder = new Recorder(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2);
     /** The reporter's recycled interval histogram for {@link #recorder}; touched by the reporter thread only. */
     Histogram intervalRecycle;
-    final AtomicLong okCount = new AtomicLong();
-    final AtomicLong errorCount = new AtomicLong();
-    final AtomicLong queryCount = new AtomicLong();
+    /** Running totals for the console's interval lines, read as consistent snapshots. */
+    final IntervalCounters counters = new IntervalCounters();
 
     // measurement phase only; read after join
     final Histogram measured = LatencyHistograms.create();
@@ -111,12 +109,7 @@ final class Worker implements Runnable {
         writer.write(startMicros, latencyMicros, startMicros, outcome.opIndex(), status, queries, warmup);
         recorder.recordValue(Math.min(latencyMicros, LatencyHistograms.HIGHEST_TRACKABLE_MICROS));
         boolean ok = status == SampleStatus.OK;
-        if (ok) {
-            okCount.setOpaque(okCount.getPlain() + 1);
-        } else {
-            errorCount.setOpaque(errorCount.getPlain() + 1);
-        }
-        queryCount.setOpaque(queryCount.getPlain() + queries);
+        counters.add(ok, queries);
         samples++;
         lastEndNanos = t1;
         if (!warmup) {
