@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
         description = "Event-sourced results pipeline for database benchmarks.",
         subcommands = {
                 DemoCommand.class,
+                BrokerCommand.class,
                 RunCommand.class,
                 PrepareCommand.class,
                 CleanupCommand.class,

@@ -65,7 +65,22 @@ public final class EmbeddedKafka implements AutoCloseable {
      * @param deleteOnClose delete {@code logDir} when the broker is closed
      */
     public static EmbeddedKafka start(Path logDir, boolean deleteOnClose) {
-        int brokerPort = freePort();
+        return start(logDir, deleteOnClose, 0);
+    }
+
+    /**
+     * Starts a broker storing its log in {@code logDir} (formatted if empty), listening on 127.0.0.1.
+     *
+     * @param brokerPort    the client port, or 0 for a free one (the controller always takes a free one)
+     * @param deleteOnClose delete {@code logDir} when the broker is closed
+     */
+    public static EmbeddedKafka start(Path logDir, boolean deleteOnClose, int brokerPort) {
+        if (brokerPort < 0 || brokerPort > 65_535) {
+            throw new IllegalArgumentException("broker port must be in 0..65535, was " + brokerPort);
+        }
+        if (brokerPort == 0) {
+            brokerPort = freePort();
+        }
         int controllerPort = freePort();
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
