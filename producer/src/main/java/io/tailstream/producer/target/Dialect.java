@@ -27,6 +27,15 @@ public interface Dialect {
     /** Column definition of an auto-increment integer key (sysbench's {@code auto_inc=on}). */
     String autoIncrementInteger();
 
+    /**
+     * True if writing 0 into an auto-increment column makes the server generate the next id (MySQL without
+     * {@code NO_AUTO_VALUE_ON_ZERO}): sysbench's {@code oltp_insert} then sends {@code id=0}; elsewhere it leaves the
+     * id column out.
+     */
+    default boolean autoIncrementFromZero() {
+        return false;
+    }
+
     /** Text after the closing parenthesis of CREATE TABLE (MySQL: the storage engine); may be empty. */
     default String tableOptions(String mysqlStorageEngine) {
         return "";

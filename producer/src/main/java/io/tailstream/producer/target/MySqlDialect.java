@@ -53,6 +53,11 @@ public final class MySqlDialect implements Dialect {
     }
 
     @Override
+    public boolean autoIncrementFromZero() {
+        return true;
+    }
+
+    @Override
     public String tableOptions(String mysqlStorageEngine) {
         return "/*! ENGINE = " + mysqlStorageEngine + " */";
     }

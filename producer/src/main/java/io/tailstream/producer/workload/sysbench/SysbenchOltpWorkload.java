@@ -27,6 +27,8 @@ public final class SysbenchOltpWorkload implements Workload {
 
     private final OltpScript script;
     private final SysbenchOptions options;
+    /** {@code sysbench.rand.unique()}: one sequence per workload, shared by its sessions as in sysbench. */
+    private final SysbenchUnique unique = SysbenchUnique.seeded(System.nanoTime());
 
     public SysbenchOltpWorkload(OltpScript script, SysbenchOptions options) {
         this.script = script;
@@ -73,7 +75,7 @@ public final class SysbenchOltpWorkload implements Workload {
 
     @Override
     public String dataSetKey() {
-        return "sysbench:tables=" + options.tables() + ",table_size=" + options.tableSize() + ",auto_inc="
+        return "sysbench:tables=" + options.tables() + ",table_size=" + script.preparedRows(options) + ",auto_inc="
                 + options.autoInc() + ",create_secondary=" + options.createSecondary() + ",engine="
                 + options.mysqlStorageEngine();
     }
@@ -120,10 +122,24 @@ public final class SysbenchOltpWorkload implements Workload {
             progress.printf("Creating table 'sbtest%d'...%n", table);
             st.execute(OltpSql.createTable(table, dialect, options));
         }
-        progress.printf("Inserting %d records into 'sbtest%d'%n", options.tableSize(), table);
+        int size = script.preparedRows(options);
+        if (size > 0) {
+            progress.printf("Inserting %d records into 'sbtest%d'%n", size, table);
+            insertRows(c, table, size);
+        }
+        if (options.createSecondary()) {
+            progress.printf("Creating a secondary index on 'sbtest%d'...%n", table);
+            try (Statement st = c.createStatement()) {
+                st.execute(OltpSql.createSecondaryIndex(table));
+            }
+        }
+    }
+
+    private void insertRows(Connection c, int table, int size) throws SQLException {
         // deterministic per table, so two prepares of the same options load the same data
         SysbenchRandom rand = SysbenchRandom.seeded(options, 0x5B7E57L * table);
-        int size = options.tableSize();
+        // k is drawn over table_size even when oltp_insert loads no rows, as sb_rand(1, table_size) does
+        int kMax = options.tableSize();
         int full = Math.min(ROWS_PER_INSERT, size);
         int columns = options.autoInc() ? 3 : 4;
         try (PreparedStatement batch = c.prepareStatement(OltpSql.bulkInsert(table, options.autoInc(), full))) {
@@ -141,7 +157,7 @@ public final class SysbenchOltpWorkload implements Workload {
                         if (!options.autoInc()) {
                             ps.setInt(p++, id);
                         }
-                        ps.setInt(p++, (int) rand.next(1, size));
+                        ps.setInt(p++, (int) rand.next(1, kMax));
                         ps.setString(p++, cVal);
                         ps.setString(p++, padVal);
                     }
@@ -152,12 +168,6 @@ public final class SysbenchOltpWorkload implements Workload {
                         ps.close();
                     }
                 }
-            }
-        }
-        if (options.createSecondary()) {
-            progress.printf("Creating a secondary index on 'sbtest%d'...%n", table);
-            try (Statement st = c.createStatement()) {
-                st.execute(OltpSql.createSecondaryIndex(table));
             }
         }
     }
@@ -174,7 +184,8 @@ public final class SysbenchOltpWorkload implements Workload {
 
     @Override
     public WorkloadSession open(Connection connection, Dialect dialect, long seed) throws SQLException {
-        return new OltpSession(script, options, connection, dialect, SysbenchRandom.seeded(options, seed));
+        return new OltpSession(script, options, connection, dialect, SysbenchRandom.seeded(options, seed),
+                unique);
     }
 
     @Override
