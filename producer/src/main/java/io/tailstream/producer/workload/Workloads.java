@@ -2,6 +2,8 @@ package io.tailstream.producer.workload;
 
 import io.tailstream.producer.workload.sysbench.OltpScript;
 import io.tailstream.producer.workload.sysbench.SysbenchOltpWorkload;
+import io.tailstream.producer.workload.ycsb.YcsbPreset;
+import io.tailstream.producer.workload.ycsb.YcsbWorkload;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -16,6 +18,9 @@ public final class Workloads {
         Map<String, Function<Map<String, String>, Workload>> m = new LinkedHashMap<>();
         for (OltpScript script : OltpScript.values()) {
             m.put(script.scriptName(), options -> SysbenchOltpWorkload.create(script, options));
+        }
+        for (YcsbPreset preset : YcsbPreset.values()) {
+            m.put(preset.workloadName(), options -> YcsbWorkload.create(preset, options));
         }
         FACTORIES = Map.copyOf(m);
     }

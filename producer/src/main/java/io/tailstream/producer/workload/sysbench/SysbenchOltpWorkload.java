@@ -1,6 +1,7 @@
 package io.tailstream.producer.workload.sysbench;
 
 import io.tailstream.producer.target.Dialect;
+import io.tailstream.producer.workload.ParallelLoad;
 import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSession;
 import java.io.PrintStream;
@@ -11,10 +12,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import javax.sql.DataSource;
 
 /**
@@ -83,37 +80,16 @@ public final class SysbenchOltpWorkload implements Workload {
     @Override
     public void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress)
             throws SQLException {
-        int threads = Math.max(1, Math.min(parallelism, options.tables()));
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "tailstream-prepare");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int t = 1; t <= options.tables(); t++) {
-                int table = t;
-                futures.add(pool.submit(() -> {
-                    try (Connection c = dataSource.getConnection()) {
-                        loadTable(c, dialect, table, progress);
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SQLException("prepare of " + name() + " interrupted", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof SQLException se) {
-                throw se;
-            }
-            throw new IllegalStateException("prepare of " + name() + " failed: " + e.getCause(), e.getCause());
-        } finally {
-            pool.shutdownNow();
+        List<ParallelLoad.Task> tasks = new ArrayList<>();
+        for (int t = 1; t <= options.tables(); t++) {
+            int table = t;
+            tasks.add(() -> {
+                try (Connection c = dataSource.getConnection()) {
+                    loadTable(c, dialect, table, progress);
+                }
+            });
         }
+        ParallelLoad.run("prepare of " + name(), parallelism, tasks);
     }
 
     private void loadTable(Connection c, Dialect dialect, int table, PrintStream progress) throws SQLException {
