@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Side by side: sysbench 1.0.20 and the tailstream producer on the same MySQL/MariaDB, same tables, threads and
-# duration, alternating runs A B A (sysbench, tailstream, sysbench) per workload. Prints TPS, QPS and queries per
-# transaction of each run, and tailstream's TPS as a ratio of the mean of the two sysbench runs.
+# duration, alternating runs per workload: sysbench, tailstream (whole local pipeline), sysbench, tailstream
+# --no-emit (the load generator alone), sysbench. Prints TPS, QPS and queries per transaction of each run, and each
+# tailstream TPS as a ratio of the mean of the two sysbench runs around it (A B A).
 #
 # Usage (from the repository root, after `./mvnw -pl cli -am package -DskipTests`):
 #   export TAILSTREAM_MYSQL_PASSWORD=...            # read from the environment, never from the command line
@@ -15,9 +16,10 @@
 # Fairness: both tools use server-side prepared statements (sysbench --db-ps-mode=auto, its default; tailstream
 # sets useServerPrepStmts=true&cachePrepStmts=true). sysbench 1.0.20 has no warm-up option, so it runs DURATION
 # seconds from its start; tailstream runs WARMUP + DURATION seconds and counts the DURATION part only (its warm-up
-# samples are flagged in the stream). tailstream runs its whole local pipeline (in-process broker, aggregator,
-# archiver) in the same JVM: that is the cost a user pays, and it shares the 2 cores with the server. Run on a
-# quiet machine; the load average before each run is printed so a noisy run can be seen.
+# samples are flagged in the stream). The "pipeline" run includes the whole local pipeline (in-process Kafka broker,
+# Streams aggregator, archiver) in the same JVM, sharing the machine's cores with the server, which sysbench does
+# not pay; the "no-emit" run is the load generator alone, like for like with sysbench. Run on a quiet machine; the
+# load average before each run is printed so a noisy run can be seen.
 set -euo pipefail
 
 MYSQL_HOST=${MYSQL_HOST:-127.0.0.1}
@@ -70,38 +72,43 @@ run_sysbench() {
   echo "$tps $qps"
 }
 
-# prints "tps qps" of one tailstream run (its --json document)
+# prints "tps qps" of one tailstream run (its --json document); mode pipeline or no-emit
 run_tailstream() {
-  local w=$1 log=$2 dir=$3
+  local w=$1 mode=$2 log=$3
+  local extra=(--out "$log.out")
+  [ "$mode" = no-emit ] && extra=(--no-emit)
   java -jar "$JAR" run --url "$URL" --user "$MYSQL_USER" --password-env TAILSTREAM_MYSQL_PASSWORD \
     --workload "$w" --tables "$TABLES" --table-size "$TABLE_SIZE" --threads "$THREADS" \
-    --warmup "${WARMUP}s" --duration "${DURATION}s" --report-interval 0 --out "$dir" --json \
+    --warmup "${WARMUP}s" --duration "${DURATION}s" --report-interval 0 --json "${extra[@]}" \
     > "$log.json" 2> "$log"
   jq -r '.steps[0] | "\(.tps) \(.qps)"' "$log.json"
 }
 
-printf '%-20s %-10s %6s %12s %12s %8s\n' workload tool load tps qps 'q/tx' | tee "$OUT/summary.txt"
+row() { printf '%-20s %-20s %6s %12.2f %12.2f %8.3f\n' "$1" "$2" "$3" "$4" "$5" "$(echo "$5 $4" | awk '{print $1 / $2}')" \
+  | tee -a "$OUT/summary.txt"; }
+
+printf '%-20s %-20s %6s %12s %12s %8s\n' workload tool load tps qps 'q/tx' | tee "$OUT/summary.txt"
 for w in "${WORKLOADS[@]}"; do
-  declare -a sb_tps=()
-  for run in A1 B A2; do
+  sb=()
+  ts=()
+  sbq=""
+  tsq=()
+  for run in S1 pipeline S2 no-emit S3; do
     l=$(load)
-    if [ "$run" = B ]; then
-      read -r tps qps < <(run_tailstream "$w" "$OUT/$w.tailstream.log" "$OUT/$w.tailstream")
-      tool=tailstream
-      ts_tps=$tps
-      ts_qpt=$(echo "$qps $tps" | awk '{printf "%.3f", $1 / $2}')
-    else
-      read -r tps qps < <(run_sysbench "$w" "$OUT/$w.sysbench.$run.log")
-      tool=sysbench
-      sb_tps+=("$tps")
-      sb_qpt=$(echo "$qps $tps" | awk '{printf "%.3f", $1 / $2}')
-    fi
-    printf '%-20s %-10s %6s %12.2f %12.2f %8.3f\n' "$w" "$tool" "$l" "$tps" "$qps" \
-      "$(echo "$qps $tps" | awk '{print $1 / $2}')" | tee -a "$OUT/summary.txt"
+    case $run in
+      S*)
+        read -r tps qps < <(run_sysbench "$w" "$OUT/$w.sysbench.$run.log")
+        sb+=("$tps"); sbq=$(echo "$qps $tps" | awk '{printf "%.3f", $1 / $2}')
+        row "$w" sysbench "$l" "$tps" "$qps" ;;
+      *)
+        read -r tps qps < <(run_tailstream "$w" "$run" "$OUT/$w.tailstream-$run.log")
+        ts+=("$tps"); tsq+=("$(echo "$qps $tps" | awk '{printf "%.3f", $1 / $2}')")
+        row "$w" "tailstream $run" "$l" "$tps" "$qps" ;;
+    esac
   done
-  echo "${sb_tps[0]} ${sb_tps[1]} $ts_tps $sb_qpt $ts_qpt" | awk -v w="$w" '{
-      mean = ($1 + $2) / 2
-      printf "%-20s tailstream/sysbench TPS ratio %.3f (sysbench mean %.2f, spread %.1f%%); q/tx %s vs %s\n",
-             w, $3 / mean, mean, 100 * ($1 > $2 ? $1 - $2 : $2 - $1) / mean, $5, $4 }' | tee -a "$OUT/summary.txt"
+  echo "${sb[0]} ${ts[0]} ${sb[1]} ${ts[1]} ${sb[2]}" | awk -v w="$w" -v sq="$sbq" -v q1="${tsq[0]}" -v q2="${tsq[1]}" '{
+      m1 = ($1 + $3) / 2; m2 = ($3 + $5) / 2
+      printf "%-20s TPS ratio tailstream/sysbench: pipeline %.3f, no-emit %.3f; q/tx sysbench %s, tailstream %s / %s\n",
+             w, $2 / m1, $4 / m2, sq, q1, q2 }' | tee -a "$OUT/summary.txt"
 done
 echo "logs in $OUT" >&2

@@ -17,7 +17,28 @@ public final class ParallelLoad {
         void run() throws SQLException;
     }
 
+    /** Loads one table on a connection of its own. */
+    @FunctionalInterface
+    public interface TableTask {
+        void load(java.sql.Connection c, int table) throws SQLException;
+    }
+
     private ParallelLoad() {}
+
+    /** One task per table {@code 1..tables}, each on its own connection from {@code dataSource}. */
+    public static void forEachTable(String what, javax.sql.DataSource dataSource, int tables, int threads,
+                                    TableTask task) throws SQLException {
+        List<Task> tasks = new ArrayList<>();
+        for (int t = 1; t <= tables; t++) {
+            int table = t;
+            tasks.add(() -> {
+                try (java.sql.Connection c = dataSource.getConnection()) {
+                    task.load(c, table);
+                }
+            });
+        }
+        run(what, threads, tasks);
+    }
 
     /**
      * Runs {@code tasks} on at most {@code threads} threads; the first failure is thrown (an SQLException as is,

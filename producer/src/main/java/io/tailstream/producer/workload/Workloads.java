@@ -1,5 +1,6 @@
 package io.tailstream.producer.workload;
 
+import io.tailstream.producer.workload.largerow.LargeRowInsertWorkload;
 import io.tailstream.producer.workload.sysbench.OltpScript;
 import io.tailstream.producer.workload.sysbench.SysbenchOltpWorkload;
 import io.tailstream.producer.workload.ycsb.YcsbPreset;
@@ -22,6 +23,7 @@ public final class Workloads {
         for (YcsbPreset preset : YcsbPreset.values()) {
             m.put(preset.workloadName(), options -> YcsbWorkload.create(preset, options));
         }
+        m.put(LargeRowInsertWorkload.NAME, LargeRowInsertWorkload::create);
         FACTORIES = Map.copyOf(m);
     }
 

@@ -65,6 +65,12 @@ public final class SysbenchOltpWorkload implements Workload {
         return script.queriesPerEvent(options);
     }
 
+    /** {@code oltp_point_select} and {@code oltp_read_only} never write. */
+    @Override
+    public boolean readOnly() {
+        return script == OltpScript.POINT_SELECT || script == OltpScript.READ_ONLY;
+    }
+
     @Override
     public Map<String, String> options() {
         return options.toMap();
@@ -80,16 +86,8 @@ public final class SysbenchOltpWorkload implements Workload {
     @Override
     public void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress)
             throws SQLException {
-        List<ParallelLoad.Task> tasks = new ArrayList<>();
-        for (int t = 1; t <= options.tables(); t++) {
-            int table = t;
-            tasks.add(() -> {
-                try (Connection c = dataSource.getConnection()) {
-                    loadTable(c, dialect, table, progress);
-                }
-            });
-        }
-        ParallelLoad.run("prepare of " + name(), parallelism, tasks);
+        ParallelLoad.forEachTable("prepare of " + name(), dataSource, options.tables(), parallelism,
+                (c, table) -> loadTable(c, dialect, table, progress));
     }
 
     private void loadTable(Connection c, Dialect dialect, int table, PrintStream progress) throws SQLException {

@@ -82,6 +82,13 @@ public final class YcsbWorkload implements Workload {
         return (sum + o.readModifyWriteProportion()) / sum;
     }
 
+    /** Only reads and scans (workload C, or a custom mix without writes). */
+    @Override
+    public boolean readOnly() {
+        return options.updateProportion() == 0 && options.insertProportion() == 0
+                && options.readModifyWriteProportion() == 0;
+    }
+
     @Override
     public Map<String, String> options() {
         return options.toMap();

@@ -142,4 +142,13 @@ class OltpSqlTest {
                     .contains("if not sysbench.opt.skip_trx then\n      begin()");
         }
     }
+
+    @Test
+    void createTable_postgresql_isLuaPgsqlBranch() {
+        // create_table's pgsql branch: id_def = "SERIAL", no engine or table options
+        assertThat(OltpSql.createTable(2, Dialect.forUrl("jdbc:postgresql://h/db"), SysbenchOptions.defaults()))
+                .isEqualTo("CREATE TABLE sbtest2(\n  id SERIAL,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
+                        + "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n)");
+        assertThat(Dialect.forUrl("jdbc:postgresql://h/db").autoIncrementFromZero()).isFalse();
+    }
 }
