@@ -140,7 +140,7 @@ public final class BenchmarkRunner {
         StepResult result;
         StepFailedException failure = null;
         try {
-            result = driver.run(spec, tc.dataSource(), tc.dialect(), emission);
+            result = driver.run(spec, tc.dataSourceFor(spec.workload()), tc.dialect(), emission);
         } catch (StepFailedException e) {
             failure = e;
             result = e.partial();

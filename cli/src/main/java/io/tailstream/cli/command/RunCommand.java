@@ -10,6 +10,7 @@ import io.tailstream.producer.BenchmarkRunner;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
 import io.tailstream.producer.driver.StepResult;
+import io.tailstream.producer.emit.SampleSink;
 import io.tailstream.schemas.Topics;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -77,6 +78,11 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the step results as one JSON document on stdout.")
     boolean json;
 
+    @Option(names = "--no-emit",
+            description = "Run the workloads without sending samples anywhere (no broker, aggregator or archive):"
+                    + " the load generator's own cost, for comparisons with other tools (docs/sysbench-compare.sh).")
+    boolean noEmit;
+
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
 
@@ -99,6 +105,17 @@ public final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         PrintStream console = json ? System.err : System.out;
+        if (noEmit) {
+            if (kafka.bootstrapServers != null || out != null) {
+                throw new ParameterException(spec.commandLine(), "--no-emit sends nothing: it cannot be combined with"
+                        + " --bootstrap-servers or --out");
+            }
+            RunResult result;
+            try (SampleSink sink = SampleSink.noop("no-emit")) {
+                result = new BenchmarkRunner(sink, console).run(plan);
+            }
+            return printResult(result, "run " + result.runId() + ": samples not emitted (--no-emit)", console);
+        }
         if (kafka.bootstrapServers == null) {
             Path outDir = OutDirs.resolve(out, "tailstream-run-", console);
             return LocalRuns.runLocally(plan, outDir, console, json);
@@ -110,11 +127,15 @@ public final class RunCommand implements Callable<Integer> {
         }
         TopicProvisioner.ensure(kafka.bootstrapServers, Topics.all(LocalPipeline.PARTITIONS));
         RunResult result = BenchmarkRunner.run(plan, kafka.bootstrapServers, console);
+        return printResult(result, String.format("run %s: %,d samples in %,d blocks sent to %s", result.runId(),
+                result.samplesSent(), result.blocksSent(), kafka.bootstrapServers), console);
+    }
+
+    private int printResult(RunResult result, String last, PrintStream console) {
         for (StepResult s : result.steps()) {
             console.println("  " + s.summary());
         }
-        console.printf("run %s: %,d samples in %,d blocks sent to %s%n", result.runId(), result.samplesSent(),
-                result.blocksSent(), kafka.bootstrapServers);
+        console.println(last);
         if (json) {
             System.out.println(StepsJson.write(result.steps()));
         }

@@ -27,6 +27,20 @@ public interface Dialect {
     /** Column definition of an auto-increment integer key (sysbench's {@code auto_inc=on}). */
     String autoIncrementInteger();
 
+    /**
+     * True if writing 0 into an auto-increment column makes the server generate the next id (MySQL without
+     * {@code NO_AUTO_VALUE_ON_ZERO}): sysbench's {@code oltp_insert} then sends {@code id=0}; elsewhere it leaves the
+     * id column out.
+     */
+    default boolean autoIncrementFromZero() {
+        return false;
+    }
+
+    /** Column type of a binary value of up to {@code maxBytes} bytes. */
+    default String binaryColumn(int maxBytes) {
+        return "VARBINARY(" + maxBytes + ")";
+    }
+
     /** Text after the closing parenthesis of CREATE TABLE (MySQL: the storage engine); may be empty. */
     default String tableOptions(String mysqlStorageEngine) {
         return "";
@@ -58,6 +72,37 @@ public interface Dialect {
         return Map.of();
     }
 
+    /**
+     * Runs {@code sqlBeforeList + "(?, ?, ...)" + sqlAfterList} with one parameter per name and collects the first
+     * two columns of each row as name and value ({@code valueOf} may combine further columns).
+     */
+    static Map<String, String> queryVariables(Connection c, String sqlBeforeList, String sqlAfterList,
+                                              List<String> names, VariableRow valueOf) throws SQLException {
+        if (names.isEmpty()) {
+            return Map.of();
+        }
+        String placeholders = String.join(",", java.util.Collections.nCopies(names.size(), "?"));
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        try (java.sql.PreparedStatement ps = c.prepareStatement(sqlBeforeList + "(" + placeholders + ")"
+                + sqlAfterList)) {
+            for (int i = 0; i < names.size(); i++) {
+                ps.setString(i + 1, names.get(i));
+            }
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), valueOf.value(rs));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The value of one row of a variables query. */
+    @FunctionalInterface
+    interface VariableRow {
+        String value(java.sql.ResultSet rs) throws SQLException;
+    }
+
     /** Opens the transaction control for one worker connection. */
     default TransactionControl transactions(Connection c) throws SQLException {
         return explicitBeginStatement() ? TransactionControl.statements(c) : TransactionControl.manualCommit(c);
@@ -71,7 +116,10 @@ public interface Dialect {
         if (jdbcUrl.startsWith("jdbc:h2:")) {
             return H2Dialect.INSTANCE;
         }
+        if (jdbcUrl.startsWith("jdbc:postgresql:")) {
+            return PostgreSqlDialect.INSTANCE;
+        }
         throw new IllegalArgumentException("no SQL dialect for JDBC URL " + io.tailstream.schemas.event.Secrets
-                .redactUrl(jdbcUrl) + "; supported: jdbc:mysql:, jdbc:mariadb:, jdbc:h2:");
+                .redactUrl(jdbcUrl) + "; supported: jdbc:mysql:, jdbc:mariadb:, jdbc:h2:, jdbc:postgresql:");
     }
 }

@@ -1,11 +1,7 @@
 package io.tailstream.producer.target;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -52,6 +48,17 @@ public final class MySqlDialect implements Dialect {
         return "INTEGER NOT NULL AUTO_INCREMENT";
     }
 
+    /** LONGBLOB: stored off-page by InnoDB, no 65,535-byte row limit, any value size. */
+    @Override
+    public String binaryColumn(int maxBytes) {
+        return "LONGBLOB";
+    }
+
+    @Override
+    public boolean autoIncrementFromZero() {
+        return true;
+    }
+
     @Override
     public String tableOptions(String mysqlStorageEngine) {
         return "/*! ENGINE = " + mysqlStorageEngine + " */";
@@ -69,22 +76,7 @@ public final class MySqlDialect implements Dialect {
 
     @Override
     public Map<String, String> readVariables(Connection c, List<String> names) throws SQLException {
-        if (names.isEmpty()) {
-            return Map.of();
-        }
-        String placeholders = String.join(",", Collections.nCopies(names.size(), "?"));
-        Map<String, String> out = new LinkedHashMap<>();
-        try (PreparedStatement ps = c.prepareStatement(
-                "SHOW GLOBAL VARIABLES WHERE Variable_name IN (" + placeholders + ")")) {
-            for (int i = 0; i < names.size(); i++) {
-                ps.setString(i + 1, names.get(i));
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.put(rs.getString(1), rs.getString(2));
-                }
-            }
-        }
-        return out;
+        return Dialect.queryVariables(c, "SHOW GLOBAL VARIABLES WHERE Variable_name IN ", "", names,
+                rs -> rs.getString(2));
     }
 }

@@ -2,6 +2,7 @@ package io.tailstream.producer.target;
 
 import io.tailstream.schemas.event.Secrets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -20,6 +21,9 @@ import java.util.function.Supplier;
  * @param currency    currency of {@code monthlyCost}, or null
  * @param nodes       nodes serving the target (1 primary + N read-only), or null
  * @param notes       free text, or null
+ * @param readOnlyUrls JDBC URLs of read-only endpoints of the same database (replicas, read-only nodes), same
+ *                    user and password; empty for a single endpoint. Read-only workloads spread their workers over
+ *                    the primary and these; everything else runs on the primary ({@link TargetConnections})
  */
 public record Target(
         String name,
@@ -29,7 +33,8 @@ public record Target(
         Double monthlyCost,
         String currency,
         Integer nodes,
-        String notes) {
+        String notes,
+        List<String> readOnlyUrls) {
 
     public Target {
         Objects.requireNonNull(name, "target name");
@@ -48,6 +53,40 @@ public record Target(
         if (nodes != null && nodes < 1) {
             throw new IllegalArgumentException("target " + name + ": nodes must be >= 1, was " + nodes);
         }
+        readOnlyUrls = readOnlyUrls == null ? List.of() : List.copyOf(readOnlyUrls);
+        for (String url : readOnlyUrls) {
+            if (!url.startsWith("jdbc:")) {
+                throw new IllegalArgumentException("target " + name + ": read-only endpoint URL must start with"
+                        + " 'jdbc:', was " + Secrets.redactUrl(url));
+            }
+            if (!Dialect.forUrl(url).name().equals(Dialect.forUrl(jdbcUrl).name())) {
+                throw new IllegalArgumentException("target " + name + ": read-only endpoint " + Secrets.redactUrl(url)
+                        + " is not the same product as the primary " + Secrets.redactUrl(jdbcUrl));
+            }
+        }
+    }
+
+    /** A single-endpoint target (no read-only endpoints). */
+    public Target(String name, String jdbcUrl, String user, Supplier<String> password, Double monthlyCost,
+                  String currency, Integer nodes, String notes) {
+        this(name, jdbcUrl, user, password, monthlyCost, currency, nodes, notes, List.of());
+    }
+
+    /**
+     * A primary with read-only endpoints (replicas or read-only nodes of the same database, same credentials):
+     * read-only workloads spread their workers over all of them, the others use the primary.
+     */
+    public static Target withReadOnlyEndpoints(String name, String primaryUrl, List<String> readOnlyUrls, String user,
+                                               Supplier<String> password) {
+        return new Target(name, primaryUrl, user, password, null, null, null, null, readOnlyUrls);
+    }
+
+    /** Every endpoint, the primary first. */
+    public List<String> endpoints() {
+        List<String> all = new java.util.ArrayList<>(1 + readOnlyUrls.size());
+        all.add(jdbcUrl);
+        all.addAll(readOnlyUrls);
+        return List.copyOf(all);
     }
 
     /** A target with only a URL and credentials. */
@@ -74,6 +113,7 @@ public record Target(
 
     @Override
     public String toString() {
-        return "Target[" + name + ", " + redactedUrl() + ", user=" + user + "]";
+        return "Target[" + name + ", " + redactedUrl() + (readOnlyUrls.isEmpty() ? "" : ", read-only "
+                + readOnlyUrls.stream().map(Secrets::redactUrl).toList()) + ", user=" + user + "]";
     }
 }

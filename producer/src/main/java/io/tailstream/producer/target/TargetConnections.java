@@ -3,6 +3,8 @@ package io.tailstream.producer.target;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
+import io.tailstream.producer.workload.Workload;
+import io.tailstream.schemas.event.Secrets;
 import io.tailstream.schemas.event.TargetInfo;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -12,19 +14,29 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 /**
- * An open connection pool to one target, with its dialect. Thread safe (HikariCP). Close it when the target's steps
- * are done.
+ * Open connection pools to one target, with its dialect: one pool to the primary and one to each read-only
+ * endpoint. Preparation, metadata and every workload that writes use the primary; a read-only workload's workers
+ * are spread round-robin over all endpoints ({@link #dataSourceFor}), which is how a 1-node vs N-node read
+ * scale-out is measured. Thread safe (HikariCP). Close it when the target's steps are done.
  */
 public final class TargetConnections implements AutoCloseable {
 
     private final Target target;
     private final Dialect dialect;
     private final HikariDataSource pool;
+    private final List<HikariDataSource> readOnlyPools;
+    private final DataSource readSpread;
 
-    private TargetConnections(Target target, Dialect dialect, HikariDataSource pool) {
+    private TargetConnections(Target target, Dialect dialect, HikariDataSource pool,
+                              List<HikariDataSource> readOnlyPools) {
         this.target = target;
         this.dialect = dialect;
         this.pool = pool;
+        this.readOnlyPools = readOnlyPools;
+        List<DataSource> all = new java.util.ArrayList<>();
+        all.add(pool);
+        all.addAll(readOnlyPools);
+        this.readSpread = readOnlyPools.isEmpty() ? pool : new RoundRobinDataSource(all);
     }
 
     /**
@@ -37,9 +49,24 @@ public final class TargetConnections implements AutoCloseable {
             throw new IllegalArgumentException("pool size must be >= 1, was " + size);
         }
         Dialect dialect = Dialect.forUrl(target.jdbcUrl());
+        HikariDataSource primary = pool(target, dialect, target.jdbcUrl(), "", size);
+        List<HikariDataSource> readOnly = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < target.readOnlyUrls().size(); i++) {
+                readOnly.add(pool(target, dialect, target.readOnlyUrls().get(i), "-ro" + (i + 1), size));
+            }
+        } catch (RuntimeException e) {
+            readOnly.forEach(HikariDataSource::close);
+            primary.close();
+            throw e;
+        }
+        return new TargetConnections(target, dialect, primary, List.copyOf(readOnly));
+    }
+
+    private static HikariDataSource pool(Target target, Dialect dialect, String url, String suffix, int size) {
         HikariConfig cfg = new HikariConfig();
-        cfg.setPoolName("tailstream-" + target.name());
-        cfg.setJdbcUrl(dialect.effectiveUrl(target.jdbcUrl()));
+        cfg.setPoolName("tailstream-" + target.name() + suffix);
+        cfg.setJdbcUrl(dialect.effectiveUrl(url));
         if (target.user() != null) {
             cfg.setUsername(target.user());
         }
@@ -53,11 +80,11 @@ public final class TargetConnections implements AutoCloseable {
         // one attempt at open: fail there, not at the first transaction, with the driver's reason
         cfg.setInitializationFailTimeout(1);
         try {
-            return new TargetConnections(target, dialect, new HikariDataSource(cfg));
+            return new HikariDataSource(cfg);
         } catch (HikariPool.PoolInitializationException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             String reason = cause instanceof SQLException se ? SqlErrors.describe(se) : String.valueOf(cause.getMessage());
-            throw new TargetException("cannot connect to target '" + target.name() + "' (" + target.redactedUrl()
+            throw new TargetException("cannot connect to target '" + target.name() + "' (" + Secrets.redactUrl(url)
                     + "): " + reason, e);
         }
     }
@@ -72,6 +99,20 @@ public final class TargetConnections implements AutoCloseable {
 
     public DataSource dataSource() {
         return pool;
+    }
+
+    /**
+     * Where a workload's workers take their connections: for a {@link Workload#readOnly() read-only} workload on a
+     * target with read-only endpoints, a data source that hands out connections round-robin over the primary and
+     * every read-only endpoint (worker i on endpoint i mod n); otherwise the primary.
+     */
+    public DataSource dataSourceFor(Workload workload) {
+        return workload.readOnly() ? readSpread : pool;
+    }
+
+    /** Number of endpoints: the primary plus the read-only ones. */
+    public int endpoints() {
+        return 1 + readOnlyPools.size();
     }
 
     /** Pool size. */
@@ -89,7 +130,7 @@ public final class TargetConnections implements AutoCloseable {
             DatabaseMetaData md = c.getMetaData();
             Map<String, String> vars = dialect.readVariables(c, names);
             return new TargetInfo(target.name(), target.redactedUrl(), md.getDatabaseProductName(),
-                    md.getDatabaseProductVersion(), vars, target.monthlyCost(), target.currency(), target.nodes(),
+                    md.getDatabaseProductVersion(), vars, target.monthlyCost(), target.currency(), nodes(target),
                     target.notes());
         } catch (SQLException e) {
             throw new TargetException("cannot read metadata of target '" + target.name() + "' ("
@@ -100,11 +141,20 @@ public final class TargetConnections implements AutoCloseable {
     /** Target info from configuration alone (no connection): what a run announces before its steps. */
     public static TargetInfo describeOffline(Target target) {
         return new TargetInfo(target.name(), target.redactedUrl(), null, null, Map.of(), target.monthlyCost(),
-                target.currency(), target.nodes(), target.notes());
+                target.currency(), nodes(target), target.notes());
+    }
+
+    /** Nodes as configured, else the endpoint count when there are read-only endpoints. */
+    private static Integer nodes(Target target) {
+        if (target.nodes() != null || target.readOnlyUrls().isEmpty()) {
+            return target.nodes();
+        }
+        return 1 + target.readOnlyUrls().size();
     }
 
     @Override
     public void close() {
+        readOnlyPools.forEach(HikariDataSource::close);
         pool.close();
     }
 }

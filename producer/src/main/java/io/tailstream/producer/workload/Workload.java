@@ -26,6 +26,14 @@ public interface Workload {
      */
     double queriesPerTransaction();
 
+    /**
+     * True if no transaction of this workload writes: its workers may run on read-only endpoints of a target
+     * (replicas), spread over all of them. False by default.
+     */
+    default boolean readOnly() {
+        return false;
+    }
+
     /** The effective options, defaults filled in, as text: what the step's control event records. */
     Map<String, String> options();
 

@@ -1,7 +1,10 @@
 package io.tailstream.producer.workload;
 
+import io.tailstream.producer.workload.largerow.LargeRowInsertWorkload;
 import io.tailstream.producer.workload.sysbench.OltpScript;
 import io.tailstream.producer.workload.sysbench.SysbenchOltpWorkload;
+import io.tailstream.producer.workload.ycsb.YcsbPreset;
+import io.tailstream.producer.workload.ycsb.YcsbWorkload;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -17,6 +20,10 @@ public final class Workloads {
         for (OltpScript script : OltpScript.values()) {
             m.put(script.scriptName(), options -> SysbenchOltpWorkload.create(script, options));
         }
+        for (YcsbPreset preset : YcsbPreset.values()) {
+            m.put(preset.workloadName(), options -> YcsbWorkload.create(preset, options));
+        }
+        m.put(LargeRowInsertWorkload.NAME, LargeRowInsertWorkload::create);
         FACTORIES = Map.copyOf(m);
     }
 

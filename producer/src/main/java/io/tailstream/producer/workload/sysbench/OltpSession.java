@@ -4,10 +4,12 @@ import io.tailstream.producer.target.Dialect;
 import io.tailstream.producer.target.TransactionControl;
 import io.tailstream.producer.workload.TransactionOutcome;
 import io.tailstream.producer.workload.WorkloadSession;
+import io.tailstream.producer.workload.sysbench.OltpScript.Group;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -22,9 +24,11 @@ final class OltpSession implements WorkloadSession {
     private final OltpScript script;
     private final SysbenchOptions o;
     private final SysbenchRandom rand;
+    private final Dialect dialect;
+    private final SysbenchUnique unique;
     private final TransactionControl tx;
     private final List<PreparedStatement> all = new ArrayList<>();
-    // index 0 unused: tables are numbered from 1 as in sysbench
+    // index 0 unused: tables are numbered from 1 as in sysbench; null where the script does not run the group
     private final PreparedStatement[] point;
     private final PreparedStatement[] simple;
     private final PreparedStatement[] sum;
@@ -34,28 +38,41 @@ final class OltpSession implements WorkloadSession {
     private final PreparedStatement[] nonIndexUpdate;
     private final PreparedStatement[] delete;
     private final PreparedStatement[] insert;
+    /** oltp_insert.lua sends its INSERT as text through {@code con:query}, not as a prepared statement. */
+    private final Statement text;
 
-    OltpSession(OltpScript script, SysbenchOptions o, Connection c, Dialect dialect, SysbenchRandom rand)
-            throws SQLException {
+    OltpSession(OltpScript script, SysbenchOptions o, Connection c, Dialect dialect, SysbenchRandom rand,
+                SysbenchUnique unique) throws SQLException {
         this.script = script;
         this.o = o;
         this.rand = rand;
-        boolean ranges = script.rangeSelects() && o.rangeSelects();
+        this.dialect = dialect;
+        this.unique = unique;
+        boolean ranges = script.rangeSelects(o);
+        boolean deleteInserts = script.runs(Group.DELETE_INSERTS);
+        TransactionControl t = null;
+        Statement st = null;
         try {
-            this.tx = script.transactional() && !o.skipTrx() ? dialect.transactions(c) : null;
-            this.point = script.pointSelects() ? prepare(c, OltpSql::pointSelect) : null;
+            // the Lua scripts prepare in this order: BEGIN/COMMIT, then the groups of the event
+            t = script.transactional() && !o.skipTrx() ? dialect.transactions(c) : null;
+            this.point = script.runs(Group.POINT_SELECTS) ? prepare(c, OltpSql::pointSelect) : null;
             this.simple = ranges ? prepare(c, OltpSql::simpleRange) : null;
             this.sum = ranges ? prepare(c, OltpSql::sumRange) : null;
             this.order = ranges ? prepare(c, OltpSql::orderRange) : null;
             this.distinct = ranges ? prepare(c, OltpSql::distinctRange) : null;
-            this.indexUpdate = script.writes() ? prepare(c, OltpSql::indexUpdate) : null;
-            this.nonIndexUpdate = script.writes() ? prepare(c, OltpSql::nonIndexUpdate) : null;
-            this.delete = script.writes() ? prepare(c, OltpSql::delete) : null;
-            this.insert = script.writes() ? prepare(c, OltpSql::insert) : null;
+            this.indexUpdate = script.runs(Group.INDEX_UPDATES) ? prepare(c, OltpSql::indexUpdate) : null;
+            this.nonIndexUpdate = script.runs(Group.NON_INDEX_UPDATES) ? prepare(c, OltpSql::nonIndexUpdate) : null;
+            this.delete = deleteInserts || script.runs(Group.DELETE) ? prepare(c, OltpSql::delete) : null;
+            this.insert = deleteInserts ? prepare(c, OltpSql::insert) : null;
+            st = script.runs(Group.INSERT) ? c.createStatement() : null;
         } catch (SQLException e) {
+            this.tx = t;
+            this.text = st;
             closeQuietly(e);
             throw e;
         }
+        this.tx = t;
+        this.text = st;
     }
 
     private PreparedStatement[] prepare(Connection c, IntFunction<String> sql) throws SQLException {
@@ -91,7 +108,18 @@ final class OltpSession implements WorkloadSession {
                 range(distinct, o.distinctRanges(), out);
             }
             if (indexUpdate != null) {
-                writes(out);
+                indexUpdates(out);
+            }
+            if (nonIndexUpdate != null) {
+                nonIndexUpdates(out);
+            }
+            if (insert != null) {
+                deleteInserts(out);
+            } else if (delete != null) {
+                deleteOne(out);
+            }
+            if (text != null) {
+                insertText(out);
             }
             if (tx != null) {
                 out.statement();
@@ -120,20 +148,29 @@ final class OltpSession implements WorkloadSession {
         }
     }
 
-    private void writes(TransactionOutcome out) throws SQLException {
+    /** {@code execute_index_updates}. */
+    private void indexUpdates(TransactionOutcome out) throws SQLException {
         PreparedStatement ps = indexUpdate[table()];
         for (int i = 0; i < o.indexUpdates(); i++) {
             ps.setInt(1, id());
             out.statement();
             ps.executeUpdate();
         }
-        ps = nonIndexUpdate[table()];
+    }
+
+    /** {@code execute_non_index_updates}: the new {@code c} is drawn before the id, as the Lua sets it first. */
+    private void nonIndexUpdates(TransactionOutcome out) throws SQLException {
+        PreparedStatement ps = nonIndexUpdate[table()];
         for (int i = 0; i < o.nonIndexUpdates(); i++) {
             ps.setString(1, rand.string(OltpSql.C_TEMPLATE));
             ps.setInt(2, id());
             out.statement();
             ps.executeUpdate();
         }
+    }
+
+    /** {@code execute_delete_inserts}. */
+    private void deleteInserts(TransactionOutcome out) throws SQLException {
         int t = table();
         PreparedStatement del = delete[t];
         PreparedStatement ins = insert[t];
@@ -150,6 +187,33 @@ final class OltpSession implements WorkloadSession {
             out.statement();
             ins.executeUpdate();
         }
+    }
+
+    /** {@code oltp_delete.lua}'s event: one DELETE of a random id from a random table. */
+    private void deleteOne(TransactionOutcome out) throws SQLException {
+        PreparedStatement ps = delete[table()];
+        ps.setInt(1, id());
+        out.statement();
+        ps.executeUpdate();
+    }
+
+    /** {@code oltp_insert.lua}'s event: table, k, c, pad drawn in the Lua's order, sent as one text statement. */
+    private void insertText(TransactionOutcome out) throws SQLException {
+        int t = table();
+        int k = id();
+        String c = rand.string(OltpSql.C_TEMPLATE);
+        String pad = rand.string(OltpSql.PAD_TEMPLATE);
+        String sql;
+        if (!o.autoInc()) {
+            // sysbench.rand.unique() - 2147483648: a uint32 unique across the run, as SQL INT
+            sql = OltpSql.insertText(t, unique.next() - 2147483648L, k, c, pad);
+        } else if (dialect.autoIncrementFromZero()) {
+            sql = OltpSql.insertText(t, 0, k, c, pad);
+        } else {
+            sql = OltpSql.insertTextAutoId(t, k, c, pad);
+        }
+        out.statement();
+        text.executeUpdate(sql);
     }
 
     private static void query(PreparedStatement ps) throws SQLException {
@@ -178,30 +242,30 @@ final class OltpSession implements WorkloadSession {
         }
     }
 
+    /** Closes every statement and the transaction control; returns the first failure, later ones suppressed. */
     private SQLException closeQuietly(SQLException first) {
         for (PreparedStatement ps : all) {
-            try {
-                ps.close();
-            } catch (SQLException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
+            first = close(ps, first);
         }
         all.clear();
-        if (tx != null) {
-            try {
-                tx.close();
-            } catch (SQLException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
+        first = close(text, first);
+        return close(tx, first);
+    }
+
+    private static SQLException close(AutoCloseable resource, SQLException first) {
+        if (resource == null) {
+            return first;
         }
-        return first;
+        try {
+            resource.close();
+            return first;
+        } catch (Exception e) {
+            SQLException se = e instanceof SQLException s ? s : new SQLException("cannot close " + resource, e);
+            if (first == null) {
+                return se;
+            }
+            first.addSuppressed(se);
+            return first;
+        }
     }
 }

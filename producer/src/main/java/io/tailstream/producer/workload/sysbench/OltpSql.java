@@ -91,4 +91,21 @@ public final class OltpSql {
     public static String insert(int table) {
         return "INSERT INTO sbtest" + table + " (id, k, c, pad) VALUES (?, ?, ?, ?)";
     }
+
+    /**
+     * {@code oltp_insert.lua}'s text INSERT with an explicit id: {@code INSERT INTO sbtestN (id, k, c, pad) VALUES
+     * (%d, %d, '%s', '%s')}. The values are digits and dashes only, so quoting them is safe.
+     */
+    public static String insertText(int table, long id, int k, String c, String pad) {
+        return "INSERT INTO sbtest" + table + " (id, k, c, pad) VALUES (" + id + ", " + k + ", '" + c + "', '" + pad
+                + "')";
+    }
+
+    /**
+     * {@code oltp_insert.lua}'s text INSERT leaving the id to the database, as the script does on PostgreSQL:
+     * {@code INSERT INTO sbtestN (k, c, pad) VALUES (%d, '%s', '%s')}.
+     */
+    public static String insertTextAutoId(int table, int k, String c, String pad) {
+        return "INSERT INTO sbtest" + table + " (k, c, pad) VALUES (" + k + ", '" + c + "', '" + pad + "')";
+    }
 }

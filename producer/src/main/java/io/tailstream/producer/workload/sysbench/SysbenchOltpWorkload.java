@@ -1,6 +1,7 @@
 package io.tailstream.producer.workload.sysbench;
 
 import io.tailstream.producer.target.Dialect;
+import io.tailstream.producer.workload.ParallelLoad;
 import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSession;
 import java.io.PrintStream;
@@ -11,10 +12,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import javax.sql.DataSource;
 
 /**
@@ -27,6 +24,8 @@ public final class SysbenchOltpWorkload implements Workload {
 
     private final OltpScript script;
     private final SysbenchOptions options;
+    /** {@code sysbench.rand.unique()}: one sequence per workload, shared by its sessions as in sysbench. */
+    private final SysbenchUnique unique = SysbenchUnique.seeded(System.nanoTime());
 
     public SysbenchOltpWorkload(OltpScript script, SysbenchOptions options) {
         this.script = script;
@@ -66,6 +65,12 @@ public final class SysbenchOltpWorkload implements Workload {
         return script.queriesPerEvent(options);
     }
 
+    /** {@code oltp_point_select} and {@code oltp_read_only} never write. */
+    @Override
+    public boolean readOnly() {
+        return script == OltpScript.POINT_SELECT || script == OltpScript.READ_ONLY;
+    }
+
     @Override
     public Map<String, String> options() {
         return options.toMap();
@@ -73,7 +78,7 @@ public final class SysbenchOltpWorkload implements Workload {
 
     @Override
     public String dataSetKey() {
-        return "sysbench:tables=" + options.tables() + ",table_size=" + options.tableSize() + ",auto_inc="
+        return "sysbench:tables=" + options.tables() + ",table_size=" + script.preparedRows(options) + ",auto_inc="
                 + options.autoInc() + ",create_secondary=" + options.createSecondary() + ",engine="
                 + options.mysqlStorageEngine();
     }
@@ -81,37 +86,8 @@ public final class SysbenchOltpWorkload implements Workload {
     @Override
     public void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress)
             throws SQLException {
-        int threads = Math.max(1, Math.min(parallelism, options.tables()));
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "tailstream-prepare");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int t = 1; t <= options.tables(); t++) {
-                int table = t;
-                futures.add(pool.submit(() -> {
-                    try (Connection c = dataSource.getConnection()) {
-                        loadTable(c, dialect, table, progress);
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SQLException("prepare of " + name() + " interrupted", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof SQLException se) {
-                throw se;
-            }
-            throw new IllegalStateException("prepare of " + name() + " failed: " + e.getCause(), e.getCause());
-        } finally {
-            pool.shutdownNow();
-        }
+        ParallelLoad.forEachTable("prepare of " + name(), dataSource, options.tables(), parallelism,
+                (c, table) -> loadTable(c, dialect, table, progress));
     }
 
     private void loadTable(Connection c, Dialect dialect, int table, PrintStream progress) throws SQLException {
@@ -120,10 +96,24 @@ public final class SysbenchOltpWorkload implements Workload {
             progress.printf("Creating table 'sbtest%d'...%n", table);
             st.execute(OltpSql.createTable(table, dialect, options));
         }
-        progress.printf("Inserting %d records into 'sbtest%d'%n", options.tableSize(), table);
+        int size = script.preparedRows(options);
+        if (size > 0) {
+            progress.printf("Inserting %d records into 'sbtest%d'%n", size, table);
+            insertRows(c, table, size);
+        }
+        if (options.createSecondary()) {
+            progress.printf("Creating a secondary index on 'sbtest%d'...%n", table);
+            try (Statement st = c.createStatement()) {
+                st.execute(OltpSql.createSecondaryIndex(table));
+            }
+        }
+    }
+
+    private void insertRows(Connection c, int table, int size) throws SQLException {
         // deterministic per table, so two prepares of the same options load the same data
         SysbenchRandom rand = SysbenchRandom.seeded(options, 0x5B7E57L * table);
-        int size = options.tableSize();
+        // k is drawn over table_size even when oltp_insert loads no rows, as sb_rand(1, table_size) does
+        int kMax = options.tableSize();
         int full = Math.min(ROWS_PER_INSERT, size);
         int columns = options.autoInc() ? 3 : 4;
         try (PreparedStatement batch = c.prepareStatement(OltpSql.bulkInsert(table, options.autoInc(), full))) {
@@ -141,7 +131,7 @@ public final class SysbenchOltpWorkload implements Workload {
                         if (!options.autoInc()) {
                             ps.setInt(p++, id);
                         }
-                        ps.setInt(p++, (int) rand.next(1, size));
+                        ps.setInt(p++, (int) rand.next(1, kMax));
                         ps.setString(p++, cVal);
                         ps.setString(p++, padVal);
                     }
@@ -152,12 +142,6 @@ public final class SysbenchOltpWorkload implements Workload {
                         ps.close();
                     }
                 }
-            }
-        }
-        if (options.createSecondary()) {
-            progress.printf("Creating a secondary index on 'sbtest%d'...%n", table);
-            try (Statement st = c.createStatement()) {
-                st.execute(OltpSql.createSecondaryIndex(table));
             }
         }
     }
@@ -174,7 +158,8 @@ public final class SysbenchOltpWorkload implements Workload {
 
     @Override
     public WorkloadSession open(Connection connection, Dialect dialect, long seed) throws SQLException {
-        return new OltpSession(script, options, connection, dialect, SysbenchRandom.seeded(options, seed));
+        return new OltpSession(script, options, connection, dialect, SysbenchRandom.seeded(options, seed),
+                unique);
     }
 
     @Override

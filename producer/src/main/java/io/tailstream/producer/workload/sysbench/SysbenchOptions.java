@@ -1,5 +1,6 @@
 package io.tailstream.producer.workload.sysbench;
 
+import io.tailstream.producer.workload.OptionValues;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -113,14 +114,15 @@ public record SysbenchOptions(
         }
         Map<String, String> m = new HashMap<>(d);
         m.putAll(o);
+        OptionValues v = new OptionValues("sysbench option", m);
         return new SysbenchOptions(
-                integer(m, "tables"), integer(m, "table_size"), integer(m, "range_size"),
-                integer(m, "point_selects"), integer(m, "simple_ranges"), integer(m, "sum_ranges"),
-                integer(m, "order_ranges"), integer(m, "distinct_ranges"), integer(m, "index_updates"),
-                integer(m, "non_index_updates"), integer(m, "delete_inserts"), bool(m, "range_selects"),
-                bool(m, "auto_inc"), bool(m, "skip_trx"), bool(m, "create_secondary"),
-                m.get("mysql_storage_engine"), m.get("rand_type"), integer(m, "rand_spec_iter"),
-                integer(m, "rand_spec_pct"), integer(m, "rand_spec_res"), decimal(m, "rand_pareto_h"));
+                v.intValue("tables"), v.intValue("table_size"), v.intValue("range_size"),
+                v.intValue("point_selects"), v.intValue("simple_ranges"), v.intValue("sum_ranges"),
+                v.intValue("order_ranges"), v.intValue("distinct_ranges"), v.intValue("index_updates"),
+                v.intValue("non_index_updates"), v.intValue("delete_inserts"), v.bool("range_selects"),
+                v.bool("auto_inc"), v.bool("skip_trx"), v.bool("create_secondary"),
+                v.text("mysql_storage_engine"), v.text("rand_type"), v.intValue("rand_spec_iter"),
+                v.intValue("rand_spec_pct"), v.intValue("rand_spec_res"), v.decimal("rand_pareto_h"));
     }
 
     /** Every option as text, by sysbench's name. */
@@ -160,45 +162,11 @@ public record SysbenchOptions(
         return b ? "on" : "off";
     }
 
-    private static int integer(Map<String, String> m, String key) {
-        String v = m.get(key);
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("sysbench option " + key + " must be an integer, was '" + v + "'", e);
-        }
-    }
-
-    private static double decimal(Map<String, String> m, String key) {
-        String v = m.get(key);
-        try {
-            return Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("sysbench option " + key + " must be a number, was '" + v + "'", e);
-        }
-    }
-
-    private static boolean bool(Map<String, String> m, String key) {
-        String v = m.get(key).toLowerCase(Locale.ROOT);
-        switch (v) {
-            case "on", "true", "yes", "1":
-                return true;
-            case "off", "false", "no", "0":
-                return false;
-            default:
-                throw new IllegalArgumentException("sysbench option " + key + " must be on or off, was '" + v + "'");
-        }
-    }
-
     private static void positive(String key, int v) {
-        if (v < 1) {
-            throw new IllegalArgumentException("sysbench option " + key + " must be >= 1, was " + v);
-        }
+        OptionValues.atLeast("sysbench option", key, v, 1);
     }
 
     private static void notNegative(String key, int v) {
-        if (v < 0) {
-            throw new IllegalArgumentException("sysbench option " + key + " must be >= 0, was " + v);
-        }
+        OptionValues.atLeast("sysbench option", key, v, 0);
     }
 }

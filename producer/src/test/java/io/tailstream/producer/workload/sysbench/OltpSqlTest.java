@@ -93,4 +93,62 @@ class OltpSqlTest {
         assertThat(source).contains("id_def = \"INTEGER NOT NULL AUTO_INCREMENT\"");
         assertThat(source).contains("\"###########-###########-###########-\" ..\n   \"###########-###########\"");
     }
+
+    /** oltp_insert.lua's two format strings (the Lua splits each over two lines with {@code ..}). */
+    static final String LUA_INSERT_WITH_ID = "INSERT INTO %s (id, k, c, pad) VALUES (%d, %d, '%s', '%s')";
+    static final String LUA_INSERT_AUTO_ID = "INSERT INTO %s (k, c, pad) VALUES (%d, '%s', '%s')";
+
+    @Test
+    void insertText_isLuaFormatString() {
+        String c = "12345678901-" + "0".repeat(11);
+        assertThat(OltpSql.insertText(4, -2147483648L, 17, c, "99"))
+                .isEqualTo(String.format(LUA_INSERT_WITH_ID.replace("%d", "%s"), "sbtest4", -2147483648L, 17, c, "99"));
+        assertThat(OltpSql.insertText(4, 0, 17, c, "99"))
+                .isEqualTo("INSERT INTO sbtest4 (id, k, c, pad) VALUES (0, 17, '" + c + "', '99')");
+        assertThat(OltpSql.insertTextAutoId(4, 17, c, "99"))
+                .isEqualTo(String.format(LUA_INSERT_AUTO_ID.replace("%d", "%s"), "sbtest4", 17, c, "99"));
+    }
+
+    @Test
+    void autoIncrementFromZero_onlyMySql() {
+        assertThat(Dialect.forUrl("jdbc:mysql://h/db").autoIncrementFromZero()).isTrue();
+        assertThat(Dialect.forUrl("jdbc:h2:mem:x").autoIncrementFromZero()).isFalse();
+    }
+
+    @Test
+    void installedSysbenchLua_scriptsRunTheGroupsOfOltpScript() throws IOException {
+        Path dir = Path.of("/usr/share/sysbench");
+        Assumptions.assumeTrue(Files.isReadable(dir.resolve("oltp_insert.lua")), "needs sysbench 1.0.20's Lua "
+                + "scripts in " + dir + " (Debian package sysbench)");
+        String insert = Files.readString(dir.resolve("oltp_insert.lua"));
+        assertThat(insert).contains("\"INSERT INTO %s (id, k, c, pad) VALUES \" ..\n"
+                + "                                 \"(%d, %d, '%s', '%s')\"");
+        assertThat(insert).contains("\"INSERT INTO %s (k, c, pad) VALUES \" ..\n"
+                + "                                 \"(%d, '%s', '%s')\"");
+        assertThat(insert).contains("i = sysbench.rand.unique() - 2147483648").contains("sysbench.opt.table_size=0");
+        assertThat(Files.readString(dir.resolve("oltp_update_index.lua")))
+                .contains("function event()\n   execute_index_updates(con)\nend");
+        assertThat(Files.readString(dir.resolve("oltp_update_non_index.lua")))
+                .contains("function event()\n   execute_non_index_updates()\nend");
+        assertThat(Files.readString(dir.resolve("oltp_delete.lua")))
+                .contains("prepare_for_each_table(\"deletes\")").contains("stmt[tnum].deletes:execute()");
+        for (String script : List.of("oltp_insert", "oltp_update_index", "oltp_update_non_index", "oltp_delete",
+                "oltp_point_select")) {
+            // the single-statement scripts never open a transaction
+            assertThat(Files.readString(dir.resolve(script + ".lua"))).as(script).doesNotContain("begin()");
+        }
+        for (String script : List.of("oltp_read_only", "oltp_read_write", "oltp_write_only")) {
+            assertThat(Files.readString(dir.resolve(script + ".lua"))).as(script)
+                    .contains("if not sysbench.opt.skip_trx then\n      begin()");
+        }
+    }
+
+    @Test
+    void createTable_postgresql_isLuaPgsqlBranch() {
+        // create_table's pgsql branch: id_def = "SERIAL", no engine or table options
+        assertThat(OltpSql.createTable(2, Dialect.forUrl("jdbc:postgresql://h/db"), SysbenchOptions.defaults()))
+                .isEqualTo("CREATE TABLE sbtest2(\n  id SERIAL,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
+                        + "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n)");
+        assertThat(Dialect.forUrl("jdbc:postgresql://h/db").autoIncrementFromZero()).isFalse();
+    }
 }

@@ -57,6 +57,20 @@ class SysbenchOptionsTest {
         assertThat(OltpScript.POINT_SELECT.queriesPerEvent(OltpScript.POINT_SELECT.adjust(d))).isEqualTo(1);
         assertThat(OltpScript.READ_ONLY.queriesPerEvent(d)).isEqualTo(16);
         assertThat(OltpScript.WRITE_ONLY.queriesPerEvent(d)).isEqualTo(6);
+        assertThat(OltpScript.INSERT.queriesPerEvent(d)).isEqualTo(1);
+        assertThat(OltpScript.UPDATE_INDEX.queriesPerEvent(d)).isEqualTo(1);
+        assertThat(OltpScript.UPDATE_NON_INDEX.queriesPerEvent(d)).isEqualTo(1);
+        assertThat(OltpScript.DELETE.queriesPerEvent(d)).isEqualTo(1);
+        SysbenchOptions many = SysbenchOptions.parse(Map.of("index_updates", "4", "non_index_updates", "3",
+                "delete_inserts", "2", "point_selects", "5", "simple_ranges", "2", "skip_trx", "on"));
+        assertThat(OltpScript.UPDATE_INDEX.queriesPerEvent(many)).isEqualTo(4);
+        assertThat(OltpScript.UPDATE_NON_INDEX.queriesPerEvent(many)).isEqualTo(3);
+        // skip_trx: no BEGIN/COMMIT; 4 + 3 + 2 * 2
+        assertThat(OltpScript.WRITE_ONLY.queriesPerEvent(many)).isEqualTo(11);
+        // 5 point + (2 + 1 + 1 + 1) ranges
+        assertThat(OltpScript.READ_ONLY.queriesPerEvent(many)).isEqualTo(10);
+        assertThat(OltpScript.POINT_SELECT.queriesPerEvent(OltpScript.POINT_SELECT.adjust(many))).isEqualTo(1);
+        assertThat(OltpScript.DELETE.queriesPerEvent(many)).isEqualTo(1);
         assertThat(OltpScript.READ_WRITE.queriesPerEvent(SysbenchOptions.parse(Map.of("skip_trx", "on",
                 "range_selects", "off")))).isEqualTo(14);
     }

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Side by side: sysbench 1.0.20 and the tailstream producer on the same MySQL/MariaDB, same tables, threads and
+# duration, alternating runs per workload: sysbench, tailstream (whole local pipeline), sysbench, tailstream
+# --no-emit (the load generator alone), sysbench. Prints TPS, QPS and queries per transaction of each run, and each
+# tailstream TPS as a ratio of the mean of the two sysbench runs around it (A B A).
+#
+# Usage (from the repository root, after `./mvnw -pl cli -am package -DskipTests`):
+#   export TAILSTREAM_MYSQL_PASSWORD=...            # read from the environment, never from the command line
+#   docs/sysbench-compare.sh [workload ...]          # default: oltp_point_select oltp_read_write oltp_write_only
+#
+# Settings (environment, defaults in brackets): MYSQL_HOST [127.0.0.1], MYSQL_PORT [3306], MYSQL_USER [tailstream],
+# MYSQL_DB [tailstream_test], TABLES [8], TABLE_SIZE [10000], THREADS [8], DURATION seconds [20],
+# WARMUP seconds for tailstream's JIT [5], PREPARE [1] (0: reuse loaded sbtest tables), JAR
+# [cli/target/tailstream-all.jar], OUT [a new temporary folder: logs of every run].
+#
+# Fairness: both tools use server-side prepared statements (sysbench --db-ps-mode=auto, its default; tailstream
+# sets useServerPrepStmts=true&cachePrepStmts=true). sysbench 1.0.20 has no warm-up option, so it runs DURATION
+# seconds from its start; tailstream runs WARMUP + DURATION seconds and counts the DURATION part only (its warm-up
+# samples are flagged in the stream). The "pipeline" run includes the whole local pipeline (in-process Kafka broker,
+# Streams aggregator, archiver) in the same JVM, sharing the machine's cores with the server, which sysbench does
+# not pay; the "no-emit" run is the load generator alone, like for like with sysbench. Run on a quiet machine; the
+# load average before each run is printed so a noisy run can be seen.
+set -euo pipefail
+
+MYSQL_HOST=${MYSQL_HOST:-127.0.0.1}
+MYSQL_PORT=${MYSQL_PORT:-3306}
+MYSQL_USER=${MYSQL_USER:-tailstream}
+MYSQL_DB=${MYSQL_DB:-tailstream_test}
+TABLES=${TABLES:-8}
+TABLE_SIZE=${TABLE_SIZE:-10000}
+THREADS=${THREADS:-8}
+DURATION=${DURATION:-20}
+WARMUP=${WARMUP:-5}
+PREPARE=${PREPARE:-1}
+JAR=${JAR:-cli/target/tailstream-all.jar}
+WORKLOADS=("$@")
+[ ${#WORKLOADS[@]} -gt 0 ] || WORKLOADS=(oltp_point_select oltp_read_write oltp_write_only)
+
+: "${TAILSTREAM_MYSQL_PASSWORD:?set TAILSTREAM_MYSQL_PASSWORD to the password of $MYSQL_USER}"
+command -v sysbench >/dev/null || { echo "sysbench not found (Debian package sysbench)" >&2; exit 2; }
+command -v jq >/dev/null || { echo "jq not found" >&2; exit 2; }
+[ -f "$JAR" ] || { echo "$JAR missing: run ./mvnw -pl cli -am package -DskipTests" >&2; exit 2; }
+sysbench --version | grep -q '^sysbench 1\.0\.' || echo "warning: $(sysbench --version) is not sysbench 1.0.x" >&2
+
+OUT=${OUT:-$(mktemp -d -t sysbench-compare.XXXXXX)}
+mkdir -p "$OUT"
+# the password goes to sysbench through a private options file, not its command line (visible in ps)
+CONF="$OUT/sysbench.conf"
+(umask 077; printf 'mysql-password=%s\n' "$TAILSTREAM_MYSQL_PASSWORD" > "$CONF")
+trap 'rm -f "$CONF"' EXIT
+
+SB_COMMON=(--config-file="$CONF" --db-driver=mysql --mysql-host="$MYSQL_HOST" --mysql-port="$MYSQL_PORT"
+  --mysql-user="$MYSQL_USER" --mysql-db="$MYSQL_DB" --tables="$TABLES" --table-size="$TABLE_SIZE")
+URL="jdbc:mysql://$MYSQL_HOST:$MYSQL_PORT/$MYSQL_DB"
+
+if [ "$PREPARE" = 1 ]; then
+  echo "preparing $TABLES x $TABLE_SIZE rows with sysbench (both tools use these tables)" >&2
+  sysbench oltp_read_write "${SB_COMMON[@]}" cleanup > "$OUT/prepare.log"
+  sysbench oltp_read_write "${SB_COMMON[@]}" --threads="$TABLES" prepare >> "$OUT/prepare.log"
+fi
+
+load() { cut -d' ' -f1 /proc/loadavg; }
+
+# prints "tps qps" of one sysbench run
+run_sysbench() {
+  local w=$1 log=$2
+  sysbench "$w" "${SB_COMMON[@]}" --threads="$THREADS" --time="$DURATION" --report-interval=0 run > "$log"
+  local tps qps
+  tps=$(sed -n 's/^ *transactions: *[0-9]* *(\([0-9.]*\) per sec.)/\1/p' "$log")
+  qps=$(sed -n 's/^ *queries: *[0-9]* *(\([0-9.]*\) per sec.)/\1/p' "$log")
+  [ -n "$tps" ] && [ -n "$qps" ] || { echo "cannot read TPS/QPS from $log" >&2; exit 1; }
+  echo "$tps $qps"
+}
+
+# prints "tps qps" of one tailstream run (its --json document); mode pipeline or no-emit
+run_tailstream() {
+  local w=$1 mode=$2 log=$3
+  local extra=(--out "$log.out")
+  [ "$mode" = no-emit ] && extra=(--no-emit)
+  java -jar "$JAR" run --url "$URL" --user "$MYSQL_USER" --password-env TAILSTREAM_MYSQL_PASSWORD \
+    --workload "$w" --tables "$TABLES" --table-size "$TABLE_SIZE" --threads "$THREADS" \
+    --warmup "${WARMUP}s" --duration "${DURATION}s" --report-interval 0 --json "${extra[@]}" \
+    > "$log.json" 2> "$log"
+  jq -r '.steps[0] | "\(.tps) \(.qps)"' "$log.json"
+}
+
+row() { printf '%-20s %-20s %6s %12.2f %12.2f %8.3f\n' "$1" "$2" "$3" "$4" "$5" "$(echo "$5 $4" | awk '{print $1 / $2}')" \
+  | tee -a "$OUT/summary.txt"; }
+
+printf '%-20s %-20s %6s %12s %12s %8s\n' workload tool load tps qps 'q/tx' | tee "$OUT/summary.txt"
+for w in "${WORKLOADS[@]}"; do
+  sb=()
+  ts=()
+  sbq=""
+  tsq=()
+  for run in S1 pipeline S2 no-emit S3; do
+    l=$(load)
+    case $run in
+      S*)
+        read -r tps qps < <(run_sysbench "$w" "$OUT/$w.sysbench.$run.log")
+        sb+=("$tps"); sbq=$(echo "$qps $tps" | awk '{printf "%.3f", $1 / $2}')
+        row "$w" sysbench "$l" "$tps" "$qps" ;;
+      *)
+        read -r tps qps < <(run_tailstream "$w" "$run" "$OUT/$w.tailstream-$run.log")
+        ts+=("$tps"); tsq+=("$(echo "$qps $tps" | awk '{printf "%.3f", $1 / $2}')")
+        row "$w" "tailstream $run" "$l" "$tps" "$qps" ;;
+    esac
+  done
+  echo "${sb[0]} ${ts[0]} ${sb[1]} ${ts[1]} ${sb[2]}" | awk -v w="$w" -v sq="$sbq" -v q1="${tsq[0]}" -v q2="${tsq[1]}" '{
+      m1 = ($1 + $3) / 2; m2 = ($3 + $5) / 2
+      printf "%-20s TPS ratio tailstream/sysbench: pipeline %.3f, no-emit %.3f; q/tx sysbench %s, tailstream %s / %s\n",
+             w, $2 / m1, $4 / m2, sq, q1, q2 }' | tee -a "$OUT/summary.txt"
+done
+echo "logs in $OUT" >&2

@@ -1,0 +1,62 @@
+package io.tailstream.producer.workload;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Typed reads of workload options given as text, with messages that name the option family, the key and the value
+ * ({@code "ycsb option fieldcount must be an integer, was 'ten'"}). Stateless and thread safe.
+ *
+ * @param family how messages name the options ({@code "sysbench option"})
+ * @param values option values by key
+ */
+public record OptionValues(String family, Map<String, String> values) {
+
+    public long integer(String key) {
+        String v = values.get(key);
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(family + " " + key + " must be an integer, was '" + v + "'", e);
+        }
+    }
+
+    /** An integer that fits an {@code int}. */
+    public int intValue(String key) {
+        long v = integer(key);
+        if (v != (int) v) {
+            throw new IllegalArgumentException(family + " " + key + " is out of range, was " + v);
+        }
+        return (int) v;
+    }
+
+    public double decimal(String key) {
+        String v = values.get(key);
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(family + " " + key + " must be a number, was '" + v + "'", e);
+        }
+    }
+
+    /** on/true/yes/1 or off/false/no/0. */
+    public boolean bool(String key) {
+        String v = values.get(key).toLowerCase(Locale.ROOT);
+        return switch (v) {
+            case "on", "true", "yes", "1" -> true;
+            case "off", "false", "no", "0" -> false;
+            default -> throw new IllegalArgumentException(family + " " + key + " must be on or off, was '" + v + "'");
+        };
+    }
+
+    public String text(String key) {
+        return values.get(key);
+    }
+
+    /** Refuses {@code v < min}, naming the key. */
+    public static void atLeast(String family, String key, long v, long min) {
+        if (v < min) {
+            throw new IllegalArgumentException(family + " " + key + " must be >= " + min + ", was " + v);
+        }
+    }
+}
