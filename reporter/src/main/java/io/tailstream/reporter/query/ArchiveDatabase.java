@@ -12,7 +12,8 @@ import java.util.Set;
 
 /**
  * An in-memory DuckDB database with one view per archive dataset that has files ({@code samples}, {@code blocks},
- * {@code windows}, {@code control}, {@code steps}, {@code runs}), each reading the dataset's Parquet files with
+ * {@code windows}, {@code control}, {@code steps}, {@code runs}, {@code client_health}, {@code stall_events},
+ * {@code stalls}, {@code summary_events}, {@code summaries}), each reading the dataset's Parquet files with
  * hive partitioning, so {@code run_id} is a column of every view. {@code run_id} is typed VARCHAR explicitly (DuckDB
  * would otherwise guess a number for a numeric-looking run id), and files are unioned by column name, so files
  * written by an older archiver with fewer columns still read.
