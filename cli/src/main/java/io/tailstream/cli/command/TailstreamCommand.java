@@ -16,6 +16,9 @@ import picocli.CommandLine.Command;
                 AggregateCommand.class,
                 ArchiveCommand.class,
                 ReportCommand.class,
+                QueryCommand.class,
+                RunsCommand.class,
+                CompareCommand.class,
                 picocli.CommandLine.HelpCommand.class,
         })
 public final class TailstreamCommand implements Runnable {

@@ -29,6 +29,11 @@ import org.slf4j.LoggerFactory;
  *   control/run_id=RUN/tailstream.control-p0-...parquet
  *   steps/run_id=RUN/steps.parquet        (derived from control, replaced as the run progresses)
  *   runs/run_id=RUN/runs.parquet          (derived from control, replaced as the run progresses)
+ *   client_health/run_id=RUN/tailstream.control-p0-...parquet
+ *   stall_events/run_id=RUN/tailstream.stalls-p0-...parquet
+ *   stalls/run_id=RUN/stalls.parquet      (derived from stall_events: last record per stall)
+ *   summary_events/run_id=RUN/tailstream.summaries-p0-...parquet
+ *   summaries/run_id=RUN/summaries.parquet (derived from summary_events: last record per step and op)
  * </pre>
  *
  * A file read from a topic is named after the topic, partition and the first and last offset it covers
@@ -48,8 +53,19 @@ public final class ArchiveLayout {
     public static final String CONTROL = "control";
     public static final String STEPS = "steps";
     public static final String RUNS = "runs";
+    /** Every {@code client_health} control event, typed. */
+    public static final String CLIENT_HEALTH = "client_health";
+    /** Every record of {@code tailstream.stalls} as received (open stalls are re-published while they last). */
+    public static final String STALL_EVENTS = "stall_events";
+    /** One row per stall: the last record per stall key, derived from {@link #STALL_EVENTS}. */
+    public static final String STALLS = "stalls";
+    /** Every record of {@code tailstream.summaries} as received. */
+    public static final String SUMMARY_EVENTS = "summary_events";
+    /** One row per step and op: the last summary per key, derived from {@link #SUMMARY_EVENTS}. */
+    public static final String SUMMARIES = "summaries";
     /** Every dataset, in the order they are documented. */
-    public static final List<String> DATASETS = List.of(SAMPLES, BLOCKS, WINDOWS, CONTROL, STEPS, RUNS);
+    public static final List<String> DATASETS = List.of(SAMPLES, BLOCKS, WINDOWS, CONTROL, STEPS, RUNS, CLIENT_HEALTH,
+            STALL_EVENTS, STALLS, SUMMARY_EVENTS, SUMMARIES);
 
     /** The hive partition key of every dataset. Never also a column inside the files (DuckDB lets it win). */
     public static final String RUN_KEY = "run_id";

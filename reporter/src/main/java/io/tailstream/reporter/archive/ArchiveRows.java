@@ -23,4 +23,15 @@ final class ArchiveRows {
     /** One run, merged over its producers. */
     record RunRow(String planName, long startedAtMs, Long endedAtMs, String producers, Long blocksSent,
                   Long samplesSent, String outcome, String targets, String client, String settings) {}
+
+    /** One stall record as received (an open stall is re-published while it lasts; the last one per key wins). */
+    record StallRow(int stepId, String kind, long startMs, long endMs, boolean open, double baselineQps,
+                    double minQps, long baselineP99Us, long worstP99Us, String affectedOps, long atMs,
+                    int kafkaPartition, long kafkaOffset) {}
+
+    /** One step summary record as received (per step and op; the last one per key wins). */
+    record SummaryRow(io.tailstream.schemas.event.StepSummary s, int kafkaPartition, long kafkaOffset) {}
+
+    /** One client_health control event. */
+    record ClientHealthRow(io.tailstream.schemas.event.ClientHealth h, int kafkaPartition, long kafkaOffset) {}
 }

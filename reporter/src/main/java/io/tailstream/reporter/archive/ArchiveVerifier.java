@@ -30,6 +30,12 @@ public final class ArchiveVerifier {
     }
 
     static List<BlockCheck> checkBlocks(ArchiveDatabase db, Collection<String> runIds) throws SQLException {
+        List<String> unreadable = db.problems().stream()
+                .filter(p -> runIds.isEmpty() || runIds.contains(p.runId()))
+                .map(io.tailstream.reporter.query.ArchiveProblem::describe).toList();
+        if (!unreadable.isEmpty()) {
+            throw new IllegalStateException("cannot check block sequences: " + String.join("; ", unreadable));
+        }
         if (!db.has(ArchiveLayout.BLOCKS)) {
             return List.of();
         }

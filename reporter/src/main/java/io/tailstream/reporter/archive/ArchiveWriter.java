@@ -2,6 +2,9 @@ package io.tailstream.reporter.archive;
 
 import io.tailstream.reporter.archive.ArchiveLayout.SourceRange;
 import io.tailstream.reporter.archive.ArchiveRows.BlockRow;
+import io.tailstream.reporter.archive.ArchiveRows.ClientHealthRow;
+import io.tailstream.reporter.archive.ArchiveRows.StallRow;
+import io.tailstream.reporter.archive.ArchiveRows.SummaryRow;
 import io.tailstream.reporter.archive.ArchiveRows.ControlRow;
 import io.tailstream.reporter.archive.ArchiveRows.RunRow;
 import io.tailstream.reporter.archive.ArchiveRows.StepRow;
@@ -18,7 +21,9 @@ import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunEnded;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.StepEnded;
+import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepStarted;
+import io.tailstream.schemas.event.StepSummary;
 import io.tailstream.schemas.event.WindowStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,7 +56,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kafka-free half of the {@link Archiver}: turns records of the samples, windows and control topics into
+ * The Kafka-free half of the {@link Archiver}: turns records of the samples, windows, control, stalls and summaries
+ * topics into
  * archive files and says which offsets may be committed. Separate from the consumer so tests (and tools that
  * rebuild an archive from a topic dump) can feed records directly.
  *
@@ -167,6 +173,8 @@ public final class ArchiveWriter implements AutoCloseable {
             case Topics.SAMPLES -> addBlock(pp, r);
             case Topics.WINDOWS -> addWindow(pp, r);
             case Topics.CONTROL -> addControl(pp, r);
+            case Topics.STALLS -> addStall(pp, r);
+            case Topics.SUMMARIES -> addSummary(pp, r);
             default -> throw new IllegalArgumentException("the archiver does not read topic " + tp.topic());
         }
         pp.consumed(r.offset());
@@ -217,15 +225,8 @@ public final class ArchiveWriter implements AutoCloseable {
     }
 
     private void addWindow(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
-        if (r.value() == null) {
-            corrupt(r, "null value");
-            return;
-        }
-        WindowStats w;
-        try {
-            w = Json.read(r.value(), WindowStats.class);
-        } catch (IllegalArgumentException e) {
-            corrupt(r, e.getMessage());
+        WindowStats w = readJson(r, WindowStats.class);
+        if (w == null) {
             return;
         }
         if (w.runId() == null || w.op() == null || w.histogram() == null) {
@@ -237,15 +238,8 @@ public final class ArchiveWriter implements AutoCloseable {
     }
 
     private void addControl(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
-        if (r.value() == null) {
-            corrupt(r, "null value");
-            return;
-        }
-        ControlEvent e;
-        try {
-            e = Json.read(r.value(), ControlEvent.class);
-        } catch (IllegalArgumentException ex) {
-            corrupt(r, ex.getMessage());
+        ControlEvent e = readJson(r, ControlEvent.class);
+        if (e == null) {
             return;
         }
         if (e.runId() == null || e.producerId() == null) {
@@ -256,6 +250,52 @@ public final class ArchiveWriter implements AutoCloseable {
         rows.control.add(new ControlRow(typeName(e), e.atEpochMs(), e.producerId(), stepId(e),
                 new String(r.value(), StandardCharsets.UTF_8), r.partition(), r.offset()));
         pp.rows++;
+        if (e instanceof ClientHealth h) {
+            rows.clientHealth.add(new ClientHealthRow(h, r.partition(), r.offset()));
+            pp.rows++;
+        }
+    }
+
+    private void addStall(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
+        StallEvent e = readJson(r, StallEvent.class);
+        if (e == null) {
+            return;
+        }
+        if (e.runId() == null || e.kind() == null) {
+            corrupt(r, "stall event without runId or kind");
+            return;
+        }
+        pp.run(e.runId()).stalls.add(new StallRow(e.stepId(), e.kind(), e.startEpochMs(), e.endEpochMs(), e.open(),
+                e.baselineQps(), e.minQps(), e.baselineP99Micros(), e.worstP99Micros(),
+                Json.writeString(e.affectedOps()), e.atEpochMs(), r.partition(), r.offset()));
+        pp.rows++;
+    }
+
+    private void addSummary(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
+        StepSummary s = readJson(r, StepSummary.class);
+        if (s == null) {
+            return;
+        }
+        if (s.runId() == null || s.op() == null) {
+            corrupt(r, "step summary without runId or op");
+            return;
+        }
+        pp.run(s.runId()).summaries.add(new SummaryRow(s, r.partition(), r.offset()));
+        pp.rows++;
+    }
+
+    /** The record's JSON value as {@code type}, or null (counted and logged as corrupt) if it does not parse. */
+    private <E> E readJson(ConsumerRecord<byte[], byte[]> r, Class<E> type) {
+        if (r.value() == null) {
+            corrupt(r, "null value");
+            return null;
+        }
+        try {
+            return Json.read(r.value(), type);
+        } catch (IllegalArgumentException e) {
+            corrupt(r, e.getMessage());
+            return null;
+        }
     }
 
     private void corrupt(ConsumerRecord<byte[], byte[]> r, String reason) {
@@ -299,6 +339,8 @@ public final class ArchiveWriter implements AutoCloseable {
     private void flush(Collection<PendingPartition> partitions) {
         Map<TopicPartition, OffsetAndMetadata> commits = new LinkedHashMap<>();
         Set<String> controlRuns = new TreeSet<>();
+        Set<String> stallRuns = new TreeSet<>();
+        Set<String> summaryRuns = new TreeSet<>();
         try {
             for (PendingPartition pp : partitions) {
                 if (pp.isEmpty()) {
@@ -331,12 +373,34 @@ public final class ArchiveWriter implements AutoCloseable {
                         write(ArchiveLayout.CONTROL, run, name, ArchiveSchemas.CONTROL, w -> rows.control.forEach(w::write));
                         controlRuns.add(run);
                     }
+                    if (!rows.clientHealth.isEmpty()) {
+                        write(ArchiveLayout.CLIENT_HEALTH, run, name, ArchiveSchemas.CLIENT_HEALTH,
+                                w -> rows.clientHealth.forEach(w::write));
+                    }
+                    if (!rows.stalls.isEmpty()) {
+                        write(ArchiveLayout.STALL_EVENTS, run, name, ArchiveSchemas.STALL_EVENTS,
+                                w -> rows.stalls.forEach(w::write));
+                        stallRuns.add(run);
+                    }
+                    if (!rows.summaries.isEmpty()) {
+                        write(ArchiveLayout.SUMMARY_EVENTS, run, name, ArchiveSchemas.SUMMARY_EVENTS,
+                                w -> rows.summaries.forEach(w::write));
+                        summaryRuns.add(run);
+                    }
                     touchedRuns.add(run);
                 }
                 commits.put(tp, new OffsetAndMetadata(pp.lastOffset + 1));
             }
             for (String run : controlRuns) {
                 rebuildDerived(run);
+            }
+            for (String run : stallRuns) {
+                rebuildLastPerKey(run, ArchiveLayout.STALL_EVENTS, ArchiveLayout.STALLS, "step_id, kind, start_ms",
+                        "open, at_ms DESC, kafka_offset DESC");
+            }
+            for (String run : summaryRuns) {
+                rebuildLastPerKey(run, ArchiveLayout.SUMMARY_EVENTS, ArchiveLayout.SUMMARIES, "step_id, op",
+                        "at_ms DESC, kafka_offset DESC");
             }
         } catch (IOException e) {
             throw new UncheckedIOException("writing archive files under " + archiveDir, e);
@@ -391,6 +455,31 @@ public final class ArchiveWriter implements AutoCloseable {
         if (runRow.isPresent()) {
             write(ArchiveLayout.RUNS, run, "runs.parquet", ArchiveSchemas.RUNS, w -> w.write(runRow.get()));
         }
+    }
+
+    /**
+     * Rewrites a run's derived {@code dataset}/{@code dataset}.parquet from all its {@code source} files: the last
+     * record per key (by {@code order}), without the Kafka coordinates, sorted by key.
+     */
+    private void rebuildLastPerKey(String run, String source, String dataset, String key, String order)
+            throws SQLException, IOException {
+        Path sourceDir = ArchiveLayout.runDir(archiveDir, source, run);
+        String read = "read_parquet(" + ArchiveDatabase.sqlString(sourceDir.toAbsolutePath() + "/*.parquet")
+                + ", hive_partitioning=false, union_by_name=true)";
+        Path target = ArchiveLayout.runDir(archiveDir, dataset, run).resolve(dataset + ".parquet");
+        long[] count = new long[1];
+        ArchiveLayout.writeAtomically(target, tmp -> {
+            try (Statement st = duckdb().createStatement()) {
+                count[0] = st.executeUpdate("COPY (SELECT * EXCLUDE (kafka_partition, kafka_offset) FROM " + read
+                        + " QUALIFY row_number() OVER (PARTITION BY " + key + " ORDER BY " + order + ") = 1"
+                        + " ORDER BY " + key + ") TO " + ArchiveDatabase.sqlString(tmp.toAbsolutePath().toString())
+                        + " (FORMAT parquet, COMPRESSION zstd)");
+            } catch (SQLException e) {
+                throw new IOException("deriving " + target + " from " + sourceDir + ": " + e.getMessage(), e);
+            }
+        });
+        filesWritten++;
+        rowsByDataset.merge(dataset, count[0], Long::sum);
     }
 
     private Connection duckdb() throws SQLException {

@@ -24,19 +24,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consumes {@link Topics#SAMPLES}, {@link Topics#WINDOWS} and {@link Topics#CONTROL} and writes the archive's
+ * Consumes {@link Topics#SAMPLES}, {@link Topics#WINDOWS}, {@link Topics#CONTROL}, {@link Topics#STALLS} and
+ * {@link Topics#SUMMARIES} (those that exist) and writes the archive's
  * Parquet datasets (layout in {@link ArchiveLayout}, columns in {@code package-info.java}).
  *
  * <h2>Exactly once into files</h2>
  * Rows are buffered per topic partition. A flush writes, for each run in the buffer, one file per dataset named
  * after the partition and the offset range it covers, each to a temporary name that is atomically renamed into
- * place; derived datasets ({@code steps}, {@code runs}) are then recomputed from the run's whole {@code control}
- * dataset and replaced; only then is the offset after the range committed. A crash before the commit leaves files
+ * place; derived datasets ({@code steps}, {@code runs} from the run's whole {@code control} dataset, {@code stalls}
+ * and {@code summaries} from its {@code stall_events} and {@code summary_events}) are then recomputed and replaced; only then is the offset after the range committed. A crash before the commit leaves files
  * whose range starts at or after the committed offset: on restart the archiver finds them and flushes at exactly
  * the same offsets again, so the rewritten files replace the old ones under the same names. Neither duplicates
  * nor gaps, which {@link ArchiveVerifier} proves from block sequences.
  *
- * <p>One archiver per archive directory and consumer group: it assigns itself every partition of the three topics
+ * <p>One archiver per archive directory and consumer group: it assigns itself every partition of the five topics
  * (no group rebalancing), so several archivers on one group would write the same ranges.
  *
  * <p>Thread safety: {@link #runUntilCaughtUp()} or {@link #runUntilClosed()} runs on one thread; {@link #close()}
@@ -46,7 +47,8 @@ import org.slf4j.LoggerFactory;
 public final class Archiver implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Archiver.class);
-    private static final List<String> TOPICS = List.of(Topics.SAMPLES, Topics.WINDOWS, Topics.CONTROL);
+    private static final List<String> TOPICS = List.of(Topics.SAMPLES, Topics.WINDOWS, Topics.CONTROL,
+            Topics.STALLS, Topics.SUMMARIES);
     private static final Duration POLL = Duration.ofMillis(200);
     /** A caught-up run gives up when no partition moved for this long: the broker is gone or stuck. */
     private static final Duration NO_PROGRESS_TIMEOUT = Duration.ofSeconds(60);

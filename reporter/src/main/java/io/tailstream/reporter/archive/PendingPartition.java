@@ -2,7 +2,6 @@ package io.tailstream.reporter.archive;
 
 import io.tailstream.reporter.archive.ArchiveRows.BlockRow;
 import io.tailstream.reporter.archive.ArchiveRows.ControlRow;
-import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.WindowStats;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,6 +55,8 @@ final class PendingPartition {
         final List<BlockRow> blocks = new ArrayList<>();
         final List<WindowStats> windows = new ArrayList<>();
         final List<ControlRow> control = new ArrayList<>();
-        final List<ControlEvent> controlEvents = new ArrayList<>();
+        final List<ArchiveRows.ClientHealthRow> clientHealth = new ArrayList<>();
+        final List<ArchiveRows.StallRow> stalls = new ArrayList<>();
+        final List<ArchiveRows.SummaryRow> summaries = new ArrayList<>();
     }
 }

@@ -71,6 +71,23 @@
  * STRING, NULL until every producer ended the run · {@code targets} STRING JSON array of targets (credentials
  * masked) · {@code client}, {@code settings} STRING JSON objects.
  *
+ * <h3>client_health (every client_health control event, typed; from {@code tailstream.control})</h3>
+ * {@code step_id} INT32 · {@code producer_id} STRING · {@code at_ms} INT64 · {@code process_cpu_pct},
+ * {@code machine_cpu_pct} DOUBLE · {@code gc_pause_ms}, {@code emit_backlog_blocks} INT64 · {@code rtt_ms} STRING JSON
+ * object endpoint→ms · {@code client_bound} BOOLEAN · {@code kafka_partition} INT32 · {@code kafka_offset} INT64.
+ *
+ * <h3>stall_events (every record of {@code tailstream.stalls}) and stalls (derived: last record per stall)</h3>
+ * {@code step_id} INT32 · {@code kind} STRING hard/throughput/latency · {@code start_ms}, {@code end_ms} INT64 ·
+ * {@code open} BOOLEAN · {@code baseline_qps}, {@code min_qps} DOUBLE · {@code baseline_p99_us},
+ * {@code worst_p99_us} INT64 · {@code affected_ops} STRING JSON array · {@code at_ms} INT64; stall_events adds
+ * {@code kafka_partition}, {@code kafka_offset}. Key of stalls: (step_id, kind, start_ms); a closed record wins,
+ * else the latest.
+ *
+ * <h3>summary_events (every record of {@code tailstream.summaries}) and summaries (derived: last per step and op)</h3>
+ * The columns of schemas' {@code StepSummary} in snake case with {@code _us}/{@code _ms} units ({@code count},
+ * {@code qps}, {@code p99_us}, {@code stall_ms}, {@code qps_slope_pct_per_hour}, {@code qps_cv}, ...; see
+ * docs/archive.md); summary_events adds {@code kafka_partition}, {@code kafka_offset}.
+ *
  * <h2>Exactly once</h2>
  * See {@link io.tailstream.reporter.archive.Archiver}: atomic rename of files named by offset range, derived
  * files recomputed from the whole control dataset, offsets committed last, replay at the same boundaries after a

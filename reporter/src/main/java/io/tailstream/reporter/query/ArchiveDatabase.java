@@ -1,65 +1,181 @@
 package io.tailstream.reporter.query;
 
 import io.tailstream.reporter.archive.ArchiveLayout;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An in-memory DuckDB database with one view per archive dataset that has files ({@code samples}, {@code blocks},
- * {@code windows}, {@code control}, {@code steps}, {@code runs}), each reading the dataset's Parquet files with
- * hive partitioning, so {@code run_id} is a column of every view. {@code run_id} is typed VARCHAR explicitly (DuckDB
+ * {@code windows}, {@code control}, {@code steps}, {@code runs}, {@code client_health}, {@code stall_events},
+ * {@code stalls}, {@code summary_events}, {@code summaries}), each reading the dataset's Parquet files with hive
+ * partitioning, so {@code run_id} is a column of every view. {@code run_id} is typed VARCHAR explicitly (DuckDB
  * would otherwise guess a number for a numeric-looking run id), and files are unioned by column name, so files
  * written by an older archiver with fewer columns still read.
+ *
+ * <h2>Damaged archives</h2>
+ * Before the views are created every file's structure is checked (magic bytes, footer length, footer parses) and
+ * every run's completeness: every {@code blocks} file that counted samples must have its {@code samples} file of
+ * the same name. A run with an unreadable or missing file is
+ * left out of <em>every</em> view (partial data would give wrong figures), logged as a warning naming the file, and
+ * listed in {@link #problems()}; the other runs read normally.
  *
  * <p>Not thread safe (one JDBC connection); open one per thread. Close it to free DuckDB's memory.
  */
 public final class ArchiveDatabase implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ArchiveDatabase.class);
+    private static final String RUN_DIR_PREFIX = ArchiveLayout.RUN_KEY + "=";
+
     private final Connection connection;
     private final Set<String> datasets;
     private final Path archive;
+    private final List<ArchiveProblem> problems;
 
-    private ArchiveDatabase(Connection connection, Set<String> datasets, Path archive) {
+    private ArchiveDatabase(Connection connection, Set<String> datasets, Path archive, List<ArchiveProblem> problems) {
         this.connection = connection;
         this.datasets = datasets;
         this.archive = archive;
+        this.problems = problems;
     }
 
     /**
      * @throws IllegalArgumentException if {@code archive} is not a directory
-     * @throws SQLException if DuckDB cannot start or a dataset's files cannot be read
+     * @throws SQLException if DuckDB cannot start
      */
     public static ArchiveDatabase open(Path archive) throws SQLException {
         if (!Files.isDirectory(archive)) {
             throw new IllegalArgumentException("archive directory " + archive + " does not exist");
         }
+        Map<String, Map<String, List<Path>>> files = listFiles(archive);
+        List<ArchiveProblem> problems = new ArrayList<>();
+        files.forEach((dataset, byRun) -> byRun.forEach((run, paths) -> paths.forEach(p ->
+                ParquetFiles.problem(p).ifPresent(reason -> problems.add(new ArchiveProblem(run, p, reason))))));
         Connection c = DriverManager.getConnection("jdbc:duckdb:");
-        Set<String> present = new LinkedHashSet<>();
-        try (Statement st = c.createStatement()) {
-            for (String dataset : ArchiveLayout.DATASETS) {
-                if (ArchiveLayout.hasFiles(archive, dataset)) {
-                    st.execute("CREATE VIEW " + dataset + " AS SELECT * FROM "
-                            + readParquet(ArchiveLayout.glob(archive, dataset)));
-                    present.add(dataset);
+        try {
+            problems.addAll(missingFiles(c, archive, files, runsWith(problems)));
+            Set<String> skipped = runsWith(problems);
+            problems.forEach(p -> LOG.warn("{}", p.describe()));
+            Set<String> present = new LinkedHashSet<>();
+            try (Statement st = c.createStatement()) {
+                for (String dataset : ArchiveLayout.DATASETS) {
+                    List<String> good = files.getOrDefault(dataset, Map.of()).entrySet().stream()
+                            .filter(e -> !skipped.contains(e.getKey()))
+                            .flatMap(e -> e.getValue().stream())
+                            .map(p -> p.toAbsolutePath().toString())
+                            .toList();
+                    if (!good.isEmpty()) {
+                        st.execute("CREATE VIEW " + dataset + " AS SELECT * FROM " + readParquet(good));
+                        present.add(dataset);
+                    }
                 }
             }
-        } catch (SQLException e) {
+            return new ArchiveDatabase(c, Set.copyOf(present), archive, List.copyOf(problems));
+        } catch (SQLException | RuntimeException e) {
             c.close();
             throw new SQLException("cannot open the archive " + archive + ": " + e.getMessage(), e);
         }
-        return new ArchiveDatabase(c, Set.copyOf(present), archive);
     }
 
-    /** A DuckDB table expression reading Parquet files of the archive layout. */
+    /** dataset → run (as in the directory name) → its Parquet files, sorted. Temporary files are not listed. */
+    private static Map<String, Map<String, List<Path>>> listFiles(Path archive) {
+        Map<String, Map<String, List<Path>>> out = new LinkedHashMap<>();
+        for (String dataset : ArchiveLayout.DATASETS) {
+            Path dir = archive.resolve(dataset);
+            if (!Files.isDirectory(dir)) {
+                continue;
+            }
+            try (Stream<Path> paths = Files.find(dir, 2, (p, attrs) -> attrs.isRegularFile()
+                    && p.getFileName().toString().endsWith(".parquet")
+                    && p.getParent().getFileName().toString().startsWith(RUN_DIR_PREFIX))) {
+                Map<String, List<Path>> byRun = paths.sorted().collect(Collectors.groupingBy(
+                        p -> p.getParent().getFileName().toString().substring(RUN_DIR_PREFIX.length()),
+                        TreeMap::new, Collectors.toList()));
+                if (!byRun.isEmpty()) {
+                    out.put(dataset, byRun);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("listing " + dir, e);
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> runsWith(List<ArchiveProblem> problems) {
+        return problems.stream().map(ArchiveProblem::runId).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /**
+     * Files a readable run must have but lacks: the {@code samples} file of every {@code blocks} file that counted
+     * samples (the archiver writes both from the same offset range, samples first). A run without its derived
+     * {@code runs}/{@code steps} files is not a problem: a live archiver may not have flushed the control topic
+     * yet; such a run is simply not listed by {@code runs}.
+     */
+    private static List<ArchiveProblem> missingFiles(Connection c, Path archive,
+                                                     Map<String, Map<String, List<Path>>> files, Set<String> broken)
+            throws SQLException {
+        List<ArchiveProblem> out = new ArrayList<>();
+        List<String> blockFiles = files.getOrDefault(ArchiveLayout.BLOCKS, Map.of()).entrySet().stream()
+                .filter(e -> !broken.contains(e.getKey()))
+                .flatMap(e -> e.getValue().stream())
+                .map(p -> p.toAbsolutePath().toString())
+                .toList();
+        if (blockFiles.isEmpty()) {
+            return out;
+        }
+        String sql = "SELECT filename, sum(sample_count) FROM read_parquet(" + sqlList(blockFiles)
+                + ", filename=true, hive_partitioning=false) GROUP BY filename HAVING sum(sample_count) > 0";
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                Path blocks = Path.of(rs.getString(1));
+                String runDir = blocks.getParent().getFileName().toString();
+                Path expected = archive.toAbsolutePath().resolve(ArchiveLayout.SAMPLES).resolve(runDir)
+                        .resolve(blocks.getFileName().toString());
+                if (!Files.exists(expected)) {
+                    out.add(new ArchiveProblem(runDir.substring(RUN_DIR_PREFIX.length()), expected, "missing: "
+                            + blocks + " lists " + rs.getLong(2) + " samples from the same offsets"));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A DuckDB table expression reading Parquet files of the archive layout (a glob or a list of files). */
     public static String readParquet(String glob) {
-        return "read_parquet(" + sqlString(glob) + ", hive_partitioning=true, hive_types={'"
+        return readParquetExpr(sqlString(glob));
+    }
+
+    /** See {@link #readParquet(String)}; {@code files} must not be empty. */
+    public static String readParquet(List<String> files) {
+        return readParquetExpr(sqlList(files));
+    }
+
+    private static String readParquetExpr(String source) {
+        return "read_parquet(" + source + ", hive_partitioning=true, hive_types={'"
                 + ArchiveLayout.RUN_KEY + "': VARCHAR}, union_by_name=true)";
+    }
+
+    private static String sqlList(List<String> values) {
+        return values.stream().map(ArchiveDatabase::sqlString).collect(Collectors.joining(", ", "[", "]"));
     }
 
     /** A SQL string literal. */
@@ -71,9 +187,24 @@ public final class ArchiveDatabase implements AutoCloseable {
         return connection;
     }
 
-    /** True if the dataset has files, i.e. a view of that name exists. */
+    /** True if the dataset has readable files, i.e. a view of that name exists. */
     public boolean has(String dataset) {
         return datasets.contains(dataset);
+    }
+
+    /** The datasets that have a view, in documentation order. */
+    public List<String> views() {
+        return ArchiveLayout.DATASETS.stream().filter(datasets::contains).toList();
+    }
+
+    /** Unreadable or missing files found at open; their runs are in no view. */
+    public List<ArchiveProblem> problems() {
+        return problems;
+    }
+
+    /** The problem that made a run unreadable, if it was skipped. */
+    public Optional<ArchiveProblem> problemOf(String runId) {
+        return problems.stream().filter(p -> p.runId().equals(runId)).findFirst();
     }
 
     public Path archive() {

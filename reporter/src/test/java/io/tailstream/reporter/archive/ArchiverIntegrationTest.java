@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.reporter.HistoryEvents;
 import io.tailstream.reporter.SyntheticRun;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.Topics;
@@ -69,7 +70,9 @@ class ArchiverIntegrationTest {
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
-            for (SyntheticRun.Rec r : run.allRecords(PARTITIONS, PARTITIONS)) {
+            List<SyntheticRun.Rec> records = new java.util.ArrayList<>(run.allRecords(PARTITIONS, PARTITIONS));
+            records.addAll(new HistoryEvents(run).records());
+            for (SyntheticRun.Rec r : records) {
                 producer.send(new ProducerRecord<>(r.topic(), r.partition(), r.key(), r.value()));
             }
             producer.flush();
@@ -98,7 +101,15 @@ class ArchiverIntegrationTest {
         assertThat(count("SELECT count(*) FROM blocks" + where)).isEqualTo(run.totalBlocks());
         assertThat(count("SELECT count(*) FROM windows" + where)).isEqualTo(run.windows.size());
         assertThat(count("SELECT sum(count) FROM windows" + where)).isEqualTo(run.rows.size());
-        assertThat(count("SELECT count(*) FROM control" + where)).isEqualTo(run.control.size());
+        HistoryEvents extra = new HistoryEvents(run);
+        assertThat(count("SELECT count(*) FROM control" + where)).isEqualTo(run.control.size() + extra.health.size());
+        assertThat(count("SELECT count(*) FROM client_health" + where)).isEqualTo(extra.health.size());
+        assertThat(count("SELECT count(*) FROM stall_events" + where)).isEqualTo(extra.stalls.size());
+        assertThat(count("SELECT count(*) FROM stalls" + where)).isEqualTo(2L * run.steps.size());
+        assertThat(count("SELECT count(*) FROM stalls" + where + " AND open")).isZero();
+        assertThat(count("SELECT count(*) FROM summary_events" + where)).isEqualTo(extra.summaries.size());
+        assertThat(count("SELECT count(*) FROM summaries" + where)).isEqualTo(run.steps.size());
+        assertThat(count("SELECT sum(count) FROM summaries" + where)).isEqualTo(1001L * run.steps.size());
         assertThat(count("SELECT count(*) FROM steps" + where)).isEqualTo(2);
         assertThat(count("SELECT sum(samples_sent) FROM steps" + where)).isEqualTo(run.rows.size());
         assertThat(count("SELECT samples_sent FROM runs" + where)).isEqualTo(run.rows.size());
@@ -141,7 +152,8 @@ class ArchiverIntegrationTest {
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             Map<TopicPartition, OffsetAndMetadata> zero = new HashMap<>();
-            for (String topic : List.of(Topics.SAMPLES, Topics.WINDOWS, Topics.CONTROL)) {
+            for (String topic : List.of(Topics.SAMPLES, Topics.WINDOWS, Topics.CONTROL, Topics.STALLS,
+                    Topics.SUMMARIES)) {
                 c.partitionsFor(topic).forEach(i -> zero.put(new TopicPartition(topic, i.partition()),
                         new OffsetAndMetadata(0)));
             }

@@ -1,0 +1,189 @@
+package io.tailstream.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tailstream.cli.command.CompareCommand;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code query}, {@code runs} and {@code compare} on a small archive written with DuckDB in the archive's layout:
+ * three runs of one step each, {@code slow} at half the throughput and twice the latency of {@code base}.
+ * The figures themselves are checked exactly against raw samples in the reporter's tests.
+ */
+class HistoryCommandsTest {
+
+    private static final long T0_MS = 1_764_000_000_000L; // 2025-11-24T16:00:00Z
+
+    @TempDir
+    Path archive;
+
+    record Outcome(int exitCode, String out, String err) {}
+
+    static Outcome execute(String... args) {
+        CliUsageTest.Outcome o = CliUsageTest.execute(args);
+        return new Outcome(o.exitCode(), o.out().replace(System.lineSeparator(), "\n"), o.err());
+    }
+
+    private void writeRun(Statement st, String run, String plan, long startMs, int spacingUs, int latencyFactor)
+            throws SQLException, IOException {
+        for (String d : new String[] {"samples", "steps", "runs"}) {
+            Files.createDirectories(archive.resolve(d).resolve("run_id=" + run));
+        }
+        String dir = archive.toAbsolutePath().toString();
+        st.execute("COPY (SELECT 1 AS step_id, 'p1' AS producer_id, CAST(i // 100 AS BIGINT) AS block_seq,"
+                + " 'txn' AS op, CAST(" + startMs * 1000 + " + i * " + spacingUs + " AS BIGINT) AS start_us,"
+                + " CAST((100 + i % 100) * " + latencyFactor + " AS BIGINT) AS latency_us,"
+                + " CAST(NULL AS BIGINT) AS intended_start_us,"
+                + " CASE WHEN i % 50 = 0 THEN 'deadlock' ELSE 'ok' END AS status, 1 AS queries, i < 100 AS warmup"
+                + " FROM range(1000) t(i)) TO '" + dir + "/samples/run_id=" + run + "/s.parquet' (FORMAT parquet)");
+        st.execute("COPY (SELECT 1 AS step_id, 'h2' AS target, 'oltp_point_select' AS workload, 4 AS threads,"
+                + " 1 AS round) TO '" + dir + "/steps/run_id=" + run + "/steps.parquet' (FORMAT parquet)");
+        st.execute("COPY (SELECT '" + plan + "' AS plan_name, CAST(" + startMs + " AS BIGINT) AS started_at_ms,"
+                + " CAST(" + (startMs + 90_000) + " AS BIGINT) AS ended_at_ms, 'completed' AS outcome,"
+                + " CAST(1000 AS BIGINT) AS samples_sent) TO '" + dir + "/runs/run_id=" + run
+                + "/runs.parquet' (FORMAT parquet)");
+    }
+
+    @BeforeEach
+    void writeArchive() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            writeRun(st, "base", "nightly", T0_MS, 1000, 1);
+            writeRun(st, "same", "nightly", T0_MS + 86_400_000L, 1000, 1);
+            writeRun(st, "slow", "weekly", T0_MS + 2 * 86_400_000L, 2000, 2);
+        }
+    }
+
+    @Test
+    void query_table_csv_json() {
+        String sql = "SELECT run_id, count(*) AS n, sum(latency_us) AS lat FROM samples GROUP BY ALL ORDER BY 1";
+        Outcome table = execute("query", "--archive", archive.toString(), sql);
+        assertThat(table.exitCode()).as(table.err()).isZero();
+        // sum over i of (100 + i % 100) = 1000 * 100 + 10 * 4950 = 149,500 (doubled for slow)
+        assertThat(table.out()).isEqualTo("""
+                run_id     n     lat
+                ------  ----  ------
+                base    1000  149500
+                same    1000  149500
+                slow    1000  299000
+                (3 rows)
+                """);
+        Outcome csv = execute("query", "--archive", archive.toString(), "--format", "csv", sql);
+        assertThat(csv.out()).isEqualTo("run_id,n,lat\r\nbase,1000,149500\r\nsame,1000,149500\r\nslow,1000,299000\r\n");
+        Outcome json = execute("query", "--archive", archive.toString(), "--format", "json",
+                "SELECT run_id, plan_name FROM runs WHERE run_id = 'slow'");
+        assertThat(json.out()).isEqualTo("[\n{\"run_id\":\"slow\",\"plan_name\":\"weekly\"}\n]\n");
+    }
+
+    @Test
+    void query_badSql_namesTheErrorAndTheViews() {
+        Outcome o = execute("query", "--archive", archive.toString(), "SELECT nope FROM samples");
+        assertThat(o.exitCode()).isEqualTo(Cli.EXIT_FAILURE);
+        assertThat(o.err()).contains("query failed: ").contains("nope").contains("(views in " + archive
+                + ": samples, steps, runs)");
+    }
+
+    @Test
+    void runs_listsAndFilters() {
+        Outcome all = execute("runs", "--archive", archive.toString());
+        assertThat(all.exitCode()).as(all.err()).isZero();
+        assertThat(all.out()).isEqualTo("""
+                run_id  plan     started               duration  outcome    steps  samples  targets  workloads
+                ------  -------  --------------------  --------  ---------  -----  -------  -------  -----------------
+                base    nightly  2025-11-24 16:00:00Z  1m30s     completed  1      1,000    h2       oltp_point_select
+                same    nightly  2025-11-25 16:00:00Z  1m30s     completed  1      1,000    h2       oltp_point_select
+                slow    weekly   2025-11-26 16:00:00Z  1m30s     completed  1      1,000    h2       oltp_point_select
+                (3 runs)
+                """);
+        assertThat(execute("runs", "--archive", archive.toString(), "--plan", "weekly").out())
+                .contains("slow").doesNotContain("base").endsWith("(1 run)\n");
+        assertThat(execute("runs", "--archive", archive.toString(), "--since", "2025-11-25").out())
+                .contains("same").contains("slow").doesNotContain("base");
+        assertThat(execute("runs", "--archive", archive.toString(), "--target", "pg").out()).isEqualTo("""
+                run_id  plan  started  duration  outcome  steps  samples  targets  workloads
+                ------  ----  -------  --------  -------  -----  -------  -------  ---------
+                (0 runs)
+                """);
+    }
+
+    @Test
+    void compare_sameRun_exit0_slowerRun_exit3() {
+        Outcome same = execute("compare", "--archive", archive.toString(), "--baseline", "base", "--candidate",
+                "same");
+        assertThat(same.exitCode()).as(same.err()).isZero();
+        assertThat(same.out()).contains("+0.0%").contains(" same\n").endsWith("OK: no step worse than the baseline"
+                + " by more than 5%\n");
+
+        Outcome slow = execute("compare", "--archive", archive.toString(), "--baseline", "base", "--candidate",
+                "slow", "--threshold", "10%");
+        assertThat(slow.exitCode()).as(slow.err()).isEqualTo(CompareCommand.EXIT_REGRESSION).isEqualTo(3);
+        // measured: 900 samples; span (899 * spacing + last latency); p99 = rank 891 of the sorted latencies
+        assertThat(slow.out()).contains("baseline base, candidate slow, threshold 10%")
+                .contains("worse").contains("-50.").contains("+100.0%")
+                .endsWith("REGRESSION: 1 of 1 steps worse than the baseline by more than 10% (exit code 3)\n");
+
+        Outcome gate = execute("compare", "--archive", archive.toString(), "--baseline", "slow", "--candidate",
+                "base");
+        assertThat(gate.exitCode()).isZero();
+        assertThat(gate.out()).contains("better");
+    }
+
+    @Test
+    void compare_unknownRun_listsRuns_exit1() {
+        Outcome o = execute("compare", "--archive", archive.toString(), "--baseline", "base", "--candidate", "nope");
+        assertThat(o.exitCode()).isEqualTo(Cli.EXIT_FAILURE);
+        assertThat(o.err()).contains("run nope is not in the archive").contains("runs there: [base, same, slow]");
+        assertThat(o.err().strip().lines()).hasSize(1);
+    }
+
+    @Test
+    void corruptFile_namedInTheError_otherRunsStillQuery() throws Exception {
+        Path bad = archive.resolve("samples/run_id=slow/s.parquet");
+        try (RandomAccessFile raf = new RandomAccessFile(bad.toFile(), "rw")) {
+            raf.setLength(raf.length() - 100);
+        }
+        Outcome q = execute("query", "--archive", archive.toString(), "SELECT DISTINCT run_id FROM samples ORDER BY 1");
+        assertThat(q.exitCode()).as(q.err()).isZero();
+        assertThat(q.out()).contains("base").contains("same").doesNotContain("slow");
+        Outcome c = execute("compare", "--archive", archive.toString(), "--baseline", "base", "--candidate", "slow");
+        assertThat(c.exitCode()).isEqualTo(Cli.EXIT_FAILURE);
+        assertThat(c.err()).contains("run slow cannot be read: " + bad).contains("no Parquet magic bytes at the end");
+        assertThat(execute("runs", "--archive", archive.toString()).out()).contains("base").doesNotContain("slow");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "compare --archive . --baseline a --candidate b --threshold abc | --threshold 'abc' is not a percentage",
+            "compare --archive . --baseline a --candidate b --threshold -5% | must be a percentage >= 0",
+            "compare --archive . --baseline a                                | Missing required option: '--candidate",
+            "runs --archive . --since yesterday                              | 'yesterday' is not a date",
+            "query --archive . --format xml SELECT                           | unknown format 'xml'",
+            "query --archive /surely/not/here SELECT                         | no such folder",
+            "query --archive .                                               | Missing required parameter: 'SQL'",
+    })
+    void badUsage_exit2(String args, String expected) {
+        Outcome o = execute(args.trim().split("\\s+"));
+        assertThat(o.exitCode()).as(o.err()).isEqualTo(Cli.EXIT_USAGE);
+        assertThat(o.err()).contains(expected);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"query", "runs", "compare"})
+    void help(String command) {
+        Outcome o = execute(command, "--help");
+        assertThat(o.exitCode()).isZero();
+        assertThat(o.out()).startsWith("Usage: tailstream " + command);
+    }
+}

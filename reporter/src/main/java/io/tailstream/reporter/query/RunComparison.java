@@ -1,0 +1,104 @@
+package io.tailstream.reporter.query;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Compares two runs step by step — steps matched by target, workload and threads, figures exact from raw samples
+ * ({@link StepFigures}) — and says whether the candidate is worse than the baseline beyond a threshold: QPS lower
+ * by more than the threshold, or P99 higher by more than it. Stateless and thread safe.
+ */
+public final class RunComparison {
+
+    private RunComparison() {}
+
+    /** Verdict on one matched step. */
+    public enum Verdict {
+        /** QPS dropped or P99 rose by more than the threshold. */
+        WORSE,
+        /** Not worse, and QPS rose or P99 dropped by more than the threshold. */
+        BETTER,
+        /** Within the threshold both ways. */
+        SAME
+    }
+
+    /**
+     * One matched (target, workload, threads).
+     *
+     * @param qpsDeltaPct {@code (candidate - baseline) / baseline * 100}; positive is better
+     * @param p99DeltaPct {@code (candidate - baseline) / baseline * 100}; negative is better
+     */
+    public record Row(StepFigure.Key key, StepFigure baseline, StepFigure candidate, double qpsDeltaPct,
+                      double p99DeltaPct, Verdict verdict) {}
+
+    /**
+     * @param thresholdPct   the threshold used, in percent
+     * @param rows           matched steps, by workload, target, threads
+     * @param baselineOnly   steps only the baseline ran
+     * @param candidateOnly  steps only the candidate ran
+     */
+    public record Result(String baselineRun, String candidateRun, double thresholdPct, List<Row> rows,
+                         List<StepFigure.Key> baselineOnly, List<StepFigure.Key> candidateOnly) {
+
+        /** True if any matched step is {@link Verdict#WORSE}: the regression gate fails. */
+        public boolean regressed() {
+            return rows.stream().anyMatch(r -> r.verdict() == Verdict.WORSE);
+        }
+    }
+
+    /**
+     * @param thresholdPct e.g. 5 for 5 %; at least 0
+     * @throws IllegalArgumentException if a run is unknown or unreadable (naming what exists or the bad file),
+     *                                  or no step of the two runs matches
+     */
+    public static Result compare(ArchiveDatabase db, String baselineRun, String candidateRun, double thresholdPct)
+            throws SQLException {
+        if (!(thresholdPct >= 0) || Double.isInfinite(thresholdPct)) {
+            throw new IllegalArgumentException("threshold must be a percentage >= 0, was " + thresholdPct);
+        }
+        RunCatalog.require(db, baselineRun);
+        RunCatalog.require(db, candidateRun);
+        Map<StepFigure.Key, StepFigure> base = byKey(StepFigures.of(db, List.of(baselineRun)));
+        Map<StepFigure.Key, StepFigure> cand = byKey(StepFigures.of(db, List.of(candidateRun)));
+        List<Row> rows = new ArrayList<>();
+        List<StepFigure.Key> baseOnly = new ArrayList<>();
+        for (Map.Entry<StepFigure.Key, StepFigure> e : base.entrySet()) {
+            StepFigure c = cand.get(e.getKey());
+            if (c == null) {
+                baseOnly.add(e.getKey());
+                continue;
+            }
+            StepFigure b = e.getValue();
+            double qps = deltaPct(b.qps(), c.qps());
+            double p99 = deltaPct(b.p99Us(), c.p99Us());
+            Verdict v = qps < -thresholdPct || p99 > thresholdPct ? Verdict.WORSE
+                    : qps > thresholdPct || p99 < -thresholdPct ? Verdict.BETTER : Verdict.SAME;
+            rows.add(new Row(e.getKey(), b, c, qps, p99, v));
+        }
+        List<StepFigure.Key> candOnly = cand.keySet().stream().filter(k -> !base.containsKey(k)).toList();
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException("no step of run " + candidateRun + " matches one of run " + baselineRun
+                    + " by target, workload and threads (with measured samples); baseline has " + base.keySet()
+                    + ", candidate has " + cand.keySet());
+        }
+        return new Result(baselineRun, candidateRun, thresholdPct, rows, baseOnly, candOnly);
+    }
+
+    /** {@code (candidate - baseline) / baseline * 100}; 0 if both are 0, +/-infinity if only the baseline is 0. */
+    static double deltaPct(double baseline, double candidate) {
+        if (baseline == 0) {
+            return candidate == 0 ? 0 : Math.copySign(Double.POSITIVE_INFINITY, candidate);
+        }
+        return (candidate - baseline) / baseline * 100;
+    }
+
+    private static Map<StepFigure.Key, StepFigure> byKey(List<StepFigure> figures) {
+        return figures.stream().collect(Collectors.toMap(StepFigure::key, Function.identity(), (a, b) -> a,
+                TreeMap::new));
+    }
+}
