@@ -1,6 +1,8 @@
 package io.tailstream.aggregator;
 
+import io.tailstream.aggregator.stall.StallConfig;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -29,6 +31,11 @@ import java.util.regex.Pattern;
  *                               closed (see {@code io.tailstream.aggregator.topology})
  * @param clientOverrides        extra Kafka Streams / client properties passed through unchanged (SASL, TLS, ...);
  *                               their values may be secrets and are never logged
+ * @param stalls                 stall rule thresholds
+ * @param rollups                roll-up window sizes (whole multiples of {@code windowSize}, ascending, distinct);
+ *                               roll-up windows go to the windows topic next to the base windows (their size is
+ *                               {@code windowEnd - windowStart}). Empty by default so the windows topic holds only
+ *                               base windows unless asked for; {@code tailstream aggregate} enables 10 s and 60 s.
  */
 public record AggregatorConfig(
         String applicationId,
@@ -39,7 +46,9 @@ public record AggregatorConfig(
         Duration commitInterval,
         Duration emitInterval,
         Duration endOfStepCheckInterval,
-        Map<String, String> clientOverrides) {
+        Map<String, String> clientOverrides,
+        StallConfig stalls,
+        List<Duration> rollups) {
 
     public static final String DEFAULT_APPLICATION_ID = "tailstream-aggregator";
     public static final String EXACTLY_ONCE_V2 = "exactly_once_v2";
@@ -67,37 +76,74 @@ public record AggregatorConfig(
         requireWholeMillis("emitInterval", emitInterval, 0);
         requireWholeMillis("endOfStepCheckInterval", endOfStepCheckInterval, 1);
         clientOverrides = Map.copyOf(Objects.requireNonNull(clientOverrides, "clientOverrides"));
+        Objects.requireNonNull(stalls, "stalls");
+        rollups = List.copyOf(Objects.requireNonNull(rollups, "rollups"));
+        long previous = windowSize.toMillis();
+        for (Duration r : rollups) {
+            requireWholeMillis("rollup", r, 1);
+            if (r.toMillis() <= previous || r.toMillis() % windowSize.toMillis() != 0) {
+                throw new IllegalArgumentException("aggregator rollups must be ascending, distinct multiples of the "
+                        + "window size " + windowSize + " larger than it, was " + rollups);
+            }
+            previous = r.toMillis();
+        }
     }
 
     /** Defaults: 1 s windows, 2 s grace, exactly once, 1 thread, commit every 100 ms, no emit throttle. */
     public static AggregatorConfig defaults() {
         return new AggregatorConfig(DEFAULT_APPLICATION_ID, Duration.ofSeconds(1), Duration.ofSeconds(2),
-                EXACTLY_ONCE_V2, 1, Duration.ofMillis(100), Duration.ZERO, Duration.ofMillis(100), Map.of());
+                EXACTLY_ONCE_V2, 1, Duration.ofMillis(100), Duration.ZERO, Duration.ofMillis(100), Map.of(),
+                StallConfig.defaults(), List.of());
+    }
+
+    /** The roll-up sizes {@code tailstream aggregate} uses unless told otherwise: 10 s and 60 s. */
+    public static List<Duration> defaultRollups() {
+        return List.of(Duration.ofSeconds(10), Duration.ofSeconds(60));
+    }
+
+    public AggregatorConfig withStalls(StallConfig newStalls) {
+        return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads,
+                commitInterval, emitInterval, endOfStepCheckInterval, clientOverrides, newStalls, rollups);
+    }
+
+    public AggregatorConfig withRollups(List<Duration> newRollups) {
+        return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads,
+                commitInterval, emitInterval, endOfStepCheckInterval, clientOverrides, stalls, newRollups);
+    }
+
+    public AggregatorConfig withCommitInterval(Duration interval) {
+        return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads, interval,
+                emitInterval, endOfStepCheckInterval, clientOverrides, stalls, rollups);
+    }
+
+    /** Roll-up sizes in ms. */
+    public List<Long> rollupsMs() {
+        return rollups.stream().map(Duration::toMillis).toList();
     }
 
     public AggregatorConfig withApplicationId(String id) {
         return new AggregatorConfig(id, windowSize, grace, processingGuarantee, streamThreads, commitInterval,
-                emitInterval, endOfStepCheckInterval, clientOverrides);
+                emitInterval, endOfStepCheckInterval, clientOverrides, stalls, rollups);
     }
 
     public AggregatorConfig withWindow(Duration size, Duration newGrace) {
         return new AggregatorConfig(applicationId, size, newGrace, processingGuarantee, streamThreads, commitInterval,
-                emitInterval, endOfStepCheckInterval, clientOverrides);
+                emitInterval, endOfStepCheckInterval, clientOverrides, stalls, rollups);
     }
 
     public AggregatorConfig withProcessingGuarantee(String guarantee) {
         return new AggregatorConfig(applicationId, windowSize, grace, guarantee, streamThreads, commitInterval,
-                emitInterval, endOfStepCheckInterval, clientOverrides);
+                emitInterval, endOfStepCheckInterval, clientOverrides, stalls, rollups);
     }
 
     public AggregatorConfig withStreamThreads(int threads) {
         return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, threads, commitInterval,
-                emitInterval, endOfStepCheckInterval, clientOverrides);
+                emitInterval, endOfStepCheckInterval, clientOverrides, stalls, rollups);
     }
 
     public AggregatorConfig withClientOverrides(Map<String, String> overrides) {
         return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads,
-                commitInterval, emitInterval, endOfStepCheckInterval, overrides);
+                commitInterval, emitInterval, endOfStepCheckInterval, overrides, stalls, rollups);
     }
 
     /** Window size in ms. */
@@ -117,7 +163,7 @@ public record AggregatorConfig(
                 + ", processingGuarantee=" + processingGuarantee + ", streamThreads=" + streamThreads
                 + ", commitInterval=" + commitInterval + ", emitInterval=" + emitInterval
                 + ", endOfStepCheckInterval=" + endOfStepCheckInterval
-                + ", clientOverrides=" + clientOverrides.keySet() + "]";
+                + ", clientOverrides=" + clientOverrides.keySet() + ", stalls=" + stalls + ", rollups=" + rollups + "]";
     }
 
     private static void requireWholeMillis(String key, Duration value, long minMillis) {

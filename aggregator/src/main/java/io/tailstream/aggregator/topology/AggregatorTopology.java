@@ -6,31 +6,38 @@ import io.tailstream.aggregator.window.WindowAggregateSerde;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.event.JsonSerde;
 import io.tailstream.schemas.event.WindowStats;
+import io.tailstream.aggregator.step.ScopeState;
+import io.tailstream.aggregator.step.StepInput;
+import io.tailstream.aggregator.step.StepMeta;
+import io.tailstream.aggregator.step.StepOutput;
+import io.tailstream.aggregator.step.StepProcessor;
+import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.StallEvent;
+import io.tailstream.schemas.event.StepSummary;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.EmitStrategy;
-import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The aggregator's Kafka Streams topology, built by a pure function of its configuration (no I/O, no clients), so
@@ -39,8 +46,11 @@ import org.apache.kafka.streams.state.WindowStore;
  * <pre>
  *  tailstream.samples ─▶ decode-blocks ─┬─▶ (dead letters) ─▶ tailstream.deadletter
  *   (block bytes)        [stage 1]      └─▶ partials-by-scope (repartition, key runId/stepId/op, ts = window start)
- *                                            ─▶ merge-partials: tumbling window + grace, emit on window close [stage 2]
- *                                            ─▶ drop tick-only windows ─▶ WindowStats JSON ─▶ tailstream.windows
+ *                                            ─▶ merge-partials: window store, emit on close, late corrections [stage 2]
+ *                                            ├─▶ WindowStats JSON ─▶ tailstream.windows
+ *                                            └─▶ step-input (repartition by run, 1 partition) + tailstream.control
+ *                                                 ─▶ steps: stalls, roll-ups, summaries [stage 3]
+ *                                                 ─▶ tailstream.stalls / tailstream.summaries / tailstream.windows
  * </pre>
  *
  * Every store is in memory (RocksDB is not on the class path) and change-logged, so exactly-once processing holds
@@ -50,16 +60,29 @@ public final class AggregatorTopology {
 
     /** Stage 1's store of end-of-step markers whose ticks are still due. */
     public static final String PENDING_STEP_ENDS_STORE = "pending-step-ends";
+    /** Stage 1's store of the producers ({@code runId/producerId}) whose data the task's partition carries. */
+    public static final String HOME_PRODUCERS_STORE = "home-producers";
     /** Stage 2's window store of merged aggregates (queryable by scope key and window). */
     public static final String WINDOW_STORE = "window-aggregates";
     /** Name of the repartition topic of partials (prefixed by the application id and suffixed by Streams). */
     public static final String PARTIALS_REPARTITION = "partials-by-scope";
+    /** Stage 2's store of its stream time and close bound (per task). */
+    public static final String MERGE_PROGRESS_STORE = "merge-progress";
+    /** Name of the one-partition repartition topic of closed windows, scope ends and control events, by run. */
+    public static final String STEP_INPUT_REPARTITION = "step-input";
+    /** Stage 3's store of per-scope state (summary accumulators, stall detectors, open roll-ups). */
+    public static final String SCOPE_STORE = "step-scopes";
+    /** Stage 3's store of per-step state (block accounting, producers). */
+    public static final String STEP_STORE = "steps";
+
+    private static final Logger LOG = LoggerFactory.getLogger(AggregatorTopology.class);
 
     private AggregatorTopology() {}
 
     /** Builds the topology; reads nothing but the config. */
     public static Topology build(AggregatorConfig config) {
         Serde<WindowAggregate> aggregateSerde = new WindowAggregateSerde();
+        Serde<WindowStats> windowSerde = new JsonSerde<>(WindowStats.class);
         StreamsBuilder builder = new StreamsBuilder();
 
         KStream<String, StageOne> decoded = builder
@@ -77,34 +100,110 @@ public final class AggregatorTopology {
                                         .withName("dead-letters")), "dead"))
                 .defaultBranch(Branched.as("partials"));
 
-        Duration retention = config.windowSize().plus(config.grace());
-        Materialized<String, WindowAggregate, WindowStore<Bytes, byte[]>> windowStore =
-                Materialized.<String, WindowAggregate>as(
-                                Stores.inMemoryWindowStore(WINDOW_STORE, retention, config.windowSize(), false))
-                        .withKeySerde(Serdes.String())
-                        .withValueSerde(aggregateSerde);
-
-        branches.get("decoded-partials")
+        KStream<String, StepInput> closed = branches.get("decoded-partials")
                 .mapValues(value -> ((StageOne.Partial) value).aggregate(), Named.as("partial-unwrap"))
                 .repartition(Repartitioned.<String, WindowAggregate>as(PARTIALS_REPARTITION)
                         .withKeySerde(Serdes.String())
                         .withValueSerde(aggregateSerde))
-                .groupByKey(Grouped.<String, WindowAggregate>as("partials-grouped")
+                .process(new MergeSupplier(config), Named.as("merge-partials"));
+
+        closed.filter((run, in) -> StepInput.WINDOW.equals(in.kind()) && in.publish(),
+                        Named.as("published-windows"))
+                .map((run, in) -> KeyValue.pair(in.window().scopeKey(), in.window()), Named.as("to-window-stats"))
+                .to(Topics.WINDOWS, Produced.with(Serdes.String(), windowSerde).withName("windows"));
+
+        KStream<String, StepInput> control = builder
+                .stream(Topics.CONTROL, Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("control"))
+                .flatMapValues(AggregatorTopology::controlInput, Named.as("control-to-step-input"));
+
+        Map<String, KStream<String, StepOutput>> outputs = closed
+                .repartition(Repartitioned.<String, StepInput>as(STEP_INPUT_REPARTITION)
                         .withKeySerde(Serdes.String())
-                        .withValueSerde(aggregateSerde))
-                .windowedBy(TimeWindows.ofSizeAndGrace(config.windowSize(), config.grace()))
-                .emitStrategy(EmitStrategy.onWindowClose())
-                .aggregate(WindowAggregate::new, (scope, partial, aggregate) -> aggregate.mergeFrom(partial),
-                        Named.as("merge-partials"), windowStore)
-                .toStream(Named.as("closed-windows"))
-                .filter((window, aggregate) -> aggregate.emittable(), Named.as("drop-tick-only-windows"))
-                .map((window, aggregate) -> KeyValue.pair(window.key(),
-                                aggregate.toWindowStats(window.window().start(), window.window().end())),
-                        Named.as("to-window-stats"))
-                .to(Topics.WINDOWS, Produced.with(Serdes.String(), new JsonSerde<>(WindowStats.class))
-                        .withName("windows"));
+                        .withValueSerde(new JsonSerde<>(StepInput.class))
+                        .withNumberOfPartitions(1))
+                .merge(control, Named.as("step-inputs"))
+                .process(new StepSupplier(config), Named.as("steps"))
+                .split(Named.as("step-"))
+                .branch((key, value) -> value instanceof StepOutput.Stall, Branched.as("stalls"))
+                .branch((key, value) -> value instanceof StepOutput.Summary, Branched.as("summaries"))
+                .defaultBranch(Branched.as("rollups"));
+        outputs.get("step-stalls")
+                .mapValues(v -> ((StepOutput.Stall) v).event(), Named.as("stall-unwrap"))
+                .to(Topics.STALLS, Produced.with(Serdes.String(), new JsonSerde<>(StallEvent.class))
+                        .withName("stalls-out"));
+        outputs.get("step-summaries")
+                .mapValues(v -> ((StepOutput.Summary) v).summary(), Named.as("summary-unwrap"))
+                .to(Topics.SUMMARIES, Produced.with(Serdes.String(), new JsonSerde<>(StepSummary.class))
+                        .withName("summaries-out"));
+        outputs.get("step-rollups")
+                .mapValues(v -> ((StepOutput.Rollup) v).window(), Named.as("rollup-unwrap"))
+                .to(Topics.WINDOWS, Produced.with(Serdes.String(), windowSerde).withName("rollups-out"));
 
         return builder.build();
+    }
+
+    /**
+     * A control event as stage-3 input; an unreadable one is logged with its offset and skipped (the control topic is
+     * written by producers only; one bad record must not stop the aggregation of every run).
+     */
+    private static List<StepInput> controlInput(byte[] value) {
+        if (value == null) {
+            return List.of();
+        }
+        try {
+            return List.of(StepInput.control(Json.read(value, ControlEvent.class)));
+        } catch (IllegalArgumentException e) {
+            LOG.warn("skipping an unreadable control event ({} bytes): {}", value.length, e.getMessage());
+            return List.of();
+        }
+    }
+
+    private static final class MergeSupplier implements ProcessorSupplier<String, WindowAggregate, String, StepInput> {
+        private final AggregatorConfig config;
+
+        MergeSupplier(AggregatorConfig config) {
+            this.config = config;
+        }
+
+        @Override
+        public Processor<String, WindowAggregate, String, StepInput> get() {
+            return new WindowMergeProcessor(config.windowSizeMs(), config.graceMs(), WINDOW_STORE, MERGE_PROGRESS_STORE);
+        }
+
+        @Override
+        public Set<StoreBuilder<?>> stores() {
+            // open windows start after stream time - grace - size; one window more of margin
+            Duration retention = config.windowSize().multipliedBy(2).plus(config.grace());
+            StoreBuilder<WindowStore<String, WindowAggregate>> windows = Stores.windowStoreBuilder(
+                    Stores.inMemoryWindowStore(WINDOW_STORE, retention, config.windowSize(), false),
+                    Serdes.String(), new WindowAggregateSerde()).withCachingEnabled();
+            StoreBuilder<KeyValueStore<String, Long>> progress = Stores.keyValueStoreBuilder(
+                    Stores.inMemoryKeyValueStore(MERGE_PROGRESS_STORE), Serdes.String(), Serdes.Long());
+            return Set.of(windows, progress);
+        }
+    }
+
+    private static final class StepSupplier implements ProcessorSupplier<String, StepInput, String, StepOutput> {
+        private final AggregatorConfig config;
+
+        StepSupplier(AggregatorConfig config) {
+            this.config = config;
+        }
+
+        @Override
+        public Processor<String, StepInput, String, StepOutput> get() {
+            return new StepProcessor(config.stalls(), config.rollupsMs(), SCOPE_STORE, STEP_STORE);
+        }
+
+        @Override
+        public Set<StoreBuilder<?>> stores() {
+            StoreBuilder<KeyValueStore<String, ScopeState>> scopes = Stores.keyValueStoreBuilder(
+                    Stores.inMemoryKeyValueStore(SCOPE_STORE), Serdes.String(), new JsonSerde<>(ScopeState.class))
+                    .withCachingEnabled();
+            StoreBuilder<KeyValueStore<String, StepMeta>> steps = Stores.keyValueStoreBuilder(
+                    Stores.inMemoryKeyValueStore(STEP_STORE), Serdes.String(), new JsonSerde<>(StepMeta.class));
+            return Set.of(scopes, steps);
+        }
     }
 
     private static final class DecodeSupplier implements ProcessorSupplier<byte[], byte[], String, StageOne> {
@@ -117,7 +216,7 @@ public final class AggregatorTopology {
         @Override
         public Processor<byte[], byte[], String, StageOne> get() {
             return new BlockDecodeProcessor(config.windowSizeMs(), config.graceMs(), config.endOfStepCheckInterval(),
-                    PENDING_STEP_ENDS_STORE);
+                    PENDING_STEP_ENDS_STORE, HOME_PRODUCERS_STORE);
         }
 
         @Override
@@ -125,7 +224,9 @@ public final class AggregatorTopology {
             StoreBuilder<KeyValueStore<String, PendingStepEnd>> store = Stores.keyValueStoreBuilder(
                     Stores.inMemoryKeyValueStore(PENDING_STEP_ENDS_STORE), Serdes.String(),
                     new JsonSerde<>(PendingStepEnd.class));
-            return Set.of(store);
+            StoreBuilder<KeyValueStore<String, Boolean>> homes = Stores.keyValueStoreBuilder(
+                    Stores.inMemoryKeyValueStore(HOME_PRODUCERS_STORE), Serdes.String(), Serdes.Boolean());
+            return Set.of(store, homes);
         }
     }
 }

@@ -8,7 +8,9 @@ import io.tailstream.schemas.event.WindowStats;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.KeyValue;
@@ -26,8 +28,10 @@ import org.slf4j.LoggerFactory;
  * Stage 1: decodes each sample block into partials keyed by scope ({@code runId/stepId/op}) with the window start
  * as record timestamp. Sample blocks give one partial per (window, op) plus "all ops"; heartbeats give an empty
  * partial per op of the step plus "all ops" in the heartbeat's window; end-of-step markers are remembered in a store
- * and turned into ticks by a wall-clock punctuation once the step's last window may close. Undecodable blocks are
- * forwarded as dead letters.
+ * and turned into ticks by a wall-clock punctuation once the step's last window may close — but only on the
+ * producer's home partition (the one carrying its data and heartbeats, where the marker follows the producer's last
+ * block); marker copies on other partitions are only counted as received blocks. Undecodable blocks are forwarded
+ * as dead letters.
  *
  * <p>Not thread safe: Kafka Streams gives each task its own instance.
  */
@@ -39,15 +43,21 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
     private final long graceMs;
     private final Duration endOfStepCheckInterval;
     private final String pendingStoreName;
+    private final String homeStoreName;
+    /** {@code runId/producerId} of producers whose data or heartbeats this task's partition carries (heap mirror). */
+    private final Set<String> homeProducers = new HashSet<>();
+    private KeyValueStore<String, Boolean> homes;
     private final BlockPartials partials;
     private ProcessorContext<String, StageOne> context;
     private KeyValueStore<String, PendingStepEnd> pending;
 
-    BlockDecodeProcessor(long windowSizeMs, long graceMs, Duration endOfStepCheckInterval, String pendingStoreName) {
+    BlockDecodeProcessor(long windowSizeMs, long graceMs, Duration endOfStepCheckInterval, String pendingStoreName,
+                         String homeStoreName) {
         this.windowSizeMs = windowSizeMs;
         this.graceMs = graceMs;
         this.endOfStepCheckInterval = endOfStepCheckInterval;
         this.pendingStoreName = pendingStoreName;
+        this.homeStoreName = homeStoreName;
         this.partials = new BlockPartials(windowSizeMs);
     }
 
@@ -55,6 +65,13 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
     public void init(ProcessorContext<String, StageOne> ctx) {
         this.context = ctx;
         this.pending = ctx.getStateStore(pendingStoreName);
+        this.homes = ctx.getStateStore(homeStoreName);
+        homeProducers.clear();
+        try (KeyValueIterator<String, Boolean> it = homes.all()) {
+            while (it.hasNext()) {
+                homeProducers.add(it.next().key);
+            }
+        }
         ctx.schedule(endOfStepCheckInterval, PunctuationType.WALL_CLOCK_TIME, this::sendDueTicks);
     }
 
@@ -68,16 +85,33 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
             deadLetter(record, e.getMessage());
             return;
         }
-        if (header.heartbeat()) {
+        String producerKey = header.runId() + "/" + header.producerId();
+        if (!header.endOfStep() && homeProducers.add(producerKey)) {
+            homes.put(producerKey, Boolean.TRUE);
+        }
+        if (header.endOfStep() && !homeProducers.contains(producerKey)) {
+            // a marker copy on a partition the producer sends nothing else to: counted as received, but it must not
+            // end the step here, where it may overtake the producer's data still being processed on its own
+            // partition (see the package documentation)
+            long windowStart = windowStart(Math.floorDiv(header.sealedAtEpochMicros(), 1000L));
+            forward(windowStart, new WindowAggregate(header.runId(), header.stepId(), WindowStats.ALL_OPS)
+                    .addBlocks(1));
+        } else if (header.heartbeat()) {
             long windowStart = windowStart(Math.floorDiv(header.sealedAtEpochMicros(), 1000L));
             for (String op : header.ops()) {
                 forward(windowStart, WindowAggregate.heartbeat(header.runId(), header.stepId(), op));
             }
-            forward(windowStart, WindowAggregate.heartbeat(header.runId(), header.stepId(), WindowStats.ALL_OPS));
+            forward(windowStart, WindowAggregate.heartbeat(header.runId(), header.stepId(), WindowStats.ALL_OPS)
+                    .addBlocks(1));
         } else if (header.endOfStep()) {
             rememberStepEnd(header);
-        } else {
+        } else if (partials.hasSamples()) {
             partials.emit(header, this::forward);
+        } else {
+            // a data block without samples still counts as received (block-sequence accounting)
+            long windowStart = windowStart(Math.floorDiv(header.sealedAtEpochMicros(), 1000L));
+            forward(windowStart, WindowAggregate.heartbeat(header.runId(), header.stepId(), WindowStats.ALL_OPS)
+                    .addBlocks(1));
         }
     }
 
@@ -97,10 +131,9 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
         long tickAt = markerWindow + windowSizeMs + graceMs;
         String key = header.runId() + "/" + header.stepId();
         PendingStepEnd previous = pending.get(key);
-        if (previous == null || previous.tickAtEpochMs() < tickAt) {
-            List<String> ops = header.ops();
-            pending.put(key, new PendingStepEnd(header.runId(), header.stepId(), ops, tickAt));
-        }
+        long markers = previous == null ? 1 : previous.markers() + 1;
+        long at = previous == null ? tickAt : Math.max(previous.tickAtEpochMs(), tickAt);
+        pending.put(key, new PendingStepEnd(header.runId(), header.stepId(), header.ops(), at, markers));
     }
 
     private void sendDueTicks(long wallClockMs) {
@@ -118,7 +151,8 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
             for (String op : end.ops()) {
                 forward(end.tickAtEpochMs(), WindowAggregate.tick(end.runId(), end.stepId(), op));
             }
-            forward(end.tickAtEpochMs(), WindowAggregate.tick(end.runId(), end.stepId(), WindowStats.ALL_OPS));
+            forward(end.tickAtEpochMs(), WindowAggregate.tick(end.runId(), end.stepId(), WindowStats.ALL_OPS)
+                    .addBlocks(end.markers()));
             pending.delete(kv.key);
             LOG.debug("end of step {}: ticks at {} sent", kv.key, end.tickAtEpochMs());
         }

@@ -53,7 +53,15 @@ final class BlockPartials implements SampleVisitor {
         slot.acc(opIndex).add(LatencyBuckets.bucketOf(latencyMicros), status, queries, warmup);
     }
 
-    /** Emits the partials of the block just decoded: per window, each op with samples, then {@code "*"}. */
+    /** True if the block just decoded had at least one sample. */
+    boolean hasSamples() {
+        return usedSlots > 0;
+    }
+
+    /**
+     * Emits the partials of the block just decoded: per window, each op with samples, then {@code "*"}. The first
+     * window's {@code "*"} partial also counts the block itself ({@link WindowAggregate#blocks()}).
+     */
     void emit(BlockHeader header, Sink sink) {
         for (int s = 0; s < usedSlots; s++) {
             Slot slot = slots.get(s);
@@ -66,6 +74,9 @@ final class BlockPartials implements SampleVisitor {
                 WindowAggregate partial = acc.toPartial(header.runId(), header.stepId(), header.ops().get(op));
                 all.addCountsOf(partial);
                 sink.partial(slot.windowStart, partial);
+            }
+            if (s == 0) {
+                all.addBlocks(1);
             }
             sink.partial(slot.windowStart, all);
         }

@@ -7,8 +7,10 @@ import java.util.List;
  *
  * @param tickAtEpochMs stream time the ticks carry: the end of the marker's window plus grace; sent once the wall
  *                      clock has reached it
+ * @param markers       end-of-step markers of the step read by this task (one per producer), counted as received
+ *                      blocks when the ticks are sent
  */
-record PendingStepEnd(String runId, int stepId, List<String> ops, long tickAtEpochMs) {
+record PendingStepEnd(String runId, int stepId, List<String> ops, long tickAtEpochMs, long markers) {
 
     PendingStepEnd {
         ops = List.copyOf(ops);

@@ -12,11 +12,32 @@
  * partition and offset in headers ({@link io.tailstream.aggregator.topology.DeadLetters}); processing continues.
  *
  * <h2>Stage 2: merge partials per window</h2>
- * A DSL tumbling-window aggregate with grace, {@code EmitStrategy.onWindowClose()} (one final record per window),
- * over an in-memory, change-logged window store, so exactly-once holds across a kill and restart (the store is
- * restored from its changelog; offsets, store writes and output commit in one transaction). The aggregate is
- * serialized per partial update, which is why its form is the cheap {@code SparseHistogram} (see package
+ * {@code WindowMergeProcessor}, a processor over an in-memory, change-logged window store
+ * ({@value io.tailstream.aggregator.topology.AggregatorTopology#WINDOW_STORE}) and a small progress store (its
+ * stream time and close bound), so exactly-once holds across a kill and restart (stores are restored from their
+ * changelogs; offsets, store writes and output commit in one transaction). A window is emitted once, when the
+ * task's stream time reaches its end plus grace. It replaced the skeleton's DSL windowed aggregate because the DSL
+ * drops records later than the grace: here a late partial becomes a <em>late correction</em> — a window record
+ * of the closed window holding only the late samples, {@code lateCount == count} — and is counted into the step
+ * summary's {@code lateCount}. Why a correction and not only a counter: the windows topic then still accounts for
+ * every sample sent (sent = aggregated holds even with late data) and shows where lateness happened. The aggregate
+ * is serialized per partial update, which is why its form is the cheap {@code SparseHistogram} (package
  * {@code window}) rather than an HdrHistogram.
+ *
+ * <h2>Stage 3: per-run step analysis</h2>
+ * Closed windows, late corrections and scope ends are re-keyed by run id into the one-partition internal topic
+ * {@value io.tailstream.aggregator.topology.AggregatorTopology#STEP_INPUT_REPARTITION} and merged with the control
+ * topic (also one partition, key run id) into {@code io.tailstream.aggregator.step.StepProcessor}: stall detection
+ * ({@code io.tailstream.aggregator.stall}), roll-ups, step summaries and block accounting. The volume here is one
+ * record per scope and window, not per sample, so one task suffices.
+ *
+ * <h2>Block accounting</h2>
+ * Every block (data, heartbeat, end-of-step marker) is counted once into the step's {@code "*"} partial
+ * ({@code WindowAggregate.blocks}); stage 3 adds them up per step and compares them with the sum of the producers'
+ * {@code StepEnded.blocksSent}: the difference is the summary's {@code missingBlocks} (-1 until every producer that
+ * started the step has reported its end). Per-producer sequence numbers are not compared one by one because
+ * end-of-step markers go to every partition with consecutive sequence numbers, so no single stage-1 task sees a
+ * producer's whole sequence.
  *
  * <h2>Time without samples</h2>
  * Windows close only when the stage-2 task's stream time passes window end + grace, and stream time comes from
@@ -39,26 +60,19 @@
  * Because every partial's timestamp is its window start, the close time moves once per window, so the check is
  * cheap.
  *
- * <h2>Known limits, for issue 4</h2>
+ * <h2>Known limits</h2>
  * <ul>
- *   <li>Late partials (beyond grace) are dropped by Kafka Streams (logged, and counted in its
- *       {@code dropped-records} metric), not yet reported in {@code WindowStats.lateCount}. Issue 4 replaces the DSL
- *       window aggregate with a processor over the same window store that counts them into the closed window's
- *       late counter and emits a correction.</li>
  *   <li>Replay skew: when re-aggregating a backlog, stage-1 tasks of different samples partitions may run apart by
- *       more than the grace in event time and the leading one closes windows the others still feed. Live (the demo,
- *       a soak) the skew is the processing lag, far below 2 s. Fixes: grace sized for replays, or keying sample
- *       blocks by {@code runId/stepId} so a step's partials come from one partition.</li>
+ *       more than the grace in event time and the leading one closes windows the others still feed. Their samples
+ *       are no longer lost (late corrections), but the windows are split into a regular record and corrections.
+ *       Live (the demo, a soak) the skew is the processing lag, far below 2 s.</li>
  *   <li>Throughput: the per-update serde is O(non-empty buckets of the window), a few µs; a 1024-sample block
- *       costs (ops + 1) updates. The path to issue 4's 10 M samples/s keeps the live aggregates as heap objects
- *       within a commit interval and writes them to the same change-logged store once per commit (e.g. a custom store
- *       whose flush, which Kafka Streams runs before every commit, writes the dirty aggregates; to be verified),
- *       which keeps exactly-once and cuts updates to one per scope and window per commit; the stages, the partial
- *       type and the topics stay as they are. Measured here (integration test, 1 partition, exactly_once_v2,
- *       2 M samples pre-filled, latencies spread over ~9,000 buckets per window): ~0.7 M samples/s including
- *       start-up, against ~4,500/s for the naive DSL aggregate of facts.md.</li>
- *   <li>Block sequence gaps per producer are not tracked yet (issue 4: stage 1 keeps the last sequence per
- *       producer in a store and reports gaps in the summary).</li>
+ *       costs (ops + 1) updates. See {@code docs/aggregator-benchmarks.md} for measured figures and the path to
+ *       10 M samples/s (live aggregates in heap within a commit interval, written to the change-logged store once
+ *       per commit).</li>
+ *   <li>Summaries are emitted when a scope's end-of-step ticks arrive; with several samples partitions each
+ *       partition's ticks end the scope once, so a summary may be published more than once (the last one is
+ *       complete); consumers keep the last record per key, as for stalls.</li>
  * </ul>
  */
 package io.tailstream.aggregator.topology;

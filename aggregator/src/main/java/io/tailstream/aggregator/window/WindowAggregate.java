@@ -33,6 +33,7 @@ public final class WindowAggregate {
     private long lateCount;
     private long heartbeats;
     private long ticks;
+    private long blocks;
     private final long[] errorsByCode;
     private SparseHistogram latencies;
 
@@ -52,7 +53,7 @@ public final class WindowAggregate {
 
     /** All fields, as read back by {@link WindowAggregateSerde}; {@code errorsByCode} has 16 entries. */
     static WindowAggregate restore(String runId, int stepId, String op, long errors, long queries, long warmupCount,
-                                   long lateCount, long heartbeats, long ticks, long[] errorsByCode,
+                                   long lateCount, long heartbeats, long ticks, long blocks, long[] errorsByCode,
                                    SparseHistogram latencies) {
         WindowAggregate a = runId == null ? new WindowAggregate() : new WindowAggregate(runId, stepId, op);
         a.errors = errors;
@@ -61,6 +62,7 @@ public final class WindowAggregate {
         a.lateCount = lateCount;
         a.heartbeats = heartbeats;
         a.ticks = ticks;
+        a.blocks = blocks;
         System.arraycopy(errorsByCode, 0, a.errorsByCode, 0, STATUS_CODES);
         a.latencies = latencies;
         return a;
@@ -133,6 +135,7 @@ public final class WindowAggregate {
         lateCount += other.lateCount;
         heartbeats += other.heartbeats;
         ticks += other.ticks;
+        blocks += other.blocks;
         for (int i = 0; i < STATUS_CODES; i++) {
             errorsByCode[i] += other.errorsByCode[i];
         }
@@ -217,6 +220,36 @@ public final class WindowAggregate {
         return ticks;
     }
 
+    /**
+     * Sample blocks (data, heartbeat and end-of-step) received for the step, counted once per block in the step's
+     * "all ops" scope: summed over a step and compared with the producers' {@code StepEnded.blocksSent}, it tells
+     * how many blocks were lost.
+     */
+    public long blocks() {
+        return blocks;
+    }
+
+    /**
+     * Adds received blocks to this (partial) aggregate.
+     *
+     * @return this
+     */
+    public WindowAggregate addBlocks(long n) {
+        blocks += n;
+        return this;
+    }
+
+    /**
+     * Marks every sample of this aggregate as late (it arrived after its window closed): its late count becomes its
+     * sample count.
+     *
+     * @return this
+     */
+    public WindowAggregate markLate() {
+        lateCount = count();
+        return this;
+    }
+
     public SparseHistogram latencies() {
         return latencies;
     }
@@ -226,7 +259,7 @@ public final class WindowAggregate {
         return o instanceof WindowAggregate a
                 && Objects.equals(runId, a.runId) && stepId == a.stepId && Objects.equals(op, a.op)
                 && errors == a.errors && queries == a.queries && warmupCount == a.warmupCount
-                && lateCount == a.lateCount && heartbeats == a.heartbeats && ticks == a.ticks
+                && lateCount == a.lateCount && heartbeats == a.heartbeats && ticks == a.ticks && blocks == a.blocks
                 && Arrays.equals(errorsByCode, a.errorsByCode) && latencies.equals(a.latencies);
     }
 

@@ -13,12 +13,13 @@ import org.apache.kafka.common.serialization.Serializer;
  * These bytes never leave the aggregator's internal topics, but are versioned so a restarted (newer) aggregator
  * can still restore an older changelog.
  *
- * <p>Layout, version 1 (all integers unsigned LEB128 varints unless said otherwise):
+ * <p>Layout, version 2 (all integers unsigned LEB128 varints unless said otherwise); version 1 is the same
+ * without {@code blocks} and is still read (blocks = 0), so a changelog written before the upgrade restores:
  * <pre>
- *   byte    version (1)
+ *   byte    version (2)
  *   byte    1 if a scope follows, 0 for an aggregate without scope (the initializer's)
  *   string  runId   (varint length + UTF-8), varint stepId, string op   -- only if a scope follows
- *   varint  errors, queries, warmupCount, lateCount, heartbeats, ticks
+ *   varint  errors, queries, warmupCount, lateCount, heartbeats, ticks, blocks (v2 only)
  *   varint  n = number of non-zero error codes, then n x (varint code, varint count)
  *   varint  m = number of non-empty latency buckets, then m x (varint bucket-key delta, varint count)
  * </pre>
@@ -29,7 +30,8 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class WindowAggregateSerde implements Serde<WindowAggregate> {
 
-    static final byte VERSION = 1;
+    static final byte VERSION = 2;
+    static final byte VERSION_1 = 1;
 
     @Override
     public Serializer<WindowAggregate> serializer() {
@@ -59,6 +61,7 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
         w.varLong(a.lateCount());
         w.varLong(a.heartbeats());
         w.varLong(a.ticks());
+        w.varLong(a.blocks());
         long[] byCode = a.errorsByCodeView();
         int nonZero = 0;
         for (long n : byCode) {
@@ -86,13 +89,13 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
     }
 
     /**
-     * @throws SerializationException if the bytes are not a version-1 aggregate
+     * @throws SerializationException if the bytes are not a version-1 or version-2 aggregate
      */
     public static WindowAggregate deserialize(byte[] bytes) {
         Reader r = new Reader(bytes);
         try {
             int version = r.byteAt();
-            if (version != VERSION) {
+            if (version != VERSION && version != VERSION_1) {
                 throw new SerializationException("unsupported window aggregate version " + version);
             }
             int hasScope = r.byteAt();
@@ -112,6 +115,7 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
             long late = r.varLong();
             long heartbeats = r.varLong();
             long ticks = r.varLong();
+            long blocks = version == VERSION_1 ? 0 : r.varLong();
             long[] byCode = new long[SampleStatus.MAX_CODE + 1];
             int codes = r.count(byCode.length);
             for (int i = 0; i < codes; i++) {
@@ -130,7 +134,7 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
             if (r.remaining() != 0) {
                 throw new SerializationException(r.remaining() + " trailing bytes after a window aggregate");
             }
-            return WindowAggregate.restore(runId, stepId, op, errors, queries, warmup, late, heartbeats, ticks,
+            return WindowAggregate.restore(runId, stepId, op, errors, queries, warmup, late, heartbeats, ticks, blocks,
                     byCode, SparseHistogram.of(buckets, counts, m));
         } catch (IllegalArgumentException | ArithmeticException | ArrayIndexOutOfBoundsException e) {
             throw new SerializationException("corrupt window aggregate (" + bytes.length + " bytes): " + e.getMessage(),

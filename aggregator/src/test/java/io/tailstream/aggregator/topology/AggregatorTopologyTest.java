@@ -6,6 +6,7 @@ import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.aggregator.testing.ExactWindows;
 import io.tailstream.aggregator.testing.TestProducer;
+import io.tailstream.aggregator.window.LatencyBuckets;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleStatus;
@@ -202,7 +203,24 @@ class AggregatorTopologyTest {
     }
 
     @Test
-    void lateSamples_withinGraceAreMerged_beyondGraceAreDroppedForNow() {
+    void endOfStep_markerCopyOfAProducerWithoutDataOnThePartition_doesNotCloseTheStep() {
+        TestProducer p1 = new TestProducer(RUN, "p1");
+        TestProducer elsewhere = new TestProducer(RUN, "p2"); // its data and heartbeats go to another partition
+        send(p1.key(), p1.samples(STEP, OPS, List.of(sample(BASE_MS * 1000 + 100_000, 500, 0, SampleStatus.OK, 1)),
+                BASE_MS * 1000 + 200_000));
+        send(elsewhere.key(), elsewhere.endOfStep(STEP, OPS, (BASE_MS + 300) * 1000));
+        driver.advanceWallClockTime(Duration.ofSeconds(10));
+        // p2's marker copy here cannot know whether p2's data (on its own partition) has been processed: no ticks
+        assertThat(windows.readValuesToList()).isEmpty();
+        // p1's marker follows p1's data on this partition: it ends the step
+        send(p1.key(), p1.endOfStep(STEP, OPS, (BASE_MS + 400) * 1000));
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        assertThat(windows.readValuesToList()).filteredOn(w -> w.op().equals(WindowStats.ALL_OPS)).singleElement()
+                .satisfies(w -> assertThat(w.count()).isEqualTo(1));
+    }
+
+    @Test
+    void lateSamples_withinGraceAreMerged_beyondGraceAreEmittedAsCorrections() {
         TestProducer producer = new TestProducer(RUN, "p1");
         send(producer.key(), producer.samples(STEP, OPS,
                 List.of(sample(BASE_MS * 1000 + 10_000, 100, 0, SampleStatus.OK, 1)), BASE_MS * 1000 + 20_000));
@@ -215,11 +233,28 @@ class AggregatorTopologyTest {
         send(producer.key(), producer.heartbeat(STEP, OPS, (BASE_MS + 3000) * 1000));
         List<WindowStats> closed = windows.readValuesToList();
         assertThat(closed).filteredOn(w -> w.windowStartEpochMs() == BASE_MS && w.op().equals(WindowStats.ALL_OPS))
-                .singleElement().satisfies(w -> assertThat(w.count()).isEqualTo(2));
-        // a sample for window 0 now is beyond grace: Kafka Streams drops it (and counts it in its
-        // dropped-records metric); window 0 is not emitted again. Issue 4 counts these as lateCount.
+                .singleElement().satisfies(w -> {
+                    assertThat(w.count()).isEqualTo(2);
+                    assertThat(w.lateCount()).isZero();
+                });
+        // two samples for window 0 now are beyond grace: they come out at once as a correction of window 0 (per op
+        // and "*") holding only them, lateCount = count
         send(producer.key(), producer.samples(STEP, OPS,
-                List.of(sample(BASE_MS * 1000 + 30_000, 100, 0, SampleStatus.OK, 1)), (BASE_MS + 3100) * 1000));
+                List.of(sample(BASE_MS * 1000 + 30_000, 100, 0, SampleStatus.OK, 1),
+                        sample(BASE_MS * 1000 + 40_000, 300, 1, SampleStatus.DEADLOCK, 20)),
+                (BASE_MS + 3100) * 1000));
+        List<WindowStats> corrections = windows.readValuesToList();
+        assertThat(corrections).hasSize(3).allSatisfy(w -> {
+            assertThat(w.windowStartEpochMs()).isEqualTo(BASE_MS);
+            assertThat(w.lateCount()).isEqualTo(w.count()).isPositive();
+        });
+        WindowStats all = corrections.stream().filter(w -> w.op().equals(WindowStats.ALL_OPS)).findFirst()
+                .orElseThrow();
+        assertThat(all.count()).isEqualTo(2);
+        assertThat(all.errorsByClass()).isEqualTo(Map.of("deadlock", 1L));
+        assertThat(all.queries()).isEqualTo(21);
+        assertThat(all.maxMicros()).isEqualTo(LatencyBuckets.highestEquivalentValue(300));
+        // window 0 is never emitted again as a regular window
         send(producer.key(), producer.heartbeat(STEP, OPS, (BASE_MS + 9000) * 1000));
         assertThat(windows.readValuesToList()).noneMatch(w -> w.windowStartEpochMs() == BASE_MS);
     }

@@ -2,6 +2,7 @@ package io.tailstream.cli.command;
 
 import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
+import io.tailstream.aggregator.stall.StallConfig;
 import io.tailstream.cli.UserFacingException;
 import io.tailstream.cli.options.DurationConverter;
 import io.tailstream.cli.options.KafkaOptions;
@@ -10,6 +11,7 @@ import io.tailstream.schemas.Topics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -23,7 +25,8 @@ import picocli.CommandLine.Spec;
 
 /** Runs the Kafka Streams aggregator until interrupted (Ctrl-C / SIGTERM close it cleanly). */
 @Command(name = "aggregate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run the aggregator: sample blocks in, 1 s window stats per (run, step, op) out, exactly once.",
+        description = {"Run the aggregator: sample blocks in; 1 s window stats and roll-ups per (run, step, op), stall"
+                + " events and step summaries out, exactly once.",
                 "Runs until interrupted; start several with the same --application-id to share the load."})
 public final class AggregateCommand implements Callable<Integer> {
 
@@ -54,6 +57,34 @@ public final class AggregateCommand implements Callable<Integer> {
                     + " ${DEFAULT-VALUE}).")
     int partitions;
 
+    @Option(names = "--rollups", paramLabel = "DURATION", converter = DurationConverter.class, split = ",",
+            defaultValue = "10s,60s", description = "Roll-up windows merged from the base windows' histograms,"
+                    + " written to the windows topic next to them (default: ${DEFAULT-VALUE}).")
+    List<Duration> rollups;
+
+    @Option(names = "--no-rollups", description = "Write base windows only.")
+    boolean noRollups;
+
+    @Option(names = "--stall-throughput-fraction", paramLabel = "F", defaultValue = "0.5",
+            description = "Throughput stall: window QPS below F x the rolling baseline (default: ${DEFAULT-VALUE}).")
+    double stallThroughputFraction;
+
+    @Option(names = "--stall-min-windows", paramLabel = "K", defaultValue = "3",
+            description = "Throughput stall: for at least K consecutive windows (default: ${DEFAULT-VALUE}).")
+    int stallMinWindows;
+
+    @Option(names = "--stall-latency-multiple", paramLabel = "M", defaultValue = "3",
+            description = "Latency stall: window P99 above M x the baseline P99 (default: ${DEFAULT-VALUE}).")
+    double stallLatencyMultiple;
+
+    @Option(names = "--stall-latency-windows", paramLabel = "N", defaultValue = "2",
+            description = "Latency stall: for at least N consecutive windows (default: ${DEFAULT-VALUE}).")
+    int stallLatencyWindows;
+
+    @Option(names = "--stall-baseline-windows", paramLabel = "N", defaultValue = "60",
+            description = "Baseline = median of the last N unstalled measured windows (default: ${DEFAULT-VALUE}).")
+    int stallBaselineWindows;
+
     @Override
     public Integer call() throws Exception {
         if (kafka.bootstrapServers == null) {
@@ -61,7 +92,11 @@ public final class AggregateCommand implements Callable<Integer> {
         }
         AggregatorConfig config;
         try {
-            config = AggregatorConfig.defaults().withApplicationId(applicationId).withWindow(window, grace);
+            StallConfig stalls = new StallConfig(stallThroughputFraction, stallMinWindows, stallLatencyMultiple,
+                    stallLatencyWindows, stallBaselineWindows,
+                    Math.min(StallConfig.defaults().minBaselineWindows(), stallBaselineWindows));
+            config = AggregatorConfig.defaults().withApplicationId(applicationId).withWindow(window, grace)
+                    .withStalls(stalls).withRollups(noRollups ? List.of() : rollups);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

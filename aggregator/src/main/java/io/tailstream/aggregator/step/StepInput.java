@@ -1,0 +1,38 @@
+package io.tailstream.aggregator.step;
+
+import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.WindowStats;
+
+/**
+ * What stage 3 (per-run step analysis: stalls, roll-ups, summaries) reads, keyed by run id on the internal topic
+ * {@value io.tailstream.aggregator.topology.AggregatorTopology#STEP_INPUT_REPARTITION}: a closed window (or a late correction) of one scope, the end of
+ * a scope (its end-of-step ticks closed its last window), or a control event. JSON; low volume (one record per scope
+ * and window).
+ *
+ * @param kind    {@link #WINDOW}, {@link #END} or {@link #CONTROL}
+ * @param window  for {@link #WINDOW}: the window's stats (a late correction has {@code lateCount == count > 0})
+ * @param blocks  sample blocks counted in this record (see {@code WindowAggregate#blocks()})
+ * @param control for {@link #CONTROL}: the event
+ * @param publish for {@link #WINDOW}: the window also goes to the windows topic (false for a window that only
+ *                carries block counts, e.g. a late heartbeat)
+ * @param late    for {@link #WINDOW}: a late correction (samples that arrived after the window closed)
+ */
+public record StepInput(String kind, String runId, int stepId, String op, WindowStats window, long blocks,
+                        ControlEvent control, boolean publish, boolean late) {
+
+    public static final String WINDOW = "window";
+    public static final String END = "end";
+    public static final String CONTROL = "control";
+
+    public static StepInput window(WindowStats w, long blocks, boolean publish, boolean late) {
+        return new StepInput(WINDOW, w.runId(), w.stepId(), w.op(), w, blocks, null, publish, late);
+    }
+
+    public static StepInput end(String runId, int stepId, String op, long blocks) {
+        return new StepInput(END, runId, stepId, op, null, blocks, null, false, false);
+    }
+
+    public static StepInput control(ControlEvent e) {
+        return new StepInput(CONTROL, e.runId(), -1, null, null, 0, e, false, false);
+    }
+}

@@ -1,0 +1,174 @@
+package io.tailstream.aggregator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tailstream.infra.kafka.EmbeddedKafka;
+import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.infra.mysql.MySqlTestServer;
+import io.tailstream.producer.BenchmarkRunner;
+import io.tailstream.producer.RunPlan;
+import io.tailstream.producer.RunResult;
+import io.tailstream.producer.target.Target;
+import io.tailstream.producer.workload.WorkloadSpec;
+import io.tailstream.schemas.Topics;
+import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.StallEvent;
+import io.tailstream.schemas.event.StepSummary;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stall rules against the local MariaDB: a steady {@code oltp_write_only} run (2 threads, 2 s warm-up + 18 s
+ * measured, kept at ~20 s rather than the issue's 60 s so CI stays short) reports no stall; the same load with a
+ * global read lock ({@code FLUSH TABLES WITH READ LOCK}) held for 5 s reports exactly one hard stall of 5 s ± 1 s.
+ * The load comes from the producer's {@link BenchmarkRunner} through the in-process broker into the aggregator.
+ */
+class MariaDbStallIntegrationTest {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MariaDbStallIntegrationTest.class);
+    private static final WorkloadSpec WRITE_ONLY = new WorkloadSpec("oltp_write_only",
+            Map.of("tables", "1", "table_size", "2000"));
+
+    @TempDir
+    Path stateDir;
+
+    private MySqlTestServer server;
+
+    @BeforeEach
+    void server() {
+        server = MySqlTestServer.require();
+    }
+
+    @Test
+    void steadyWriteOnlyRun_reportsNoStall() throws Exception {
+        Outcome o = run(Duration.ofSeconds(18), null);
+        assertThat(o.stalls).as("stalls of a steady run").isEmpty();
+        assertThat(o.summary.stallCount()).isZero();
+        assertThat(o.summary.stallMs()).isZero();
+        assertThat(o.summary.count()).isPositive();
+        assertThat(o.summary.missingBlocks()).isZero();
+    }
+
+    @Test
+    void globalReadLockForFiveSeconds_isExactlyOneHardStallOfFiveSecondsPlusMinusOne() throws Exception {
+        Outcome o = run(Duration.ofSeconds(16), Duration.ofSeconds(8));
+        List<StallEvent> hard = o.stalls.values().stream().filter(s -> s.kind().equals(StallEvent.HARD)).toList();
+        assertThat(hard).as("hard stalls (last record per key) of %s", o.stalls).hasSize(1);
+        StallEvent stall = hard.get(0);
+        assertThat(stall.open()).isFalse();
+        assertThat(stall.durationMs()).as("hard stall %s", stall).isBetween(4000L, 6000L);
+        assertThat(stall.affectedOps()).containsExactly("oltp_write_only");
+        assertThat(stall.baselineQps()).isPositive();
+        assertThat(o.summary.stallCount()).isEqualTo(o.stalls.size());
+        assertThat(o.summary.stallMs()).isGreaterThanOrEqualTo(stall.durationMs());
+        assertThat(o.summary.missingBlocks()).isZero();
+        LOG.info("global read lock: {}", stall);
+    }
+
+    private record Outcome(Map<String, StallEvent> stalls, StepSummary summary) {}
+
+    /**
+     * Runs one write-only step (2 s warm-up, {@code measure}) and, if {@code lockAfter} is set, holds the global
+     * read lock for 5 s that long after the start; returns the last stall record per key and the "*" summary.
+     */
+    private Outcome run(Duration measure, Duration lockAfter) throws Exception {
+        String runId = "stall-" + UUID.randomUUID().toString().substring(0, 8);
+        Target target = Target.of("mariadb", server.url(), server.user(), server::password);
+        PrintStream console = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        BenchmarkRunner.prepare(target, List.of(WRITE_ONLY), 1, console);
+        try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+            TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(1));
+            AggregatorConfig config = AggregatorConfig.defaults().withApplicationId("it-" + runId);
+            try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers(), config, stateDir)) {
+                assertThat(aggregator.awaitRunning(Duration.ofSeconds(60))).isTrue();
+                RunPlan plan = new RunPlan(runId, "stall-test", List.of(target), List.of(WRITE_ONLY), List.of(2), 1,
+                        Duration.ofSeconds(2), measure, 0, false, null, null);
+                CompletableFuture<RunResult> load = CompletableFuture.supplyAsync(
+                        () -> BenchmarkRunner.run(plan, kafka.bootstrapServers(), console));
+                if (lockAfter != null) {
+                    Thread.sleep(lockAfter.toMillis());
+                    holdGlobalReadLock(Duration.ofSeconds(5));
+                }
+                RunResult result = load.get();
+                LOG.info("run {}: {} samples sent", runId, result.samplesSent());
+                return collect(kafka.bootstrapServers(), runId, aggregator);
+            }
+        } finally {
+            BenchmarkRunner.cleanup(target, List.of(WRITE_ONLY), console);
+        }
+    }
+
+    private void holdGlobalReadLock(Duration hold) throws Exception {
+        try (Connection c = DriverManager.getConnection(server.url(), server.user(), server.password());
+             Statement st = c.createStatement()) {
+            st.setQueryTimeout(10);
+            long locked = System.nanoTime();
+            st.execute("FLUSH TABLES WITH READ LOCK");
+            LOG.info("global read lock taken after {} ms", (System.nanoTime() - locked) / 1_000_000);
+            Thread.sleep(hold.toMillis());
+            st.execute("UNLOCK TABLES");
+        }
+    }
+
+    /** Reads stalls and summaries (committed only) until the run's "*" summary with complete block accounting. */
+    private static Outcome collect(String bootstrap, String runId, Aggregator aggregator) throws Exception {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Map<String, StallEvent> stalls = new LinkedHashMap<>();
+        StepSummary summary = null;
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> parts = new ArrayList<>(List.of(new TopicPartition(Topics.STALLS, 0),
+                    new TopicPartition(Topics.SUMMARIES, 0)));
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+            long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
+            while (System.nanoTime() < deadline && (summary == null || summary.missingBlocks() < 0)) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    if (r.topic().equals(Topics.STALLS)) {
+                        StallEvent e = Json.read(r.value(), StallEvent.class);
+                        if (e.runId().equals(runId)) {
+                            stalls.put(r.key(), e);
+                        }
+                    } else {
+                        StepSummary s = Json.read(r.value(), StepSummary.class);
+                        if (s.runId().equals(runId) && s.op().equals("*")) {
+                            summary = s;
+                        }
+                    }
+                }
+                assertThat(aggregator.failure()).isEmpty();
+            }
+        }
+        assertThat(summary).as("step summary of run " + runId + " within 40 s").isNotNull();
+        LOG.info("run {}: stalls {}, summary qps {} p99 {} us, stalls {} ({} ms), missing blocks {}", runId,
+                stalls.values(), summary.qps(), summary.p99Micros(), summary.stallCount(), summary.stallMs(),
+                summary.missingBlocks());
+        return new Outcome(stalls, summary);
+    }
+}

@@ -1,0 +1,244 @@
+package io.tailstream.aggregator.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.tailstream.aggregator.Aggregator;
+import io.tailstream.aggregator.AggregatorConfig;
+import io.tailstream.aggregator.testing.ExactWindows;
+import io.tailstream.aggregator.testing.TestProducer;
+import io.tailstream.schemas.Topics;
+import io.tailstream.schemas.block.Sample;
+import io.tailstream.schemas.block.SampleStatus;
+import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.JsonSerde;
+import io.tailstream.schemas.event.StallEvent;
+import io.tailstream.schemas.event.StepEnded;
+import io.tailstream.schemas.event.StepStarted;
+import io.tailstream.schemas.event.StepSummary;
+import io.tailstream.schemas.event.WindowStats;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Stage 3 of {@link AggregatorTopology} in {@link TopologyTestDriver}: one step with warm-up, a 3 s hard stall, a
+ * lost block, a late block and 10 s roll-ups; stalls, roll-ups and the step summary are checked against exact
+ * computations over the samples sent.
+ */
+class StepAnalysisTopologyTest {
+
+    private static final long BASE_MS = 1_700_000_000_000L;
+    private static final String RUN = "run-s";
+    private static final int STEP = 4;
+    private static final List<String> OPS = List.of("read", "write");
+
+    @TempDir
+    Path stateDir;
+
+    private final AggregatorConfig config = AggregatorConfig.defaults().withRollups(List.of(Duration.ofSeconds(10)));
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, byte[]> samples;
+    private TestInputTopic<String, byte[]> control;
+    private TestOutputTopic<String, WindowStats> windows;
+    private TestOutputTopic<String, StallEvent> stalls;
+    private TestOutputTopic<String, StepSummary> summaries;
+    private final TestProducer producer = new TestProducer(RUN, "p1");
+    private long blocksSent;
+
+    @BeforeEach
+    void setUp() {
+        Properties props = Aggregator.streamsProperties("unused:9092", config, stateDir);
+        driver = new TopologyTestDriver(AggregatorTopology.build(config), props, Instant.ofEpochMilli(BASE_MS));
+        samples = driver.createInputTopic(Topics.SAMPLES, new StringSerializer(), new ByteArraySerializer());
+        control = driver.createInputTopic(Topics.CONTROL, new StringSerializer(), new ByteArraySerializer());
+        windows = driver.createOutputTopic(Topics.WINDOWS, new StringDeserializer(),
+                new JsonSerde<>(WindowStats.class).deserializer());
+        stalls = driver.createOutputTopic(Topics.STALLS, new StringDeserializer(),
+                new JsonSerde<>(StallEvent.class).deserializer());
+        summaries = driver.createOutputTopic(Topics.SUMMARIES, new StringDeserializer(),
+                new JsonSerde<>(StepSummary.class).deserializer());
+    }
+
+    @AfterEach
+    void tearDown() {
+        driver.close();
+    }
+
+    @Test
+    void step_withWarmupHardStallLostAndLateBlocks_stallsRollupsAndSummaryMatchExactComputation() {
+        sendControl(new StepStarted(RUN, BASE_MS, "p1", STEP, null, "oltp_write_only", 4, 1, 2000, 18000, OPS, 2, Map.of()));
+        ExactWindows exact = new ExactWindows(1000);
+        List<Sample> measured = new ArrayList<>();
+        Map<Long, Double> windowQps = new TreeMap<>();
+        for (int w = 0; w < 20; w++) {
+            long windowMs = BASE_MS + w * 1000L;
+            if (w >= 12 && w < 15) { // hard stall: the producer is alive, nothing completes
+                for (int hb = 0; hb < 4; hb++) {
+                    send(producer.heartbeat(STEP, OPS, (windowMs + hb * 250) * 1000));
+                }
+                windowQps.put(windowMs, 0.0);
+                continue;
+            }
+            List<Sample> batch = window(w, w < 2);
+            if (w == 5) { // the second half of window 5 is a block lost on the way
+                producer.samples(STEP, OPS, batch.subList(50, 100), (windowMs + 950) * 1000);
+                blocksSent++;
+                batch = batch.subList(0, 50);
+            }
+            send(producer.samples(STEP, OPS, batch, (windowMs + 900) * 1000));
+            send(producer.heartbeat(STEP, OPS, (windowMs + 950) * 1000));
+            exact.addAll(RUN, STEP, OPS, batch);
+            if (w >= 2) {
+                measured.addAll(batch);
+                windowQps.put(windowMs, batch.stream().mapToLong(Sample::queries).sum() / 1.0);
+            }
+        }
+        // a block for window 3, long closed: a late correction counted in the summary's lateCount
+        List<Sample> late = List.of(new Sample((BASE_MS + 3500) * 1000, 4321, (BASE_MS + 3500) * 1000, 1,
+                SampleStatus.OK, 3, false));
+        send(producer.samples(STEP, OPS, late, (BASE_MS + 19_960) * 1000));
+        measured.addAll(late);
+        send(producer.endOfStep(STEP, OPS, (BASE_MS + 19_990) * 1000));
+        sendControl(new StepEnded(RUN, BASE_MS + 20_000, "p1", STEP, exact.totalSamples(scope("*")) + 1, blocksSent,
+                0, "completed"));
+        driver.advanceWallClockTime(Duration.ofSeconds(23)); // past the last window's end + grace: ticks go out
+
+        List<WindowStats> out = windows.readValuesToList();
+        List<WindowStats> base = out.stream().filter(w -> w.windowEndEpochMs() - w.windowStartEpochMs() == 1000)
+                .toList();
+        assertThat(base).filteredOn(w -> w.op().equals("*") && w.lateCount() == 0).hasSize(20);
+        for (WindowStats w : base) {
+            if (w.lateCount() == 0 && w.count() > 0) {
+                ExactWindows.assertMatches(w, exact.windows().get(w.scopeKey()).get(w.windowStartEpochMs()));
+            }
+        }
+        assertThat(base).filteredOn(w -> w.lateCount() > 0 && w.op().equals("*")).singleElement()
+                .satisfies(w -> {
+                    assertThat(w.windowStartEpochMs()).isEqualTo(BASE_MS + 3000);
+                    assertThat(w.count()).isEqualTo(1);
+                });
+
+        // roll-ups: 10 s windows merged from the base windows' histograms (the late sample came after the first
+        // roll-up was out, so it is in neither)
+        Map<String, List<WindowStats>> rollups = out.stream()
+                .filter(w -> w.windowEndEpochMs() - w.windowStartEpochMs() == 10_000)
+                .collect(Collectors.groupingBy(WindowStats::op));
+        assertThat(rollups).containsOnlyKeys("read", "write", "*");
+        List<Sample> firstTen = new ArrayList<>(exact.windows().get(scope("*")).subMap(BASE_MS, BASE_MS + 10_000)
+                .values().stream().flatMap(List::stream).toList());
+        ExactWindows.assertMatches(rollups.get("*").get(0), firstTen);
+        List<Sample> secondTen = exact.windows().get(scope("*")).subMap(BASE_MS + 10_000, BASE_MS + 20_000)
+                .values().stream().flatMap(List::stream).toList();
+        ExactWindows.assertMatches(rollups.get("*").get(1), secondTen);
+
+        // stalls: the hard stall, open while it lasts (three windows), then closed; nothing else
+        List<StallEvent> events = stalls.readValuesToList();
+        assertThat(events).extracting(StallEvent::open).containsExactly(true, true, true, false);
+        assertThat(events).allSatisfy(e -> {
+            assertThat(e.kind()).isEqualTo(StallEvent.HARD);
+            assertThat(e.startEpochMs()).isEqualTo(BASE_MS + 12_000);
+        });
+        StallEvent closed = events.get(3);
+        assertThat(closed.endEpochMs()).isEqualTo(BASE_MS + 15_000);
+        assertThat(closed.affectedOps()).containsExactly("read", "write");
+        assertThat(closed.baselineQps()).isEqualTo(median(windowQps, BASE_MS + 2000, BASE_MS + 12_000));
+
+        // the summary of "*": measured windows 2..19, stalls, trend, lost and late blocks
+        Map<String, StepSummary> last = new LinkedHashMap<>();
+        summaries.readValuesToList().forEach(s -> last.put(s.key(), s));
+        assertThat(last).containsOnlyKeys(RUN + "/" + STEP + "/*", RUN + "/" + STEP + "/read",
+                RUN + "/" + STEP + "/write");
+        StepSummary s = last.get(RUN + "/" + STEP + "/*");
+        assertThat(s.measureStartEpochMs()).isEqualTo(BASE_MS + 2000);
+        assertThat(s.measureEndEpochMs()).isEqualTo(BASE_MS + 20_000);
+        assertThat(s.count()).isEqualTo(measured.size());
+        long queries = measured.stream().mapToLong(Sample::queries).sum();
+        assertThat(s.queries()).isEqualTo(queries);
+        assertThat(s.qps()).isEqualTo(queries / 18.0);
+        long errors = measured.stream().filter(x -> x.status().isError()).count();
+        assertThat(s.errors()).isEqualTo(errors).isPositive();
+        assertThat(s.tps()).isEqualTo((measured.size() - errors) / 18.0);
+        long[] sorted = measured.stream().mapToLong(Sample::latencyMicros).sorted().toArray();
+        ExactWindows.assertWithinPrecision(s.p50Micros(), ExactWindows.nearestRank(sorted, 50_000), "p50");
+        ExactWindows.assertWithinPrecision(s.p99Micros(), ExactWindows.nearestRank(sorted, 99_000), "p99");
+        ExactWindows.assertWithinPrecision(s.p999Micros(), ExactWindows.nearestRank(sorted, 99_900), "p99.9");
+        ExactWindows.assertWithinPrecision(s.maxMicros(), sorted[sorted.length - 1], "max");
+        assertThat(s.stallCount()).isEqualTo(1);
+        assertThat(s.stallMs()).isEqualTo(3000);
+        assertThat(s.lateCount()).isEqualTo(1);
+        assertThat(s.missingBlocks()).isEqualTo(1);
+        assertThat(s.errorsByClass()).isEqualTo(Map.of("deadlock", measured.stream()
+                .filter(x -> x.status() == SampleStatus.DEADLOCK).count()));
+        // soak metrics against a two-pass computation over the window QPS series (late sample not included)
+        double[] t = windowQps.keySet().stream().filter(k -> k >= BASE_MS + 2000)
+                .mapToDouble(k -> (k - BASE_MS - 2000) / 3_600_000.0).toArray();
+        double[] q = windowQps.entrySet().stream().filter(e -> e.getKey() >= BASE_MS + 2000)
+                .mapToDouble(Map.Entry::getValue).toArray();
+        double meanT = java.util.Arrays.stream(t).average().orElseThrow();
+        double meanQ = java.util.Arrays.stream(q).average().orElseThrow();
+        double cov = 0;
+        double varT = 0;
+        double varQ = 0;
+        for (int i = 0; i < t.length; i++) {
+            cov += (t[i] - meanT) * (q[i] - meanQ);
+            varT += (t[i] - meanT) * (t[i] - meanT);
+            varQ += (q[i] - meanQ) * (q[i] - meanQ);
+        }
+        assertThat(s.qpsSlopePctPerHour()).isCloseTo(cov / varT / meanQ * 100, within(1e-6 * Math.abs(cov / varT)));
+        assertThat(s.qpsCv()).isCloseTo(Math.sqrt(varQ / q.length) / meanQ, within(1e-9));
+        // the op summaries count their own samples
+        assertThat(last.get(RUN + "/" + STEP + "/read").count() + last.get(RUN + "/" + STEP + "/write").count())
+                .isEqualTo(measured.size());
+    }
+
+    private static double median(Map<Long, Double> qps, long from, long to) {
+        double[] v = qps.entrySet().stream().filter(e -> e.getKey() >= from && e.getKey() < to)
+                .mapToDouble(Map.Entry::getValue).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** 100 samples completing inside window {@code w}; deterministic latencies, ops, statuses. */
+    private static List<Sample> window(int w, boolean warmup) {
+        List<Sample> batch = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            long start = (BASE_MS + w * 1000L) * 1000 + i * 9000L;
+            long latency = 1000 + ((w * 100L + i) * 7919) % 5000;
+            int op = i % 2;
+            SampleStatus status = i == 37 ? SampleStatus.DEADLOCK : SampleStatus.OK;
+            batch.add(new Sample(start, latency, start, op, status, op == 0 ? 1 : 3, warmup));
+        }
+        return batch;
+    }
+
+    private void send(byte[] block) {
+        blocksSent++;
+        samples.pipeInput(producer.key(), block);
+    }
+
+    private void sendControl(ControlEvent e) {
+        control.pipeInput(e.runId(), Json.write(e));
+    }
+
+    private static String scope(String op) {
+        return WindowStats.scopeKey(RUN, STEP, op);
+    }
+}
