@@ -10,6 +10,7 @@ import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.report.ReportModel.RunInfo;
 import io.tailstream.reporter.report.ReportModel.StepSeries;
+import io.tailstream.reporter.report.ReportModel.Sweep;
 import io.tailstream.reporter.report.ReportModel.SummaryRow;
 import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
 import io.tailstream.schemas.event.Json;
@@ -62,220 +63,34 @@ public final class ReportGenerator {
      * Reads the archive and writes the HTML report to {@code out} (atomically: a reader never sees half a file).
      *
      * @return the model the report shows
-     * @throws IllegalArgumentException if the archive has no runs, or a requested run id is not in it (the message
-     *                                  lists the runs that exist)
+     * @throws IllegalArgumentException if the archive has no runs, a requested run id or plan is not in it (the
+     *                                  message lists what exists), or the baseline target is not in the runs
      */
     public static ReportModel generate(Path archive, ReportOptions options, Path out) throws IOException, SQLException {
+        return generate(archive, options, ReportFormat.HTML, out);
+    }
+
+    /** Like {@link #generate(Path, ReportOptions, Path)}, in any {@link ReportFormat}. */
+    public static ReportModel generate(Path archive, ReportOptions options, ReportFormat format, Path out)
+            throws IOException, SQLException {
         long t0 = System.nanoTime();
         ReportModel model = load(archive, options);
-        String html = render(model, options.locale());
+        long t1 = System.nanoTime();
+        String text = ReportFormats.render(model, format, options.locale());
         Path parent = out.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         Path tmp = parent.resolve(out.getFileName() + ".tmp");
-        Files.writeString(tmp, html, StandardCharsets.UTF_8);
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
         Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        LOG.info("report of {} runs, {} steps: {} ({} KB) in {} ms", model.runs().size(), model.charts().size(), out,
-                html.length() / 1024, (System.nanoTime() - t0) / 1_000_000);
+        LOG.info("{} report of {} runs, {} steps: {} ({} KB); loaded in {} ms, rendered in {} ms", format,
+                model.runs().size(), model.charts().size(), out, Files.size(out) / 1024, (t1 - t0) / 1_000_000,
+                (System.nanoTime() - t1) / 1_000_000);
         return model;
     }
 
     /** Builds the model of the selected runs. */
     public static ReportModel load(Path archive, ReportOptions options) throws SQLException {
-        try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
-            if (!db.has(ArchiveLayout.RUNS) || !db.has(ArchiveLayout.STEPS)) {
-                throw new IllegalArgumentException("the archive " + archive + " has no runs (no runs/steps dataset)");
-            }
-            List<RunInfo> all = runs(db);
-            List<RunInfo> selected = select(all, options, archive);
-            List<String> ids = selected.stream().map(RunInfo::runId).toList();
-            String inRuns = "run_id IN (" + String.join(", ", ids.stream().map(ArchiveDatabase::sqlString).toList())
-                    + ")";
-            List<WorkloadSummary> workloads = db.has(ArchiveLayout.SAMPLES) ? summaries(db, inRuns) : List.of();
-            List<StepSeries> charts = series(db, inRuns);
-            String title = selected.size() == 1 ? "tailstream report: " + selected.get(0).planName() + " ("
-                    + selected.get(0).runId() + ")" : "tailstream report: " + selected.size() + " runs";
-            return new ReportModel(title, System.currentTimeMillis(), selected, workloads, charts);
-        }
-    }
-
-    private static List<RunInfo> runs(ArchiveDatabase db) throws SQLException {
-        List<RunInfo> out = new ArrayList<>();
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT run_id, plan_name, started_at_ms, ended_at_ms, samples_sent,"
-                     + " outcome FROM runs ORDER BY started_at_ms, run_id")) {
-            while (rs.next()) {
-                out.add(new RunInfo(rs.getString(1), rs.getString(2), rs.getLong(3), (Long) rs.getObject(4),
-                        (Long) rs.getObject(5), rs.getString(6)));
-            }
-        }
-        return out;
-    }
-
-    private static List<RunInfo> select(List<RunInfo> all, ReportOptions options, Path archive) {
-        if (all.isEmpty()) {
-            throw new IllegalArgumentException("the archive " + archive + " has no runs");
-        }
-        if (options.latest()) {
-            return List.of(all.get(all.size() - 1));
-        }
-        if (options.runIds().isEmpty()) {
-            return all;
-        }
-        Map<String, RunInfo> byId = new LinkedHashMap<>();
-        all.forEach(r -> byId.put(r.runId(), r));
-        List<RunInfo> out = new ArrayList<>();
-        for (String id : options.runIds()) {
-            RunInfo r = byId.get(id);
-            if (r == null) {
-                throw new IllegalArgumentException("run " + id + " is not in the archive " + archive
-                        + "; runs there: " + byId.keySet());
-            }
-            out.add(r);
-        }
-        return out;
-    }
-
-    private static List<WorkloadSummary> summaries(ArchiveDatabase db, String inRuns) throws SQLException {
-        String sql = """
-                WITH m AS (
-                  SELECT s.run_id, s.step_id, st.target, st.workload, st.threads, s.latency_us, s.status, s.queries,
-                         s.start_us, s.start_us + s.latency_us AS end_us
-                  FROM samples s JOIN steps st ON s.run_id = st.run_id AND s.step_id = st.step_id
-                  WHERE NOT s.warmup AND s.%1$s),
-                per_step AS (
-                  SELECT run_id, step_id, any_value(target) AS target, any_value(workload) AS workload,
-                         any_value(threads) AS threads, max(end_us) - min(start_us) AS span_us
-                  FROM m GROUP BY run_id, step_id),
-                spans AS (
-                  SELECT target, workload, threads, count(*) AS rounds, sum(span_us) AS span_us
-                  FROM per_step GROUP BY target, workload, threads)
-                SELECT m.workload, m.target, m.threads, any_value(spans.rounds), count(*),
-                       any_value(spans.span_us), sum(m.queries), count(*) FILTER (WHERE m.status = 'ok'),
-                       avg(m.latency_us), quantile_disc(m.latency_us, 0.95), quantile_disc(m.latency_us, 0.99),
-                       max(m.latency_us)
-                FROM m JOIN spans ON m.target = spans.target AND m.workload = spans.workload
-                                 AND m.threads = spans.threads
-                GROUP BY m.workload, m.target, m.threads
-                ORDER BY m.workload, m.target, m.threads
-                """.formatted(inRuns);
-        Map<String, List<SummaryRow>> byWorkload = new TreeMap<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                String workload = rs.getString(1);
-                long n = rs.getLong(5);
-                double seconds = rs.getLong(6) / 1e6;
-                long ok = rs.getLong(8);
-                byWorkload.computeIfAbsent(workload, k -> new ArrayList<>()).add(new SummaryRow(
-                        rs.getString(2), workload, rs.getInt(3), rs.getInt(4), n, seconds,
-                        seconds > 0 ? rs.getLong(7) / seconds : 0, seconds > 0 ? ok / seconds : 0,
-                        rs.getDouble(9) / 1000, rs.getLong(10) / 1000.0, rs.getLong(11) / 1000.0,
-                        rs.getLong(12) / 1000.0, n - ok));
-            }
-        }
-        return byWorkload.entrySet().stream().map(e -> new WorkloadSummary(e.getKey(), e.getValue())).toList();
-    }
-
-    private static List<StepSeries> series(ArchiveDatabase db, String inRuns) throws SQLException {
-        List<StepSeries> out = new ArrayList<>();
-        String stepsSql = "SELECT run_id, step_id, target, workload, threads, round FROM steps WHERE " + inRuns
-                + " ORDER BY started_at_ms, run_id, step_id";
-        Map<String, Long> measureStart = new HashMap<>();
-        if (db.has(ArchiveLayout.SAMPLES)) {
-            try (Statement st = db.connection().createStatement();
-                 ResultSet rs = st.executeQuery("SELECT run_id, step_id, min(start_us) FROM samples WHERE NOT warmup"
-                         + " AND " + inRuns + " GROUP BY 1, 2")) {
-                while (rs.next()) {
-                    measureStart.put(rs.getString(1) + "/" + rs.getInt(2), rs.getLong(3) / 1000);
-                }
-            }
-        }
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(stepsSql)) {
-            int i = 0;
-            while (rs.next()) {
-                String run = rs.getString(1);
-                int step = rs.getInt(2);
-                List<double[]> points = db.has(ArchiveLayout.WINDOWS) ? windowPoints(db, run, step) : List.of();
-                if (points.isEmpty() && db.has(ArchiveLayout.SAMPLES)) {
-                    points = samplePoints(db, run, step);
-                }
-                long[] t = new long[points.size()];
-                double[] qps = new double[points.size()];
-                double[] p99 = new double[points.size()];
-                for (int k = 0; k < points.size(); k++) {
-                    t[k] = (long) points.get(k)[0];
-                    qps[k] = points.get(k)[1];
-                    p99[k] = points.get(k)[2];
-                }
-                out.add(new StepSeries("chart-" + i++, run, step, rs.getString(3), rs.getString(4), rs.getInt(5),
-                        rs.getInt(6), t, qps, p99, measureStart.get(run + "/" + step)));
-            }
-        }
-        return out;
-    }
-
-    /** Points (epoch s, qps, p99 ms) from the step's all-ops windows, merging repeated rows of a window. */
-    private static List<double[]> windowPoints(ArchiveDatabase db, String run, int step) throws SQLException {
-        String sql = "SELECT window_start_ms, window_end_ms, queries, p99_us, histogram FROM windows"
-                + " WHERE run_id = ? AND step_id = ? AND op = '*' ORDER BY window_start_ms";
-        List<double[]> out = new ArrayList<>();
-        try (PreparedStatement ps = db.connection().prepareStatement(sql)) {
-            ps.setString(1, run);
-            ps.setInt(2, step);
-            try (ResultSet rs = ps.executeQuery()) {
-                long start = Long.MIN_VALUE;
-                long end = 0;
-                long queries = 0;
-                long p99 = 0;
-                Histogram merged = null;
-                String firstHistogram = null;
-                while (rs.next()) {
-                    long s = rs.getLong(1);
-                    if (s != start && start != Long.MIN_VALUE) {
-                        out.add(point(start, end, queries, merged != null ? merged.getValueAtPercentile(99) : p99));
-                        merged = null;
-                        queries = 0;
-                    }
-                    if (s == start) {
-                        // a second row of the same window (late samples): merge histograms exactly
-                        if (merged == null) {
-                            merged = LatencyHistograms.fromBase64(firstHistogram);
-                        }
-                        merged.add(LatencyHistograms.fromBase64(rs.getString(5)));
-                    } else {
-                        firstHistogram = rs.getString(5);
-                        p99 = rs.getLong(4);
-                    }
-                    start = s;
-                    end = rs.getLong(2);
-                    queries += rs.getLong(3);
-                }
-                if (start != Long.MIN_VALUE) {
-                    out.add(point(start, end, queries, merged != null ? merged.getValueAtPercentile(99) : p99));
-                }
-            }
-        }
-        return out;
-    }
-
-    private static double[] point(long startMs, long endMs, long queries, long p99Us) {
-        return new double[] {startMs / 1000.0, queries / ((endMs - startMs) / 1000.0), p99Us / 1000.0};
-    }
-
-    /** Points per completion second from raw samples, for steps without windows. */
-    private static List<double[]> samplePoints(ArchiveDatabase db, String run, int step) throws SQLException {
-        String sql = "SELECT (start_us + latency_us) // 1000000 AS sec, sum(queries), quantile_disc(latency_us, 0.99)"
-                + " FROM samples WHERE run_id = ? AND step_id = ? GROUP BY sec ORDER BY sec";
-        List<double[]> out = new ArrayList<>();
-        try (PreparedStatement ps = db.connection().prepareStatement(sql)) {
-            ps.setString(1, run);
-            ps.setInt(2, step);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new double[] {rs.getLong(1), rs.getLong(2), rs.getLong(3) / 1000.0});
-                }
-            }
-        }
-        return out;
+        return ReportLoader.load(archive, options);
     }
 
     // ---- rendering ----
@@ -284,11 +99,11 @@ public final class ReportGenerator {
     public static String render(ReportModel model, Locale locale) {
         Map<String, Object> root = new HashMap<>();
         root.put("model", model);
-        root.put("msg", messages(locale));
+        root.put("msg", Messages.of(locale).map());
         root.put("lang", locale.toLanguageTag());
         root.put("uplotJs", scriptSafe(resource(UPLOT_DIR + uplotVersion() + "/dist/uPlot.iife.min.js")));
         root.put("uplotCss", resource(UPLOT_DIR + uplotVersion() + "/dist/uPlot.min.css"));
-        root.put("chartJson", scriptSafe(chartJson(model)));
+        root.put("chartJson", jsonSafe(chartJson(model)));
         try {
             Template t = FREEMARKER.getTemplate("report.ftlh");
             StringWriter w = new StringWriter();
@@ -301,36 +116,71 @@ public final class ReportGenerator {
         }
     }
 
-    private static String chartJson(ReportModel model) {
-        ArrayNode charts = Json.MAPPER.createArrayNode();
+    /** Chart data: time series per step and concurrency sweeps per workload; display precision only. */
+    static String chartJson(ReportModel model) {
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        ArrayNode charts = root.putArray("series");
         for (StepSeries s : model.charts()) {
             ObjectNode c = charts.addObject();
             c.put("id", s.domId());
-            c.put("measureStart", s.measureStartMs() == null ? null : s.measureStartMs() / 1000.0);
-            ArrayNode t = c.putArray("t");
-            ArrayNode qps = c.putArray("qps");
-            ArrayNode p99 = c.putArray("p99");
-            for (int i = 0; i < s.epochSeconds().length; i++) {
-                t.add(s.epochSeconds()[i]);
-                qps.add(s.qps()[i]);
-                p99.add(s.p99Ms()[i]);
+            if (s.measureStartMs() != null) {
+                c.put("measureStart", s.measureStartMs() / 1000.0);
+            }
+            longs(c.putArray("qt"), s.epochSeconds());
+            doubles(c.putArray("q"), s.qps(), 10);
+            longs(c.putArray("pt"), s.p99Seconds());
+            doubles(c.putArray("p"), s.p99Ms(), 1000);
+            ArrayNode stalls = c.putArray("stalls");
+            s.stalls().forEach(x -> stalls.addArray().add(x[0]).add(x[1]));
+        }
+        ArrayNode sweeps = root.putArray("sweeps");
+        for (int i = 0; i < model.workloads().size(); i++) {
+            WorkloadSummary w = model.workloads().get(i);
+            ObjectNode n = sweeps.addObject();
+            n.put("id", "sweep-" + i);
+            ArrayNode levels = n.putArray("levels");
+            w.threadLevels().forEach(levels::add);
+            ArrayNode targets = n.putArray("targets");
+            for (Sweep s : w.sweep()) {
+                ObjectNode t = targets.addObject();
+                t.put("name", s.target());
+                t.put("peak", s.peakIndex());
+                ArrayNode q = t.putArray("qps");
+                s.qps().forEach(v -> q.add(v == null ? null : (Double) round(v, 10)));
+                ArrayNode p = t.putArray("p99");
+                s.p99Ms().forEach(v -> p.add(v == null ? null : (Double) round(v, 1000)));
             }
         }
-        return Json.writeString(charts);
+        return Json.writeString(root);
+    }
+
+    private static void longs(ArrayNode a, long[] v) {
+        for (long x : v) {
+            a.add(x);
+        }
+    }
+
+    private static void doubles(ArrayNode a, double[] v, double scale) {
+        for (double x : v) {
+            a.add(round(x, scale));
+        }
+    }
+
+    private static double round(double v, double scale) {
+        return Math.round(v * scale) / scale;
+    }
+
+    /**
+     * JSON safe inside a {@code <script>} element and free of markup: {@code <}, {@code >} and {@code &} as JSON
+     * unicode escapes (they only occur inside strings, e.g. a target name), so JSON.parse reads the same text.
+     */
+    static String jsonSafe(String json) {
+        return json.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026");
     }
 
     /** Text safe inside a {@code <script>} element: no {@code </script>}, no {@code <!--}. */
     static String scriptSafe(String js) {
         return js.replace("</", "<\\/").replace("<!--", "<\\!--");
-    }
-
-    private static Map<String, String> messages(Locale locale) {
-        ResourceBundle b = ResourceBundle.getBundle("io.tailstream.reporter.report.messages", locale);
-        Map<String, String> m = new HashMap<>();
-        for (String k : b.keySet()) {
-            m.put(k, b.getString(k));
-        }
-        return m;
     }
 
     private static String uplotVersion() {

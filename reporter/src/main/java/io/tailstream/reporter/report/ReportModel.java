@@ -1,34 +1,156 @@
 package io.tailstream.reporter.report;
 
 import java.util.List;
+import java.util.Map;
 
 /**
- * Everything a report shows, computed from the archive; the template only lays it out. Immutable. Times are
- * epoch milliseconds, latencies milliseconds (from µs), rates per second.
+ * Everything a report shows, computed from the archive; the templates and the json/csv/md writers only lay it
+ * out, so every format carries the same numbers. Immutable. Times are epoch milliseconds, latencies milliseconds
+ * (from µs), rates per second, costs in the target's currency per month.
  *
  * @param title         report title
  * @param generatedAtMs when the model was built
+ * @param baseline      target the deltas are relative to, or null
  * @param runs          the runs covered, oldest first
- * @param workloads     one summary table per workload
- * @param charts        one time series per step, in run and step order
+ * @param verdicts      per workload: best on throughput, on P99 and on cost per QPS
+ * @param environment   targets side by side
+ * @param workloads     one section per workload: summary table with deltas, sweep, cost
+ * @param charts        one time series per step, in run and step order (down-sampled for display)
+ * @param scaleOut      1 vs N node throughput, where a product was measured with different node counts
+ * @param checklist     methodology checks, each passed or flagged from the data
+ * @param steps         what was run, step by step, to reproduce it
+ * @param stalls        stalls from the {@code stalls} dataset (empty when the archive has none)
+ * @param notes         data problems the reader should know about (e.g. an unreadable optional dataset)
  */
-public record ReportModel(String title, long generatedAtMs, List<RunInfo> runs, List<WorkloadSummary> workloads,
-                          List<StepSeries> charts) {
+public record ReportModel(String title, long generatedAtMs, String baseline, List<RunInfo> runs,
+                          List<Verdict> verdicts, Environment environment, List<WorkloadSummary> workloads,
+                          List<StepSeries> charts, List<ScaleOut> scaleOut, List<Check> checklist,
+                          List<StepInfo> steps, List<Stall> stalls, List<String> notes) {
 
     public ReportModel {
         runs = List.copyOf(runs);
+        verdicts = List.copyOf(verdicts);
         workloads = List.copyOf(workloads);
         charts = List.copyOf(charts);
+        scaleOut = List.copyOf(scaleOut);
+        checklist = List.copyOf(checklist);
+        steps = List.copyOf(steps);
+        stalls = List.copyOf(stalls);
+        notes = List.copyOf(notes);
     }
 
     /** One run of the archive. {@code endedAtMs}, {@code samplesSent} and {@code outcome} are null if it never ended. */
     public record RunInfo(String runId, String planName, long startedAtMs, Long endedAtMs, Long samplesSent,
-                          String outcome) {}
+                          String outcome, String client, String settings) {}
 
-    /** The summary table of one workload. */
-    public record WorkloadSummary(String workload, List<SummaryRow> rows) {
+    /**
+     * A localizable sentence: a message key and its arguments ({@code {0}}, {@code {1}}, ... in the message).
+     * Arguments are data (target names, numbers), never words.
+     */
+    public record Text(String key, List<String> args) {
+        public Text {
+            args = List.copyOf(args);
+        }
+
+        public static Text of(String key, Object... args) {
+            return new Text(key, java.util.Arrays.stream(args).map(String::valueOf).toList());
+        }
+    }
+
+    /**
+     * The best candidate of a workload on one metric.
+     *
+     * @param metric    {@code throughput} (peak QPS, higher is better), {@code p99} (at {@code threads}, lower is
+     *                  better) or {@code cost} (monthly cost per 1,000 peak QPS, lower is better)
+     * @param winner    best target, or null when no verdict can be given ({@code reason} says why)
+     * @param value     the winner's figure
+     * @param runnerUp  second best target, or null
+     * @param runnerUpValue its figure
+     * @param tie       the difference to a tied target is smaller than the round-to-round spread
+     * @param tiedWith  targets tied with the winner
+     * @param spread    the largest round-to-round spread (max - min over rounds) of the targets compared
+     * @param threads   concurrency of the comparison (P99), or null (peak over all concurrencies)
+     * @param unit      unit of the figures ({@code qps}, {@code ms}, or the currency)
+     * @param reason    why there is no winner, or null
+     */
+    public record Verdict(String workload, String metric, String winner, Double value, String runnerUp,
+                          Double runnerUpValue, boolean tie, List<String> tiedWith, Double spread, Integer threads,
+                          String unit, Text reason) {
+        public Verdict {
+            tiedWith = List.copyOf(tiedWith);
+        }
+
+        /** Winner over runner-up, in % of the runner-up (positive: winner higher), or null. */
+        public Double marginPct() {
+            return value == null || runnerUpValue == null || runnerUpValue == 0 ? null
+                    : (value - runnerUpValue) / runnerUpValue * 100;
+        }
+    }
+
+    /**
+     * The targets side by side.
+     *
+     * @param targets   every target, in name order
+     * @param variables captured server variables, durability settings first, then key tuning settings, then the rest
+     * @param durations warm-up and measurement per target and workload
+     */
+    public record Environment(List<TargetEnv> targets, List<VariableRow> variables, List<Duration> durations) {
+        public Environment {
+            targets = List.copyOf(targets);
+            variables = List.copyOf(variables);
+            durations = List.copyOf(durations);
+        }
+    }
+
+    /**
+     * A target as its latest step saw it. {@code rttMs} (median client-to-target round trip) and
+     * {@code clientCpuMaxPct} come from client-health events and are null without them.
+     */
+    public record TargetEnv(String name, String product, String version, String url, Integer nodes,
+                            Double monthlyCost, String currency, Double rttMs, Double clientCpuMaxPct,
+                            List<String> clientBoundSteps) {
+        public TargetEnv {
+            clientBoundSteps = List.copyOf(clientBoundSteps);
+        }
+    }
+
+    /**
+     * One server variable across the targets.
+     *
+     * @param values     value per target name (absent: not captured)
+     * @param durability the variable decides commit durability
+     * @param differs    the targets do not all have the same value
+     */
+    public record VariableRow(String name, Map<String, String> values, boolean durability, boolean differs) {
+        public VariableRow {
+            values = Map.copyOf(values);
+        }
+    }
+
+    /** Warm-up and measurement of a target's steps of one workload (min-max over steps when they differ). */
+    public record Duration(String target, String workload, long warmupMsMin, long warmupMsMax, long measureMsMin,
+                           long measureMsMax, int rounds, List<Integer> threads) {
+        public Duration {
+            threads = List.copyOf(threads);
+        }
+    }
+
+    /**
+     * One workload: summary table, concurrency sweep and cost.
+     *
+     * @param ralWal       the workload's ops are YCSB-like reads and writes: rows carry RAL and WAL
+     * @param threadLevels every concurrency measured, ascending (the sweep's x axis)
+     * @param sweep        per target, QPS and P99 at each level (null where not measured), peak marked
+     * @param costs        per target with a monthly cost
+     * @param atThreads    concurrency of the "at a chosen concurrency" columns, or null if no level is common to all
+     */
+    public record WorkloadSummary(String workload, List<SummaryRow> rows, boolean ralWal, List<Integer> threadLevels,
+                                  List<Sweep> sweep, List<Cost> costs, Integer atThreads) {
         public WorkloadSummary {
             rows = List.copyOf(rows);
+            threadLevels = List.copyOf(threadLevels);
+            sweep = List.copyOf(sweep);
+            costs = List.copyOf(costs);
         }
     }
 
@@ -47,20 +169,117 @@ public record ReportModel(String title, long generatedAtMs, List<RunInfo> runs, 
      * @param p99Ms           99th percentile latency, likewise
      * @param maxMs           highest latency
      * @param errors          failed transactions
+     * @param ralMs           read average latency (ops named {@code read}), or null
+     * @param walMs           write average latency (ops {@code update}, {@code insert}, {@code write},
+     *                        {@code read_modify_write}), or null
+     * @param roundQps        QPS of each round (step) alone, in step order
+     * @param roundP99Ms      P99 of each round alone
+     * @param delta           change against the baseline target at the same thread count, or null
      */
     public record SummaryRow(String target, String workload, int threads, int rounds, long transactions,
                              double measuredSeconds, double qps, double tps, double avgMs, double p95Ms,
-                             double p99Ms, double maxMs, long errors) {}
+                             double p99Ms, double maxMs, long errors, Double ralMs, Double walMs,
+                             List<Double> roundQps, List<Double> roundP99Ms, Delta delta) {
+        public SummaryRow {
+            roundQps = List.copyOf(roundQps);
+            roundP99Ms = List.copyOf(roundP99Ms);
+        }
+
+        /** Failed transactions in % of all. */
+        public double errorPct() {
+            return transactions == 0 ? 0 : errors * 100.0 / transactions;
+        }
+
+        /** max - min of the rounds' QPS (0 for one round). */
+        public double qpsSpread() {
+            return spread(roundQps);
+        }
+
+        public double p99SpreadMs() {
+            return spread(roundP99Ms);
+        }
+
+        static double spread(List<Double> v) {
+            return v.isEmpty() ? 0 : v.stream().mapToDouble(Double::doubleValue).max().getAsDouble()
+                    - v.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+        }
+
+        SummaryRow withDelta(Delta d) {
+            return new SummaryRow(target, workload, threads, rounds, transactions, measuredSeconds, qps, tps, avgMs,
+                    p95Ms, p99Ms, maxMs, errors, ralMs, walMs, roundQps, roundP99Ms, d);
+        }
+    }
+
+    /** Changes in % against the baseline row: (row - baseline) / baseline * 100. Null fields: not comparable. */
+    public record Delta(Double qpsPct, Double tpsPct, Double avgPct, Double p95Pct, Double p99Pct) {}
+
+    /** A target's concurrency sweep: values aligned with {@link WorkloadSummary#threadLevels()}. */
+    public record Sweep(String target, List<Double> qps, List<Double> p99Ms, int peakIndex) {
+        public Sweep {
+            qps = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(qps));
+            p99Ms = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(p99Ms));
+        }
+    }
 
     /**
-     * Per-second QPS and P99 of one step (warm-up included, flagged by {@code measureStartMs}).
+     * Price/performance of a target on a workload.
+     *
+     * @param peakQps             highest QPS over the concurrencies
+     * @param peakThreads         where it was reached
+     * @param costPer1000Qps      monthlyCost / peakQps * 1000
+     * @param qpsPer1000Currency  peakQps / monthlyCost * 1000
+     * @param atQps               QPS at the chosen concurrency, or null
+     * @param atCostPer1000Qps    monthlyCost / atQps * 1000, or null
+     * @param atQpsPer1000Currency atQps / monthlyCost * 1000, or null
+     */
+    public record Cost(String target, double monthlyCost, String currency, double peakQps, int peakThreads,
+                       double costPer1000Qps, double qpsPer1000Currency, Double atQps, Double atCostPer1000Qps,
+                       Double atQpsPer1000Currency) {}
+
+    /** Peak throughput of one product with one node and with {@code nodes} nodes; ratio = multi / single. */
+    public record ScaleOut(String workload, String product, String singleTarget, double singleQps, String multiTarget,
+                           int nodes, double multiQps, double ratio) {}
+
+    /**
+     * A methodology check.
+     *
+     * @param id       message key suffix ({@code check.<id>})
+     * @param status   {@code pass}, {@code flag} or {@code na} (no data to decide)
+     * @param findings what the data showed (the offending rows when flagged)
+     */
+    public record Check(String id, String status, List<Text> findings) {
+        public Check {
+            findings = List.copyOf(findings);
+        }
+    }
+
+    /** One step as run: for reproduction. {@code options} is the workload's options as JSON. */
+    public record StepInfo(String runId, int stepId, String target, String url, String workload, int threads,
+                           int round, long warmupMs, long measureMs, String options, String outcome,
+                           long startedAtMs, Long endedAtMs) {}
+
+    /** A stall of a step ({@code kind}: hard, throughput, latency), window-aligned epoch ms. */
+    public record Stall(String runId, int stepId, String target, String workload, int threads, String kind,
+                        long startMs, long endMs) {
+        public double durationS() {
+            return (endMs - startMs) / 1000.0;
+        }
+    }
+
+    /**
+     * Per-second QPS and P99 of one step (warm-up included, flagged by {@code measureStartMs}), down-sampled for
+     * display: at most about {@link Downsample#DEFAULT_BUCKETS} buckets, each keeping its lowest and highest point.
      *
      * @param domId          element id of the chart
-     * @param epochSeconds   window starts, seconds since the epoch
+     * @param epochSeconds   window starts of the QPS points, seconds since the epoch
      * @param qps            queries per second of each window
+     * @param p99Seconds     window starts of the P99 points
      * @param p99Ms          P99 latency of each window, ms
+     * @param windows        windows before down-sampling
      * @param measureStartMs first start of a measured (non-warm-up) sample, or null
+     * @param stalls         [start, end) epoch seconds of the step's stalls
      */
     public record StepSeries(String domId, String runId, int stepId, String target, String workload, int threads,
-                             int round, long[] epochSeconds, double[] qps, double[] p99Ms, Long measureStartMs) {}
+                             int round, long[] epochSeconds, double[] qps, long[] p99Seconds, double[] p99Ms,
+                             int windows, Long measureStartMs, List<double[]> stalls) {}
 }

@@ -79,7 +79,14 @@ class ReportGeneratorTest {
 
     /** data-key/data-value pairs of the summary row of a target and thread count. */
     static Map<String, Double> row(String html, String escapedTarget, int threads) {
-        int at = html.indexOf("<tr data-target=\"" + escapedTarget + "\" data-threads=\"" + threads + "\">");
+        return row(html, escapedTarget, threads, null);
+    }
+
+    /** Like {@link #row(String, String, int)}, within the summary table of {@code workload} when not null. */
+    static Map<String, Double> row(String html, String escapedTarget, int threads, String workload) {
+        int from = workload == null ? 0 : html.indexOf("<table class=\"summary\" data-workload=\"" + workload + "\">");
+        assertThat(from).as("summary table of " + workload).isGreaterThanOrEqualTo(0);
+        int at = html.indexOf("<tr data-target=\"" + escapedTarget + "\" data-threads=\"" + threads + "\">", from);
         assertThat(at).as("row for " + escapedTarget).isGreaterThanOrEqualTo(0);
         String tr = html.substring(at, html.indexOf("</tr>", at));
         Map<String, Double> m = new HashMap<>();

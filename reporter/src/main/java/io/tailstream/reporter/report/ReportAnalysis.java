@@ -1,0 +1,253 @@
+package io.tailstream.reporter.report;
+
+import io.tailstream.reporter.report.ReportModel.Cost;
+import io.tailstream.reporter.report.ReportModel.Delta;
+import io.tailstream.reporter.report.ReportModel.ScaleOut;
+import io.tailstream.reporter.report.ReportModel.SummaryRow;
+import io.tailstream.reporter.report.ReportModel.Sweep;
+import io.tailstream.reporter.report.ReportModel.TargetEnv;
+import io.tailstream.reporter.report.ReportModel.Text;
+import io.tailstream.reporter.report.ReportModel.Verdict;
+import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The judgements of a report, as pure functions of its exact summary rows and the targets: deltas to a baseline,
+ * concurrency sweeps, cost per QPS, verdicts with ties, scale-out ratios. Stateless and thread safe.
+ *
+ * <p>Tie rule: two candidates differ only if the difference of their figures is at least the larger of their
+ * round-to-round spreads (max - min of the figure over the rounds, each round computed alone). With one round
+ * the spread is 0 and any difference decides; the methodology checklist flags fewer than 3 rounds.
+ */
+public final class ReportAnalysis {
+
+    /** Metrics of the verdict, in the order shown. */
+    public static final List<String> METRICS = List.of("throughput", "p99", "cost");
+
+    private ReportAnalysis() {}
+
+    /** The workload's rows with deltas against the baseline target's row at the same thread count. */
+    public static List<SummaryRow> withDeltas(List<SummaryRow> rows, String baseline) {
+        if (baseline == null) {
+            return rows;
+        }
+        Map<Integer, SummaryRow> base = new TreeMap<>();
+        rows.stream().filter(r -> r.target().equals(baseline)).forEach(r -> base.put(r.threads(), r));
+        List<SummaryRow> out = new ArrayList<>();
+        for (SummaryRow r : rows) {
+            SummaryRow b = base.get(r.threads());
+            out.add(b == null ? r : r.withDelta(new Delta(pct(r.qps(), b.qps()), pct(r.tps(), b.tps()),
+                    pct(r.avgMs(), b.avgMs()), pct(r.p95Ms(), b.p95Ms()), pct(r.p99Ms(), b.p99Ms()))));
+        }
+        return out;
+    }
+
+    /** (value - base) / base * 100, or null when base is 0. */
+    public static Double pct(double value, double base) {
+        return base == 0 ? null : (value - base) / base * 100;
+    }
+
+    /** Every concurrency measured, ascending. */
+    public static List<Integer> threadLevels(List<SummaryRow> rows) {
+        return List.copyOf(new TreeSet<>(rows.stream().map(SummaryRow::threads).toList()));
+    }
+
+    /** Per target, QPS and P99 at each level; the peak is the level of highest QPS (lowest level on equal QPS). */
+    public static List<Sweep> sweep(List<SummaryRow> rows, List<Integer> levels) {
+        Map<String, List<SummaryRow>> byTarget = byTarget(rows);
+        List<Sweep> out = new ArrayList<>();
+        for (Map.Entry<String, List<SummaryRow>> e : byTarget.entrySet()) {
+            List<Double> qps = new ArrayList<>();
+            List<Double> p99 = new ArrayList<>();
+            int peak = -1;
+            for (int i = 0; i < levels.size(); i++) {
+                int level = levels.get(i);
+                SummaryRow r = e.getValue().stream().filter(x -> x.threads() == level).findFirst().orElse(null);
+                qps.add(r == null ? null : r.qps());
+                p99.add(r == null ? null : r.p99Ms());
+                if (r != null && (peak < 0 || r.qps() > qps.get(peak))) {
+                    peak = i;
+                }
+            }
+            out.add(new Sweep(e.getKey(), qps, p99, peak));
+        }
+        return out;
+    }
+
+    /** The target's row of highest QPS (lowest concurrency on equal QPS). */
+    public static SummaryRow peak(List<SummaryRow> targetRows) {
+        return targetRows.stream().max(Comparator.comparingDouble(SummaryRow::qps)
+                .thenComparing(Comparator.comparingInt(SummaryRow::threads).reversed())).orElseThrow();
+    }
+
+    /**
+     * The concurrency to compare P99 and cost at: {@code requested} if every target has it, else the highest level
+     * every target was measured at; null if there is none.
+     */
+    public static Integer compareThreads(List<SummaryRow> rows, Integer requested) {
+        Map<String, List<SummaryRow>> byTarget = byTarget(rows);
+        TreeSet<Integer> common = null;
+        for (List<SummaryRow> t : byTarget.values()) {
+            TreeSet<Integer> levels = new TreeSet<>(t.stream().map(SummaryRow::threads).toList());
+            if (common == null) {
+                common = levels;
+            } else {
+                common.retainAll(levels);
+            }
+        }
+        if (common == null || common.isEmpty()) {
+            return null;
+        }
+        if (requested != null) {
+            return common.contains(requested) ? requested : null;
+        }
+        return common.last();
+    }
+
+    /** Cost per QPS of every target of the workload that has a monthly cost. */
+    public static List<Cost> costs(List<SummaryRow> rows, Map<String, TargetEnv> targets, Integer atThreads) {
+        List<Cost> out = new ArrayList<>();
+        for (Map.Entry<String, List<SummaryRow>> e : byTarget(rows).entrySet()) {
+            TargetEnv t = targets.get(e.getKey());
+            if (t == null || t.monthlyCost() == null || t.monthlyCost() <= 0) {
+                continue;
+            }
+            double cost = t.monthlyCost();
+            SummaryRow peak = peak(e.getValue());
+            SummaryRow at = atThreads == null ? null : e.getValue().stream().filter(r -> r.threads() == atThreads)
+                    .findFirst().orElse(null);
+            Double atQps = at == null ? null : at.qps();
+            out.add(new Cost(e.getKey(), cost, t.currency(), peak.qps(), peak.threads(), perThousandQps(cost,
+                    peak.qps()), peak.qps() / cost * 1000, atQps, atQps == null ? null : perThousandQps(cost, atQps),
+                    atQps == null ? null : atQps / cost * 1000));
+        }
+        return out;
+    }
+
+    private static double perThousandQps(double cost, double qps) {
+        return qps > 0 ? cost / qps * 1000 : Double.POSITIVE_INFINITY;
+    }
+
+    /** Best on throughput, on P99 at the compare concurrency and on cost per 1,000 peak QPS. */
+    public static List<Verdict> verdicts(WorkloadSummary w, Map<String, TargetEnv> targets) {
+        Map<String, List<SummaryRow>> byTarget = byTarget(w.rows());
+        List<Verdict> out = new ArrayList<>();
+        if (byTarget.size() < 2) {
+            for (String m : METRICS) {
+                out.add(none(w.workload(), m, Text.of("verdict.reason.single")));
+            }
+            return out;
+        }
+        // throughput: each target's peak QPS, spread of that row's rounds
+        List<Candidate> tput = new ArrayList<>();
+        byTarget.forEach((t, rs) -> {
+            SummaryRow p = peak(rs);
+            tput.add(new Candidate(t, p.qps(), p.qpsSpread()));
+        });
+        out.add(decide(w.workload(), "throughput", tput, true, null, "qps"));
+
+        Integer at = w.atThreads();
+        if (at == null) {
+            out.add(none(w.workload(), "p99", Text.of("verdict.reason.noCommonThreads")));
+        } else {
+            List<Candidate> p99 = new ArrayList<>();
+            byTarget.forEach((t, rs) -> rs.stream().filter(r -> r.threads() == at).findFirst()
+                    .ifPresent(r -> p99.add(new Candidate(t, r.p99Ms(), r.p99SpreadMs()))));
+            out.add(decide(w.workload(), "p99", p99, false, at, "ms"));
+        }
+
+        List<Cost> costs = w.costs();
+        TreeSet<String> currencies = new TreeSet<>();
+        costs.forEach(c -> currencies.add(Objects.toString(c.currency(), "")));
+        if (costs.size() < 2) {
+            out.add(none(w.workload(), "cost", Text.of("verdict.reason.noCost")));
+        } else if (currencies.size() > 1) {
+            out.add(none(w.workload(), "cost", Text.of("verdict.reason.currencies", String.join(", ", currencies))));
+        } else {
+            List<Candidate> cost = new ArrayList<>();
+            for (Cost c : costs) {
+                SummaryRow p = peak(byTarget.get(c.target()));
+                // cost per 1,000 QPS of each round at the peak concurrency: its spread
+                List<Double> perRound = p.roundQps().stream().map(q -> perThousandQps(c.monthlyCost(), q)).toList();
+                cost.add(new Candidate(c.target(), c.costPer1000Qps(), SummaryRow.spread(perRound)));
+            }
+            out.add(decide(w.workload(), "cost", cost, false, null, currencies.first()));
+        }
+        return out;
+    }
+
+    private record Candidate(String target, double value, double spread) {}
+
+    private static Verdict none(String workload, String metric, Text reason) {
+        return new Verdict(workload, metric, null, null, null, null, false, List.of(), null, null, null, reason);
+    }
+
+    private static Verdict decide(String workload, String metric, List<Candidate> candidates, boolean higherIsBetter,
+                                  Integer threads, String unit) {
+        if (candidates.size() < 2) {
+            return none(workload, metric, Text.of("verdict.reason.single"));
+        }
+        List<Candidate> sorted = new ArrayList<>(candidates);
+        ToDoubleFunction<Candidate> key = higherIsBetter ? c -> -c.value() : Candidate::value;
+        sorted.sort(Comparator.comparingDouble(key).thenComparing(Candidate::target));
+        Candidate best = sorted.get(0);
+        Candidate second = sorted.get(1);
+        List<String> tied = new ArrayList<>();
+        double spread = 0;
+        for (Candidate c : sorted) {
+            spread = Math.max(spread, c.spread());
+            if (c != best && Math.abs(best.value() - c.value()) < Math.max(best.spread(), c.spread())
+                    || c != best && best.value() == c.value()) {
+                tied.add(c.target());
+            }
+        }
+        return new Verdict(workload, metric, best.target(), best.value(), second.target(), second.value(),
+                !tied.isEmpty(), tied, spread, threads, unit, null);
+    }
+
+    /**
+     * Where one product was measured with one node and with more (e.g. a primary and a primary plus read-only
+     * nodes): peak throughput of each and the ratio, per workload.
+     */
+    public static List<ScaleOut> scaleOut(List<WorkloadSummary> workloads, Map<String, TargetEnv> targets) {
+        List<ScaleOut> out = new ArrayList<>();
+        for (WorkloadSummary w : workloads) {
+            Map<String, List<SummaryRow>> byTarget = byTarget(w.rows());
+            Map<String, List<String>> byProduct = new TreeMap<>();
+            for (String t : byTarget.keySet()) {
+                TargetEnv env = targets.get(t);
+                if (env != null && env.nodes() != null) {
+                    byProduct.computeIfAbsent(Objects.toString(env.product(), ""), k -> new ArrayList<>()).add(t);
+                }
+            }
+            for (Map.Entry<String, List<String>> e : byProduct.entrySet()) {
+                List<String> singles = e.getValue().stream().filter(t -> targets.get(t).nodes() == 1).toList();
+                for (String single : singles) {
+                    for (String multi : e.getValue()) {
+                        int nodes = targets.get(multi).nodes();
+                        if (nodes > 1) {
+                            double s = peak(byTarget.get(single)).qps();
+                            double m = peak(byTarget.get(multi)).qps();
+                            out.add(new ScaleOut(w.workload(), e.getKey(), single, s, multi, nodes, m,
+                                    s > 0 ? m / s : 0));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    static Map<String, List<SummaryRow>> byTarget(List<SummaryRow> rows) {
+        Map<String, List<SummaryRow>> m = new TreeMap<>();
+        rows.forEach(r -> m.computeIfAbsent(r.target(), k -> new ArrayList<>()).add(r));
+        return m;
+    }
+}

@@ -1,0 +1,239 @@
+package io.tailstream.reporter.report;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tailstream.reporter.report.ReportModel.Check;
+import io.tailstream.reporter.report.ReportModel.Cost;
+import io.tailstream.reporter.report.ReportModel.ScaleOut;
+import io.tailstream.reporter.report.ReportModel.SummaryRow;
+import io.tailstream.reporter.report.ReportModel.Text;
+import io.tailstream.reporter.report.ReportModel.Verdict;
+import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
+import io.tailstream.schemas.event.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The report as summaries for scripts and wikis: {@code json} (every table figure, full precision), {@code csv}
+ * (one line per workload, target and concurrency) and {@code md} (verdicts, summary tables, cost, checklist).
+ * They carry the same numbers as the HTML page because all read the same {@link ReportModel}. Stateless and
+ * thread safe.
+ */
+public final class ReportFormats {
+
+    /** CSV columns, in order. */
+    public static final List<String> CSV_COLUMNS = List.of("workload", "target", "threads", "rounds", "transactions",
+            "measured_s", "qps", "tps", "avg_ms", "p95_ms", "p99_ms", "max_ms", "errors", "error_pct", "ral_ms",
+            "wal_ms", "qps_spread", "p99_spread_ms", "baseline", "qps_delta_pct", "tps_delta_pct", "avg_delta_pct",
+            "p95_delta_pct", "p99_delta_pct", "monthly_cost", "currency", "cost_per_1000_qps");
+
+    private ReportFormats() {}
+
+    public static String render(ReportModel model, ReportFormat format, Locale locale) {
+        return switch (format) {
+            case HTML -> ReportGenerator.render(model, locale);
+            case JSON -> json(model, locale);
+            case CSV -> csv(model);
+            case MD -> markdown(model, locale);
+        };
+    }
+
+    static String json(ReportModel model, Locale locale) {
+        Messages msg = Messages.of(locale);
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        root.put("title", model.title());
+        root.put("generatedAtMs", model.generatedAtMs());
+        root.put("baseline", model.baseline());
+        root.set("runs", Json.MAPPER.valueToTree(model.runs()));
+        ArrayNode verdicts = root.putArray("verdicts");
+        for (Verdict v : model.verdicts()) {
+            ObjectNode n = Json.MAPPER.valueToTree(v);
+            n.put("marginPct", v.marginPct());
+            n.put("reasonText", v.reason() == null ? null : msg.format(v.reason()));
+            verdicts.add(n);
+        }
+        root.set("environment", Json.MAPPER.valueToTree(model.environment()));
+        ArrayNode workloads = root.putArray("workloads");
+        for (WorkloadSummary w : model.workloads()) {
+            ObjectNode n = workloads.addObject();
+            n.put("workload", w.workload());
+            n.put("atThreads", w.atThreads());
+            n.put("ralWal", w.ralWal());
+            ArrayNode rows = n.putArray("rows");
+            for (SummaryRow r : w.rows()) {
+                ObjectNode rn = Json.MAPPER.valueToTree(r);
+                rn.put("errorPct", r.errorPct());
+                rn.put("qpsSpread", r.qpsSpread());
+                rn.put("p99SpreadMs", r.p99SpreadMs());
+                rows.add(rn);
+            }
+            n.set("threadLevels", Json.MAPPER.valueToTree(w.threadLevels()));
+            n.set("sweep", Json.MAPPER.valueToTree(w.sweep()));
+            n.set("costs", Json.MAPPER.valueToTree(w.costs()));
+        }
+        root.set("scaleOut", Json.MAPPER.valueToTree(model.scaleOut()));
+        ArrayNode checks = root.putArray("checklist");
+        for (Check c : model.checklist()) {
+            ObjectNode n = checks.addObject();
+            n.put("id", c.id());
+            n.put("title", msg.get("check." + c.id()));
+            n.put("status", c.status());
+            ArrayNode f = n.putArray("findings");
+            c.findings().forEach(t -> f.add(msg.format(t)));
+        }
+        root.set("stalls", Json.MAPPER.valueToTree(model.stalls()));
+        root.set("steps", Json.MAPPER.valueToTree(model.steps()));
+        root.set("notes", Json.MAPPER.valueToTree(model.notes()));
+        try {
+            return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("writing the report as JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    static String csv(ReportModel model) {
+        StringBuilder b = new StringBuilder(String.join(",", CSV_COLUMNS)).append('\n');
+        for (WorkloadSummary w : model.workloads()) {
+            for (SummaryRow r : w.rows()) {
+                Cost c = w.costs().stream().filter(x -> x.target().equals(r.target())).findFirst().orElse(null);
+                List<Object> v = new ArrayList<>(List.of(r.workload(), r.target(), r.threads(), r.rounds(),
+                        r.transactions(), r.measuredSeconds(), r.qps(), r.tps(), r.avgMs(), r.p95Ms(), r.p99Ms(),
+                        r.maxMs(), r.errors(), r.errorPct()));
+                v.add(r.ralMs());
+                v.add(r.walMs());
+                v.add(r.qpsSpread());
+                v.add(r.p99SpreadMs());
+                v.add(r.delta() == null ? null : model.baseline());
+                v.add(r.delta() == null ? null : r.delta().qpsPct());
+                v.add(r.delta() == null ? null : r.delta().tpsPct());
+                v.add(r.delta() == null ? null : r.delta().avgPct());
+                v.add(r.delta() == null ? null : r.delta().p95Pct());
+                v.add(r.delta() == null ? null : r.delta().p99Pct());
+                v.add(c == null ? null : c.monthlyCost());
+                v.add(c == null ? null : c.currency());
+                v.add(c == null || r.qps() <= 0 ? null : c.monthlyCost() / r.qps() * 1000);
+                b.append(String.join(",", v.stream().map(ReportFormats::csvCell).toList())).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    /** RFC 4180: quote a cell holding a comma, quote or line break; numbers in full precision, nulls empty. */
+    static String csvCell(Object o) {
+        if (o == null) {
+            return "";
+        }
+        String s = o instanceof Double d ? Double.toString(d) : o.toString();
+        if (s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r")) {
+            return "\"" + s.replace("\"", "\"\"") + "\"";
+        }
+        return s;
+    }
+
+    static String markdown(ReportModel model, Locale locale) {
+        Messages msg = Messages.of(locale);
+        StringBuilder b = new StringBuilder();
+        b.append("# ").append(md(model.title())).append("\n\n");
+        b.append("## ").append(msg.get("verdict.title")).append("\n\n");
+        b.append(mdRow(msg.get("verdict.workload"), msg.get("verdict.metric"), msg.get("verdict.best"),
+                msg.get("verdict.value"), msg.get("verdict.runnerUp"), msg.get("verdict.margin"),
+                msg.get("verdict.result")));
+        b.append(mdRow("---", "---", "---", "---:", "---", "---:", "---"));
+        for (Verdict v : model.verdicts()) {
+            String result = v.winner() == null ? msg.format(v.reason())
+                    : v.tie() ? msg.get("verdict.tie") + ": " + String.join(", ", v.tiedWith())
+                    : msg.get("verdict.win");
+            b.append(mdRow(v.workload(), msg.get("verdict.metric." + v.metric())
+                            + (v.threads() == null ? "" : " @" + v.threads()), v.winner(),
+                    v.value() == null ? "" : num(v.value()) + " " + v.unit(), v.runnerUp(),
+                    v.marginPct() == null ? "" : pct(v.marginPct()), result));
+        }
+        for (WorkloadSummary w : model.workloads()) {
+            b.append("\n## ").append(md(w.workload())).append("\n\n");
+            List<String> head = new ArrayList<>(List.of(msg.get("summary.target"), msg.get("summary.threads"),
+                    msg.get("summary.rounds"), msg.get("summary.qps"), msg.get("summary.tps"), msg.get("summary.avg"),
+                    msg.get("summary.p95"), msg.get("summary.p99"), msg.get("summary.max"),
+                    msg.get("summary.errors")));
+            if (w.ralWal()) {
+                head.add(msg.get("summary.ral"));
+                head.add(msg.get("summary.wal"));
+            }
+            if (model.baseline() != null) {
+                head.add(msg.get("summary.qpsDelta"));
+                head.add(msg.get("summary.p99Delta"));
+            }
+            b.append(mdRow(head.toArray(String[]::new)));
+            b.append(mdRow(head.stream().map(h -> "---:").toArray(String[]::new)));
+            for (SummaryRow r : w.rows()) {
+                List<String> cells = new ArrayList<>(List.of(r.target(), String.valueOf(r.threads()),
+                        String.valueOf(r.rounds()), num(r.qps()), num(r.tps()), ms(r.avgMs()), ms(r.p95Ms()),
+                        ms(r.p99Ms()), ms(r.maxMs()), String.valueOf(r.errors())));
+                if (w.ralWal()) {
+                    cells.add(r.ralMs() == null ? "" : ms(r.ralMs()));
+                    cells.add(r.walMs() == null ? "" : ms(r.walMs()));
+                }
+                if (model.baseline() != null) {
+                    cells.add(r.delta() == null || r.delta().qpsPct() == null ? "" : pct(r.delta().qpsPct()));
+                    cells.add(r.delta() == null || r.delta().p99Pct() == null ? "" : pct(r.delta().p99Pct()));
+                }
+                b.append(mdRow(cells.toArray(String[]::new)));
+            }
+            if (!w.costs().isEmpty()) {
+                b.append('\n').append(mdRow(msg.get("summary.target"), msg.get("cost.monthly"),
+                        msg.get("cost.peakQps"), msg.get("cost.per1000Qps"), msg.get("cost.qpsPer1000")));
+                b.append(mdRow("---", "---:", "---:", "---:", "---:"));
+                for (Cost c : w.costs()) {
+                    b.append(mdRow(c.target(), num(c.monthlyCost()) + " " + c.currency(),
+                            num(c.peakQps()) + " @" + c.peakThreads(), num(c.costPer1000Qps()),
+                            num(c.qpsPer1000Currency())));
+                }
+            }
+        }
+        if (!model.scaleOut().isEmpty()) {
+            b.append("\n## ").append(msg.get("scale.title")).append("\n\n");
+            b.append(mdRow(msg.get("verdict.workload"), msg.get("scale.single"), msg.get("scale.multi"),
+                    msg.get("scale.ratio")));
+            b.append(mdRow("---", "---:", "---:", "---:"));
+            for (ScaleOut s : model.scaleOut()) {
+                b.append(mdRow(s.workload(), s.singleTarget() + ": " + num(s.singleQps()), s.multiTarget() + " ("
+                        + s.nodes() + "): " + num(s.multiQps()), String.format(Locale.ROOT, "%.2f", s.ratio())));
+            }
+        }
+        b.append("\n## ").append(msg.get("check.title")).append("\n\n");
+        for (Check c : model.checklist()) {
+            b.append("- **").append(msg.get("check.status." + c.status())).append("** ")
+                    .append(msg.get("check." + c.id()));
+            for (Text t : c.findings()) {
+                b.append("\n  - ").append(md(msg.format(t)));
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    private static String mdRow(String... cells) {
+        StringBuilder b = new StringBuilder("|");
+        for (String c : cells) {
+            b.append(' ').append(c == null ? "" : md(c)).append(" |");
+        }
+        return b.append('\n').toString();
+    }
+
+    /** Markdown table cell text: pipes escaped, no line breaks. */
+    private static String md(String s) {
+        return s.replace("|", "\\|").replace("\n", " ").replace("\r", " ");
+    }
+
+    private static String num(double v) {
+        return String.format(Locale.ROOT, "%,.1f", v);
+    }
+
+    private static String ms(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    private static String pct(double v) {
+        return String.format(Locale.ROOT, "%+.1f%%", v);
+    }
+}

@@ -1,0 +1,574 @@
+package io.tailstream.reporter.report;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.tailstream.reporter.archive.ArchiveLayout;
+import io.tailstream.reporter.query.ArchiveDatabase;
+import io.tailstream.reporter.report.ReportChecks.StepData;
+import io.tailstream.reporter.report.ReportModel.Check;
+import io.tailstream.reporter.report.ReportModel.Duration;
+import io.tailstream.reporter.report.ReportModel.Environment;
+import io.tailstream.reporter.report.ReportModel.RunInfo;
+import io.tailstream.reporter.report.ReportModel.Stall;
+import io.tailstream.reporter.report.ReportModel.StepInfo;
+import io.tailstream.reporter.report.ReportModel.StepSeries;
+import io.tailstream.reporter.report.ReportModel.SummaryRow;
+import io.tailstream.reporter.report.ReportModel.TargetEnv;
+import io.tailstream.reporter.report.ReportModel.VariableRow;
+import io.tailstream.reporter.report.ReportModel.Verdict;
+import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
+import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.histogram.LatencyHistograms;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the selected runs of an archive into a {@link ReportModel} through DuckDB. Table figures come from raw
+ * samples (exact); time series from the aggregator's all-ops windows (down-sampled for display only); client
+ * health from the {@code control} dataset; stalls from the {@code stalls} dataset when the archive has one.
+ *
+ * <p>Not thread safe while loading (one DuckDB connection); the model it returns is immutable.
+ */
+final class ReportLoader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReportLoader.class);
+
+    /** Commit-durability settings, shown first and compared by the checklist (MySQL/MariaDB, PostgreSQL). */
+    static final List<String> DURABILITY = List.of("innodb_flush_log_at_trx_commit", "sync_binlog", "log_bin",
+            "innodb_doublewrite", "innodb_flush_method", "binlog_format", "synchronous_commit", "fsync",
+            "full_page_writes", "wal_sync_method", "durability");
+    /** Settings that change results by several times (methodology.md, pitfall 4), shown after durability. */
+    static final List<String> KEY_VARIABLES = List.of("innodb_buffer_pool_size", "innodb_io_capacity",
+            "innodb_io_capacity_max", "innodb_log_file_size", "innodb_redo_log_capacity", "max_connections",
+            "shared_buffers", "effective_cache_size", "thread_handling", "transaction_isolation");
+    /** Ops whose average latency is RAL (reads) and WAL (writes), for YCSB-like workloads. */
+    static final List<String> READ_OPS = List.of("read");
+    static final List<String> WRITE_OPS = List.of("update", "insert", "write", "read_modify_write");
+
+    static final String STALLS = "stalls";
+
+    private ReportLoader() {}
+
+    static ReportModel load(Path archive, ReportOptions options) throws SQLException {
+        PhaseTimer timer = new PhaseTimer();
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
+            timer.lap("open");
+            if (!db.has(ArchiveLayout.RUNS) || !db.has(ArchiveLayout.STEPS)) {
+                throw new IllegalArgumentException("the archive " + archive + " has no runs (no runs/steps dataset)");
+            }
+            List<RunInfo> selected = select(runs(db), options, archive);
+            String inRuns = "run_id IN (" + String.join(", ", selected.stream().map(RunInfo::runId)
+                    .map(ArchiveDatabase::sqlString).toList()) + ")";
+            List<String> notes = new ArrayList<>();
+            List<StepInfo> steps = new ArrayList<>();
+            Map<String, TargetEnv> stepTargets = new TreeMap<>();
+            Map<String, Map<String, String>> variables = new TreeMap<>();
+            steps(db, inRuns, steps, stepTargets, variables);
+            timer.lap("runs+steps");
+            if (options.baseline() != null && !stepTargets.containsKey(options.baseline())) {
+                throw new IllegalArgumentException("baseline target " + options.baseline()
+                        + " is not in the selected runs; targets there: " + stepTargets.keySet());
+            }
+            boolean hasSamples = db.has(ArchiveLayout.SAMPLES);
+            Map<String, SampleFacts> facts = hasSamples ? sampleFacts(db, inRuns) : Map.of();
+            timer.lap("sampleFacts");
+            Map<String, Health> health = db.has(ArchiveLayout.CONTROL) ? health(db, inRuns) : Map.of();
+            Map<String, Double> rtt = health.isEmpty() ? Map.of() : rtt(db, inRuns);
+            timer.lap("clientHealth");
+            Map<String, TargetEnv> targets = withHealth(stepTargets, steps, health, rtt);
+
+            List<SummaryRow> rows = hasSamples ? summaryRows(db, inRuns) : List.of();
+            timer.lap("summary");
+            List<WorkloadSummary> workloads = workloads(rows, options, targets);
+            List<Stall> stalls = stalls(db, archive, inRuns, steps, notes);
+            timer.lap("stalls");
+            List<StepSeries> charts = new ArrayList<>();
+            List<StepData> stepData = new ArrayList<>();
+            Map<String, List<double[]>> points = db.has(ArchiveLayout.WINDOWS) ? windowPoints(db, inRuns) : Map.of();
+            timer.lap("windows");
+            int i = 0;
+            for (StepInfo s : steps) {
+                String key = s.runId() + "/" + s.stepId();
+                List<double[]> p = points.getOrDefault(key, List.of());
+                if (p.isEmpty() && hasSamples) {
+                    p = samplePoints(db, s.runId(), s.stepId());
+                }
+                SampleFacts f = facts.get(key);
+                Long measureStart = f == null ? null : f.measureStartMs();
+                charts.add(series("chart-" + i++, s, p, measureStart, stalls));
+                Double[] settle = settle(p, measureStart);
+                Health h = health.get(key);
+                stepData.add(new StepData(s, f == null ? 0 : f.warmupSamples(), settle[0], settle[1],
+                        h == null ? null : h.meanCpu(), h != null && h.clientBound()));
+            }
+            Environment env = environment(targets, variables, steps);
+            List<Verdict> verdicts = new ArrayList<>();
+            workloads.forEach(w -> verdicts.addAll(ReportAnalysis.verdicts(w, targets)));
+            List<Check> checklist = ReportChecks.checks(stepData, workloads, env.targets(), env.variables());
+            timer.lap("analysis");
+            LOG.debug("report model of {}: {}", archive, timer);
+            String title = selected.size() == 1 ? "tailstream report: " + selected.get(0).planName() + " ("
+                    + selected.get(0).runId() + ")" : "tailstream report: " + selected.size() + " runs";
+            return new ReportModel(title, System.currentTimeMillis(), options.baseline(), selected, verdicts, env,
+                    workloads, charts, ReportAnalysis.scaleOut(workloads, targets), checklist, steps, stalls, notes);
+        }
+    }
+
+    private static List<RunInfo> runs(ArchiveDatabase db) throws SQLException {
+        List<RunInfo> out = new ArrayList<>();
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT run_id, plan_name, started_at_ms, ended_at_ms, samples_sent,"
+                     + " outcome, client, settings FROM runs ORDER BY started_at_ms, run_id")) {
+            while (rs.next()) {
+                out.add(new RunInfo(rs.getString(1), rs.getString(2), rs.getLong(3), (Long) rs.getObject(4),
+                        (Long) rs.getObject(5), rs.getString(6), rs.getString(7), rs.getString(8)));
+            }
+        }
+        return out;
+    }
+
+    static List<RunInfo> select(List<RunInfo> all, ReportOptions options, Path archive) {
+        if (all.isEmpty()) {
+            throw new IllegalArgumentException("the archive " + archive + " has no runs");
+        }
+        List<RunInfo> pool = all;
+        if (options.planName() != null) {
+            pool = all.stream().filter(r -> options.planName().equals(r.planName())).toList();
+            if (pool.isEmpty()) {
+                throw new IllegalArgumentException("plan " + options.planName() + " has no runs in the archive "
+                        + archive + "; plans there: " + new TreeSet<>(all.stream().map(RunInfo::planName).toList()));
+            }
+        }
+        if (options.latest()) {
+            return List.of(pool.get(pool.size() - 1));
+        }
+        if (options.runIds().isEmpty()) {
+            return pool;
+        }
+        Map<String, RunInfo> byId = new LinkedHashMap<>();
+        all.forEach(r -> byId.put(r.runId(), r));
+        List<RunInfo> out = new ArrayList<>();
+        for (String id : options.runIds()) {
+            RunInfo r = byId.get(id);
+            if (r == null) {
+                throw new IllegalArgumentException("run " + id + " is not in the archive " + archive
+                        + "; runs there: " + byId.keySet());
+            }
+            out.add(r);
+        }
+        return out;
+    }
+
+    private static void steps(ArchiveDatabase db, String inRuns, List<StepInfo> steps, Map<String, TargetEnv> targets,
+                              Map<String, Map<String, String>> variables) throws SQLException {
+        String sql = "SELECT run_id, step_id, target, url, workload, threads, round, warmup_ms, measure_ms, options,"
+                + " outcome, started_at_ms, ended_at_ms, product, version, nodes, monthly_cost, currency,"
+                + " target_variables FROM steps WHERE " + inRuns + " ORDER BY started_at_ms, run_id, step_id";
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                String target = rs.getString(3);
+                steps.add(new StepInfo(rs.getString(1), rs.getInt(2), target, rs.getString(4), rs.getString(5),
+                        rs.getInt(6), rs.getInt(7), rs.getLong(8), rs.getLong(9), rs.getString(10), rs.getString(11),
+                        rs.getLong(12), (Long) rs.getObject(13)));
+                Number nodes = (Number) rs.getObject(16);
+                Number cost = (Number) rs.getObject(17);
+                // the latest step describes the target (a re-run after a change wins)
+                targets.put(target, new TargetEnv(target, rs.getString(14), rs.getString(15), rs.getString(4),
+                        nodes == null ? null : nodes.intValue(), cost == null ? null : cost.doubleValue(),
+                        rs.getString(18), null, null, List.of()));
+                String vars = rs.getString(19);
+                variables.put(target, vars == null || vars.isBlank() ? Map.of()
+                        : Json.MAPPER.convertValue(Json.MAPPER.readTree(vars),
+                        new TypeReference<Map<String, String>>() { }));
+            }
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("steps dataset: target_variables is not a JSON object: "
+                    + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** Warm-up sample count and first measured start of each step (key run/step). */
+    private record SampleFacts(long warmupSamples, Long measureStartMs) {}
+
+    private static Map<String, SampleFacts> sampleFacts(ArchiveDatabase db, String inRuns) throws SQLException {
+        Map<String, SampleFacts> out = new HashMap<>();
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT run_id, step_id, count(*) FILTER (WHERE warmup),"
+                     + " min(start_us) FILTER (WHERE NOT warmup) FROM samples WHERE " + inRuns + " GROUP BY 1, 2")) {
+            while (rs.next()) {
+                Number first = (Number) rs.getObject(4);
+                out.put(rs.getString(1) + "/" + rs.getInt(2), new SampleFacts(rs.getLong(3),
+                        first == null ? null : first.longValue() / 1000));
+            }
+        }
+        return out;
+    }
+
+    /** Client health of one step: mean client CPU, and whether any event said the client was the bottleneck. */
+    private record Health(Double meanCpu, boolean clientBound) {}
+
+    /**
+     * Client health per step (key run/step), aggregated in DuckDB straight from the events' JSON: a 12-hour soak
+     * has 43,200 of them per producer, too many to deserialize one by one. CPU is the machine's, or the process's
+     * when the machine's is not reported.
+     */
+    private static Map<String, Health> health(ArchiveDatabase db, String inRuns) throws SQLException {
+        String sql = """
+                WITH h AS (
+                  SELECT run_id, CAST(event->>'$.stepId' AS INTEGER) AS step_id,
+                         CAST(event->>'$.machineCpuPct' AS DOUBLE) AS machine,
+                         CAST(event->>'$.processCpuPct' AS DOUBLE) AS process,
+                         coalesce(CAST(event->>'$.clientBound' AS BOOLEAN), false) AS bound
+                  FROM control WHERE type = 'client_health' AND %s)
+                SELECT run_id, step_id, avg(CASE WHEN machine > 0 THEN machine ELSE process END), bool_or(bound)
+                FROM h GROUP BY ALL""".formatted(inRuns);
+        Map<String, Health> out = new HashMap<>();
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                Number cpu = (Number) rs.getObject(3);
+                out.put(rs.getString(1) + "/" + rs.getInt(2), new Health(cpu == null ? null : cpu.doubleValue(),
+                        rs.getBoolean(4)));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Median client-to-target round trip per target over every client-health event: an endpoint named after a
+     * target counts for that target, any other endpoint for the target of the event's step.
+     */
+    private static Map<String, Double> rtt(ArchiveDatabase db, String inRuns) throws SQLException {
+        String sql = """
+                WITH r AS (
+                  SELECT run_id, CAST(event->>'$.stepId' AS INTEGER) AS step_id,
+                         unnest(map_entries(json_transform(event->'$.rttMillis', '"MAP(VARCHAR, DOUBLE)"'))) AS e
+                  FROM control WHERE type = 'client_health' AND %1$s),
+                t AS (SELECT DISTINCT target FROM steps WHERE %1$s)
+                SELECT CASE WHEN r.e.key IN (SELECT target FROM t) THEN r.e.key ELSE st.target END AS tgt,
+                       median(r.e.value)
+                FROM r JOIN steps st ON r.run_id = st.run_id AND r.step_id = st.step_id
+                GROUP BY tgt""".formatted(inRuns);
+        Map<String, Double> out = new HashMap<>();
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                out.put(rs.getString(1), rs.getDouble(2));
+            }
+        }
+        return out;
+    }
+
+    /** Targets with their median RTT, their highest step-mean client CPU and their client-bound steps. */
+    private static Map<String, TargetEnv> withHealth(Map<String, TargetEnv> targets, List<StepInfo> steps,
+                                                     Map<String, Health> health, Map<String, Double> rtt) {
+        if (health.isEmpty() && rtt.isEmpty()) {
+            return targets;
+        }
+        Map<String, Double> cpuMax = new HashMap<>();
+        Map<String, List<String>> bound = new HashMap<>();
+        for (StepInfo s : steps) {
+            Health h = health.get(s.runId() + "/" + s.stepId());
+            if (h == null) {
+                continue;
+            }
+            if (h.meanCpu() != null) {
+                cpuMax.merge(s.target(), h.meanCpu(), Math::max);
+            }
+            if (h.clientBound()) {
+                bound.computeIfAbsent(s.target(), k -> new ArrayList<>()).add(ReportChecks.step(s));
+            }
+        }
+        Map<String, TargetEnv> out = new TreeMap<>();
+        targets.forEach((name, t) -> out.put(name, new TargetEnv(t.name(), t.product(), t.version(), t.url(),
+                t.nodes(), t.monthlyCost(), t.currency(), rtt.get(name), cpuMax.get(name),
+                bound.getOrDefault(name, List.of()))));
+        return out;
+    }
+
+    /**
+     * Summary rows in one scan of the measured samples: grouping sets give each (workload, target, threads) over all
+     * its rounds and each round (step) alone; a row's measured seconds are the sum of its steps' spans.
+     */
+    private static List<SummaryRow> summaryRows(ArchiveDatabase db, String inRuns) throws SQLException {
+        String reads = String.join(", ", READ_OPS.stream().map(ArchiveDatabase::sqlString).toList());
+        String writes = String.join(", ", WRITE_OPS.stream().map(ArchiveDatabase::sqlString).toList());
+        String sql = """
+                WITH m AS (
+                  SELECT s.run_id, s.step_id, st.target, st.workload, st.threads, st.started_at_ms, s.latency_us,
+                         s.status, s.queries, s.op, s.start_us, s.start_us + s.latency_us AS end_us
+                  FROM samples s JOIN steps st ON s.run_id = st.run_id AND s.step_id = st.step_id
+                  WHERE NOT s.warmup AND s.%1$s)
+                SELECT workload, target, threads, run_id, step_id, GROUPING(run_id) AS whole, count(*),
+                       sum(queries), count(*) FILTER (WHERE status = 'ok'), avg(latency_us),
+                       quantile_disc(latency_us, 0.95), quantile_disc(latency_us, 0.99), max(latency_us),
+                       avg(latency_us) FILTER (WHERE op IN (%2$s)), avg(latency_us) FILTER (WHERE op IN (%3$s)),
+                       max(end_us) - min(start_us), any_value(started_at_ms)
+                FROM m
+                GROUP BY GROUPING SETS ((workload, target, threads), (workload, target, threads, run_id, step_id))
+                ORDER BY workload, target, threads, whole, 17, run_id, step_id
+                """.formatted(inRuns, reads, writes);
+        List<SummaryRow> out = new ArrayList<>();
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            List<Double> roundQps = new ArrayList<>();
+            List<Double> roundP99 = new ArrayList<>();
+            long spanUs = 0;
+            while (rs.next()) {
+                boolean whole = rs.getInt(6) != 0;
+                if (!whole) {
+                    // a round: the rounds of a group come before its total (ORDER BY whole), oldest first
+                    long span = rs.getLong(16);
+                    spanUs += span;
+                    roundQps.add(span > 0 ? rs.getLong(8) / (span / 1e6) : 0);
+                    roundP99.add(rs.getLong(12) / 1000.0);
+                    continue;
+                }
+                String workload = rs.getString(1);
+                long n = rs.getLong(7);
+                double seconds = spanUs / 1e6;
+                long ok = rs.getLong(9);
+                Number ral = (Number) rs.getObject(14);
+                Number wal = (Number) rs.getObject(15);
+                out.add(new SummaryRow(rs.getString(2), workload, rs.getInt(3), roundQps.size(), n, seconds,
+                        seconds > 0 ? rs.getLong(8) / seconds : 0, seconds > 0 ? ok / seconds : 0,
+                        rs.getDouble(10) / 1000, rs.getLong(11) / 1000.0, rs.getLong(12) / 1000.0,
+                        rs.getLong(13) / 1000.0, n - ok, ral == null ? null : ral.doubleValue() / 1000,
+                        wal == null ? null : wal.doubleValue() / 1000, roundQps, roundP99, null));
+                roundQps = new ArrayList<>();
+                roundP99 = new ArrayList<>();
+                spanUs = 0;
+            }
+        }
+        return out;
+    }
+
+    private static List<WorkloadSummary> workloads(List<SummaryRow> rows, ReportOptions options,
+                                                   Map<String, TargetEnv> targets) {
+        Map<String, List<SummaryRow>> byWorkload = new TreeMap<>();
+        rows.forEach(r -> byWorkload.computeIfAbsent(r.workload(), k -> new ArrayList<>()).add(r));
+        List<WorkloadSummary> out = new ArrayList<>();
+        for (Map.Entry<String, List<SummaryRow>> e : byWorkload.entrySet()) {
+            List<SummaryRow> wr = ReportAnalysis.withDeltas(e.getValue(), options.baseline());
+            List<Integer> levels = ReportAnalysis.threadLevels(wr);
+            Integer at = ReportAnalysis.compareThreads(wr, options.atThreads());
+            boolean ralWal = wr.stream().anyMatch(r -> r.ralMs() != null || r.walMs() != null);
+            out.add(new WorkloadSummary(e.getKey(), wr, ralWal, levels, ReportAnalysis.sweep(wr, levels),
+                    ReportAnalysis.costs(wr, targets, at), at));
+        }
+        return out;
+    }
+
+    private static Environment environment(Map<String, TargetEnv> targets, Map<String, Map<String, String>> variables,
+                                           List<StepInfo> steps) {
+        Set<String> names = new TreeSet<>();
+        variables.values().forEach(v -> names.addAll(v.keySet()));
+        List<String> order = new ArrayList<>();
+        DURABILITY.stream().filter(names::contains).forEach(order::add);
+        KEY_VARIABLES.stream().filter(names::contains).forEach(order::add);
+        names.stream().filter(n -> !order.contains(n)).forEach(order::add);
+        List<VariableRow> rows = new ArrayList<>();
+        for (String n : order) {
+            Map<String, String> values = new TreeMap<>();
+            variables.forEach((t, v) -> {
+                if (v.containsKey(n) && v.get(n) != null) {
+                    values.put(t, v.get(n));
+                }
+            });
+            boolean differs = new TreeSet<>(values.values()).size() > 1 || values.size() < variables.size();
+            rows.add(new VariableRow(n, values, DURABILITY.contains(n), differs));
+        }
+        Map<String, List<StepInfo>> byTw = new TreeMap<>();
+        steps.forEach(s -> byTw.computeIfAbsent(s.target() + "\u0000" + s.workload(), k -> new ArrayList<>()).add(s));
+        List<Duration> durations = new ArrayList<>();
+        for (List<StepInfo> group : byTw.values()) {
+            StepInfo f = group.get(0);
+            Map<Integer, Integer> roundsByThreads = new TreeMap<>();
+            group.forEach(s -> roundsByThreads.merge(s.threads(), 1, Integer::sum));
+            durations.add(new Duration(f.target(), f.workload(),
+                    group.stream().mapToLong(StepInfo::warmupMs).min().orElse(0),
+                    group.stream().mapToLong(StepInfo::warmupMs).max().orElse(0),
+                    group.stream().mapToLong(StepInfo::measureMs).min().orElse(0),
+                    group.stream().mapToLong(StepInfo::measureMs).max().orElse(0),
+                    roundsByThreads.values().stream().mapToInt(Integer::intValue).min().orElse(0),
+                    List.copyOf(roundsByThreads.keySet())));
+        }
+        return new Environment(List.copyOf(targets.values()), rows, durations);
+    }
+
+    /**
+     * Stalls of the selected runs from the {@code stalls} dataset: the last record per stall (open stalls are
+     * republished while they last). An archive without that dataset has no stalls section; one whose columns are
+     * not recognized gets a note instead of a failure, because the report stays useful without it.
+     */
+    private static List<Stall> stalls(ArchiveDatabase db, Path archive, String inRuns, List<StepInfo> steps,
+                                      List<String> notes) throws SQLException {
+        if (!db.has(STALLS) && !ArchiveLayout.hasFiles(archive, STALLS)) {
+            return List.of();
+        }
+        String source = db.has(STALLS) ? STALLS : ArchiveDatabase.readParquet(ArchiveLayout.glob(archive, STALLS));
+        Set<String> columns = new TreeSet<>();
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM " + source)) {
+            while (rs.next()) {
+                columns.add(rs.getString(1));
+            }
+        }
+        String start = first(columns, "start_ms", "start_epoch_ms", "started_at_ms", "stall_start_ms");
+        String end = first(columns, "end_ms", "end_epoch_ms", "ended_at_ms", "stall_end_ms");
+        if (start == null || end == null || !columns.contains("step_id") || !columns.contains("kind")) {
+            notes.add("stalls dataset present but its columns " + columns + " lack step_id, kind, start and end ms;"
+                    + " stalls are not shown");
+            LOG.warn("stalls dataset columns not recognized: {}", columns);
+            return List.of();
+        }
+        Map<String, StepInfo> byKey = new HashMap<>();
+        steps.forEach(s -> byKey.put(s.runId() + "/" + s.stepId(), s));
+        List<Stall> out = new ArrayList<>();
+        String sql = "SELECT run_id, step_id, kind, " + start + ", max(" + end + ") FROM " + source + " WHERE "
+                + inRuns + " GROUP BY ALL ORDER BY 4, 1, 2";
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                StepInfo s = byKey.get(rs.getString(1) + "/" + rs.getInt(2));
+                out.add(new Stall(rs.getString(1), rs.getInt(2), s == null ? "" : s.target(),
+                        s == null ? "" : s.workload(), s == null ? 0 : s.threads(), rs.getString(3), rs.getLong(4),
+                        rs.getLong(5)));
+            }
+        }
+        return out;
+    }
+
+    /** Wall time of the loading phases, for the debug log (where a slow report spends its time). */
+    private static final class PhaseTimer {
+        private final StringBuilder laps = new StringBuilder();
+        private long last = System.nanoTime();
+
+        void lap(String phase) {
+            long now = System.nanoTime();
+            laps.append(laps.length() == 0 ? "" : ", ").append(phase).append(' ').append((now - last) / 1_000_000)
+                    .append(" ms");
+            last = now;
+        }
+
+        @Override
+        public String toString() {
+            return laps.toString();
+        }
+    }
+
+    private static String first(Set<String> columns, String... names) {
+        for (String n : names) {
+            if (columns.contains(n)) {
+                return n;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Points (epoch s, qps, p99 ms) of every step's all-ops windows, key run/step. Repeated rows of one window (late
+     * samples) are merged by re-merging their HdrHistograms; histograms are read only for those windows, because
+     * reading every histogram of a 12-hour soak would dominate the report's time.
+     */
+    private static Map<String, List<double[]>> windowPoints(ArchiveDatabase db, String inRuns) throws SQLException {
+        Map<String, Long> mergedP99 = new HashMap<>();
+        String dupSql = "WITH d AS (SELECT run_id, step_id, window_start_ms FROM windows WHERE op = '*' AND " + inRuns
+                + " GROUP BY ALL HAVING count(*) > 1) SELECT w.run_id, w.step_id, w.window_start_ms, w.histogram"
+                + " FROM windows w JOIN d USING (run_id, step_id, window_start_ms) WHERE w.op = '*'";
+        Map<String, Histogram> merged = new HashMap<>();
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(dupSql)) {
+            while (rs.next()) {
+                Histogram h = LatencyHistograms.fromBase64(rs.getString(4));
+                merged.merge(rs.getString(1) + "/" + rs.getInt(2) + "/" + rs.getLong(3), h, (a, b) -> {
+                    a.add(b);
+                    return a;
+                });
+            }
+        }
+        merged.forEach((k, h) -> mergedP99.put(k, h.getValueAtPercentile(99)));
+        String sql = "SELECT run_id, step_id, window_start_ms, max(window_end_ms), sum(queries), max(p99_us)"
+                + " FROM windows WHERE op = '*' AND " + inRuns + " GROUP BY ALL ORDER BY run_id, step_id,"
+                + " window_start_ms";
+        Map<String, List<double[]>> out = new HashMap<>();
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                String key = rs.getString(1) + "/" + rs.getInt(2);
+                long start = rs.getLong(3);
+                Long p99 = mergedP99.get(key + "/" + start);
+                out.computeIfAbsent(key, x -> new ArrayList<>()).add(point(start, rs.getLong(4), rs.getLong(5),
+                        p99 != null ? p99 : rs.getLong(6)));
+            }
+        }
+        return out;
+    }
+
+    private static double[] point(long startMs, long endMs, long queries, long p99Us) {
+        return new double[] {startMs / 1000.0, queries / ((endMs - startMs) / 1000.0), p99Us / 1000.0};
+    }
+
+    /** Points per completion second from raw samples, for steps without windows. */
+    private static List<double[]> samplePoints(ArchiveDatabase db, String run, int step) throws SQLException {
+        String sql = "SELECT (start_us + latency_us) // 1000000 AS sec, sum(queries), quantile_disc(latency_us, 0.99)"
+                + " FROM samples WHERE run_id = ? AND step_id = ? GROUP BY sec ORDER BY sec";
+        List<double[]> out = new ArrayList<>();
+        try (java.sql.PreparedStatement ps = db.connection().prepareStatement(sql)) {
+            ps.setString(1, run);
+            ps.setInt(2, step);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new double[] {rs.getLong(1), rs.getLong(2), rs.getLong(3) / 1000.0});
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Mean QPS of the last quarter of the warm-up windows (those ending by the measurement start) and of the
+     * measured windows (starting at or after it, the step's last, partial window left out); nulls without data.
+     */
+    static Double[] settle(List<double[]> points, Long measureStartMs) {
+        if (measureStartMs == null || points.size() < 3) {
+            return new Double[] {null, null};
+        }
+        double ms = measureStartMs / 1000.0;
+        List<double[]> warm = points.stream().filter(p -> p[0] + 1 <= ms).toList();
+        List<double[]> measured = points.subList(0, points.size() - 1).stream().filter(p -> p[0] >= ms).toList();
+        if (warm.isEmpty() || measured.isEmpty()) {
+            return new Double[] {null, null};
+        }
+        List<double[]> tail = warm.subList(warm.size() - Math.max(1, warm.size() / 4), warm.size());
+        return new Double[] {tail.stream().mapToDouble(p -> p[1]).average().orElseThrow(),
+                measured.stream().mapToDouble(p -> p[1]).average().orElseThrow()};
+    }
+
+    private static StepSeries series(String domId, StepInfo s, List<double[]> points, Long measureStart,
+                                     List<Stall> stalls) {
+        int n = points.size();
+        long[] t = new long[n];
+        double[] qps = new double[n];
+        double[] p99 = new double[n];
+        for (int k = 0; k < n; k++) {
+            t[k] = (long) points.get(k)[0];
+            qps[k] = points.get(k)[1];
+            p99[k] = points.get(k)[2];
+        }
+        int[] q = Downsample.minMax(qps, Downsample.DEFAULT_BUCKETS);
+        int[] p = Downsample.minMax(p99, Downsample.DEFAULT_BUCKETS);
+        List<double[]> shaded = stalls.stream().filter(x -> x.runId().equals(s.runId()) && x.stepId() == s.stepId())
+                .map(x -> new double[] {x.startMs() / 1000.0, x.endMs() / 1000.0}).toList();
+        return new StepSeries(domId, s.runId(), s.stepId(), s.target(), s.workload(), s.threads(), s.round(),
+                Downsample.pick(t, q), Downsample.pick(qps, q), Downsample.pick(t, p), Downsample.pick(p99, p), n,
+                measureStart, shaded);
+    }
+}
