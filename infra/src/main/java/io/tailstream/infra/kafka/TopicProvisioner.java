@@ -58,8 +58,7 @@ public final class TopicProvisioner {
                     }
                 }
             }
-            Map<String, TopicDescription> described = admin.describeTopics(
-                    specs.stream().map(TopicSpec::name).toList()).allTopicNames().get(TIMEOUT_S, TimeUnit.SECONDS);
+            Map<String, TopicDescription> described = awaitLeaders(admin, specs, bootstrapServers);
             for (TopicSpec spec : specs) {
                 int actual = described.get(spec.name()).partitions().size();
                 if (actual < spec.partitions()) {
@@ -73,6 +72,35 @@ public final class TopicProvisioner {
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot provision topics on " + bootstrapServers + ": "
                     + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Waits until every partition of the topics has a leader. A freshly created topic is listed before its
+     * partitions are hosted, and a client that writes or reads offsets in that gap gets "does not host this
+     * topic-partition" (seen on a loaded 2-core machine).
+     */
+    private static Map<String, TopicDescription> awaitLeaders(Admin admin, List<TopicSpec> specs,
+                                                              String bootstrapServers)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+        List<String> names = specs.stream().map(TopicSpec::name).toList();
+        while (true) {
+            Map<String, TopicDescription> described =
+                    admin.describeTopics(names).allTopicNames().get(TIMEOUT_S, TimeUnit.SECONDS);
+            List<String> leaderless = described.values().stream()
+                    .flatMap(d -> d.partitions().stream()
+                            .filter(p -> p.leader() == null || p.leader().isEmpty())
+                            .map(p -> d.name() + "-" + p.partition()))
+                    .toList();
+            if (leaderless.isEmpty()) {
+                return described;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("partitions without a leader on " + bootstrapServers + " after "
+                        + TIMEOUT_S + " s: " + leaderless);
+            }
+            Thread.sleep(50);
         }
     }
 
