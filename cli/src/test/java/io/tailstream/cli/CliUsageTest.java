@@ -34,6 +34,8 @@ class CliUsageTest {
             "run --rounds 0                               | --rounds must be at least 1",
             "run --workload oltp_nope                     | unknown workload 'oltp_nope'",
             "run --user bob                               | --user and --password-env need --url",
+            "run --no-emit --out /tmp/x                   | --no-emit sends nothing",
+            "run --workload ycsb_a --tables 2             | unknown ycsb option 'tables'",
             "run --url jdbc:mysql://127.0.0.1/x --password-env TAILSTREAM_SURELY_UNSET_VAR | TAILSTREAM_SURELY_UNSET_VAR is not set",
             "demo --duration 0s                           | --duration must be at least 1s",
             "archive --archive /tmp/x                     | --bootstrap-servers is required",

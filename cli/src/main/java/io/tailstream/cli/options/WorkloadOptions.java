@@ -6,7 +6,10 @@ import picocli.CommandLine.Option;
 public final class WorkloadOptions {
 
     @Option(names = "--workload", paramLabel = "NAME", split = ",", defaultValue = "oltp_read_write",
-            description = "Workload(s), comma separated: oltp_point_select, oltp_read_only, oltp_read_write, oltp_write_only, oltp_insert, oltp_update_index, oltp_update_non_index, oltp_delete (default: ${DEFAULT-VALUE}).")
+            description = "Workload(s), comma separated: the sysbench scripts oltp_point_select, oltp_read_only,"
+                    + " oltp_read_write, oltp_write_only, oltp_insert, oltp_update_index, oltp_update_non_index,"
+                    + " oltp_delete; ycsb_load, ycsb_a .. ycsb_f; large_row_insert (docs/workloads.md; default:"
+                    + " ${DEFAULT-VALUE}).")
     public java.util.List<String> workloads;
 
     @Option(names = "--tables", paramLabel = "N", description = "Number of sbtest tables (sysbench default 1).")

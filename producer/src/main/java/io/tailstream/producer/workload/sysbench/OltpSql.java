@@ -19,15 +19,24 @@ public final class OltpSql {
 
     private OltpSql() {}
 
-    /** {@code create_table}: the table with its primary key; options from the dialect. */
+    /**
+     * {@code create_table}: the table with its primary key (or {@code KEY xid} with {@code secondary}); options from
+     * the dialect.
+     *
+     * @throws IllegalArgumentException for {@code secondary} on a product without MySQL's inline {@code KEY}
+     */
     public static String createTable(int table, Dialect dialect, SysbenchOptions o) {
+        if (o.secondary() && !dialect.name().equals("mysql")) {
+            throw new IllegalArgumentException("sysbench option secondary=on creates 'KEY xid (id)', which only "
+                    + "MySQL/MariaDB accept; target dialect is " + dialect.name());
+        }
         String idDef = o.autoInc() ? dialect.autoIncrementInteger() : "INTEGER NOT NULL";
         String sql = "CREATE TABLE sbtest" + table + "(\n"
                 + "  id " + idDef + ",\n"
                 + "  k INTEGER DEFAULT '0' NOT NULL,\n"
                 + "  c CHAR(120) DEFAULT '' NOT NULL,\n"
                 + "  pad CHAR(60) DEFAULT '' NOT NULL,\n"
-                + "  PRIMARY KEY (id)\n"
+                + "  " + (o.secondary() ? "KEY xid" : "PRIMARY KEY") + " (id)\n"
                 + ") " + dialect.tableOptions(o.mysqlStorageEngine());
         return sql.stripTrailing();
     }

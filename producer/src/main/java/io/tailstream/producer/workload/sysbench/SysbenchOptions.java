@@ -26,6 +26,8 @@ import java.util.Set;
  * @param autoInc            {@code id} is an auto-increment column (else prepare writes ids 1..tableSize)
  * @param skipTrx            no BEGIN/COMMIT: every statement in auto-commit mode
  * @param createSecondary    create index {@code k_N} on {@code k}
+ * @param secondary          {@code id} gets a secondary index {@code KEY xid} instead of the PRIMARY KEY (sysbench's
+ *                           {@code --secondary}; MySQL/MariaDB only, where InnoDB then adds a hidden row id)
  * @param mysqlStorageEngine storage engine on MySQL
  * @param randType           distribution of ids: uniform, gaussian, special, pareto
  * @param randSpecIter       iterations of the gaussian part (special and gaussian)
@@ -49,6 +51,7 @@ public record SysbenchOptions(
         boolean autoInc,
         boolean skipTrx,
         boolean createSecondary,
+        boolean secondary,
         String mysqlStorageEngine,
         String randType,
         int randSpecIter,
@@ -92,7 +95,7 @@ public record SysbenchOptions(
 
     /** sysbench 1.0.20's defaults. */
     public static SysbenchOptions defaults() {
-        return new SysbenchOptions(1, 10_000, 100, 10, 1, 1, 1, 1, 1, 1, 1, true, true, false, true, "innodb",
+        return new SysbenchOptions(1, 10_000, 100, 10, 1, 1, 1, 1, 1, 1, 1, true, true, false, true, false, "innodb",
                 "special", 12, 1, 75, 0.2);
     }
 
@@ -120,7 +123,7 @@ public record SysbenchOptions(
                 v.intValue("point_selects"), v.intValue("simple_ranges"), v.intValue("sum_ranges"),
                 v.intValue("order_ranges"), v.intValue("distinct_ranges"), v.intValue("index_updates"),
                 v.intValue("non_index_updates"), v.intValue("delete_inserts"), v.bool("range_selects"),
-                v.bool("auto_inc"), v.bool("skip_trx"), v.bool("create_secondary"),
+                v.bool("auto_inc"), v.bool("skip_trx"), v.bool("create_secondary"), v.bool("secondary"),
                 v.text("mysql_storage_engine"), v.text("rand_type"), v.intValue("rand_spec_iter"),
                 v.intValue("rand_spec_pct"), v.intValue("rand_spec_res"), v.decimal("rand_pareto_h"));
     }
@@ -143,6 +146,7 @@ public record SysbenchOptions(
         m.put("auto_inc", onOff(autoInc));
         m.put("skip_trx", onOff(skipTrx));
         m.put("create_secondary", onOff(createSecondary));
+        m.put("secondary", onOff(secondary));
         m.put("mysql_storage_engine", mysqlStorageEngine);
         m.put("rand_type", randType);
         m.put("rand_spec_iter", String.valueOf(randSpecIter));
@@ -155,7 +159,7 @@ public record SysbenchOptions(
     SysbenchOptions withPointSelects(int n) {
         return new SysbenchOptions(tables, tableSize, rangeSize, n, simpleRanges, sumRanges, orderRanges,
                 distinctRanges, indexUpdates, nonIndexUpdates, deleteInserts, rangeSelects, autoInc, skipTrx,
-                createSecondary, mysqlStorageEngine, randType, randSpecIter, randSpecPct, randSpecRes, randParetoH);
+                createSecondary, secondary, mysqlStorageEngine, randType, randSpecIter, randSpecPct, randSpecRes, randParetoH);
     }
 
     private static String onOff(boolean b) {

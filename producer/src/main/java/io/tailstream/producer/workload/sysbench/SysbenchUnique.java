@@ -4,10 +4,11 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@code sysbench.rand.unique()} ({@code sb_rand_unique} in 1.0.20, after Jeff Preshing's RandomSequence): a
+ * {@code sysbench.rand.unique()}: like sysbench's {@code sb_rand_unique}, built on Jeff Preshing's RandomSequence, a
  * permutation of the 32-bit integers, so the values look random yet never repeat within 2^32 draws. One run-wide
- * counter shared by every worker (an atomic increment), with a random offset per run. Values are unsigned 32-bit,
- * returned in a {@code long}. Thread safe.
+ * counter shared by every worker (an atomic increment), with a random start and offset per run. The exact sequence
+ * is not sysbench's; what {@code oltp_insert} relies on (unique, spread over the range) is. Values are unsigned
+ * 32-bit, returned in a {@code long}. Thread safe.
  */
 public final class SysbenchUnique {
 

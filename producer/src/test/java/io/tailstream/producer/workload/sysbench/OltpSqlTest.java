@@ -91,6 +91,7 @@ class OltpSqlTest {
                 + "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  %s (id)\n) %s %s");
         assertThat(source).contains("\"CREATE INDEX k_%d ON sbtest%d(k)\"");
         assertThat(source).contains("id_def = \"INTEGER NOT NULL AUTO_INCREMENT\"");
+        assertThat(source).contains("id_index_def = \"KEY xid\"").contains("id_index_def = \"PRIMARY KEY\"");
         assertThat(source).contains("\"###########-###########-###########-\" ..\n   \"###########-###########\"");
     }
 
@@ -150,5 +151,15 @@ class OltpSqlTest {
                 .isEqualTo("CREATE TABLE sbtest2(\n  id SERIAL,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
                         + "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n)");
         assertThat(Dialect.forUrl("jdbc:postgresql://h/db").autoIncrementFromZero()).isFalse();
+    }
+
+    @Test
+    void createTable_secondary_isLuaKeyXid_onMySqlOnly() {
+        SysbenchOptions o = SysbenchOptions.parse(java.util.Map.of("secondary", "on"));
+        assertThat(OltpSql.createTable(1, Dialect.forUrl("jdbc:mysql://h/db"), o))
+                .contains("  pad CHAR(60) DEFAULT '' NOT NULL,\n  KEY xid (id)\n) /*! ENGINE = innodb */");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> OltpSql.createTable(1, Dialect.forUrl("jdbc:postgresql://h/db"), o))
+                .hasMessageContaining("secondary=on").hasMessageContaining("postgresql");
     }
 }

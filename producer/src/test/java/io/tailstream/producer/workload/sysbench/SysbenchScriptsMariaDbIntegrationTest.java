@@ -26,6 +26,12 @@ class SysbenchScriptsMariaDbIntegrationTest {
         check(script, Map.of("auto_inc", "off", "skip_trx", "on", "rand_type", "pareto"));
     }
 
+    @ParameterizedTest
+    @EnumSource(value = OltpScript.class, names = {"INSERT", "READ_WRITE", "DELETE"})
+    void script_secondaryIdIndex_exactStatementsAndWrites(OltpScript script) throws SQLException {
+        check(script, Map.of("secondary", "on"));
+    }
+
     private static void check(OltpScript script, Map<String, String> options) throws SQLException {
         MySqlTestServer server = MySqlTestServer.require();
         Target target = Target.of("mariadb-local", server.url(), server.user(), server::password);
