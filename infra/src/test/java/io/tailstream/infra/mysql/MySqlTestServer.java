@@ -1,5 +1,11 @@
 package io.tailstream.infra.mysql;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.MySQLContainer;
@@ -8,7 +14,10 @@ import org.testcontainers.containers.MySQLContainer;
  * The MySQL-compatible server integration tests run against, found in this order:
  * <ol>
  *   <li>{@code TAILSTREAM_MYSQL_URL}, {@code TAILSTREAM_MYSQL_USER}, {@code TAILSTREAM_MYSQL_PASSWORD} from the
- *       environment (CI sets them for the local MariaDB on 127.0.0.1:3306);</li>
+ *       environment (CI sets them for the local MariaDB on 127.0.0.1:3306). Each test JVM then works in a database
+ *       of its own, {@code tailstream_t_<pid>}, created on first use and dropped at exit, so two builds on one
+ *       machine never drop each other's {@code sbtest} tables; where the user may not create it (CI grants
+ *       {@code tailstream\_%}), the URL's own database is used as is;</li>
  *   <li>a MySQL 8 container through Testcontainers, where a Docker engine answers;</li>
  *   <li>otherwise the calling test is skipped (aborted) with a message naming what it needs: never passed
  *       silently.</li>
@@ -24,13 +33,17 @@ public record MySqlTestServer(String url, String user, String password, String s
     static final String IMAGE = "mysql:8.0";
 
     private static MySQLContainer<?> container;
+    private static MySqlTestServer fromEnvironment;
 
     /** The server to test against, or an aborted test (JUnit assumption) saying what is missing. */
     public static synchronized MySqlTestServer require() {
         String url = System.getenv("TAILSTREAM_MYSQL_URL");
         if (url != null && !url.isBlank()) {
-            return new MySqlTestServer(url, System.getenv("TAILSTREAM_MYSQL_USER"),
-                    System.getenv("TAILSTREAM_MYSQL_PASSWORD"), "environment (TAILSTREAM_MYSQL_URL)");
+            if (fromEnvironment == null) {
+                fromEnvironment = isolated(new MySqlTestServer(url, System.getenv("TAILSTREAM_MYSQL_USER"),
+                        System.getenv("TAILSTREAM_MYSQL_PASSWORD"), "environment (TAILSTREAM_MYSQL_URL)"));
+            }
+            return fromEnvironment;
         }
         if (container == null) {
             boolean docker;
@@ -54,4 +67,33 @@ public record MySqlTestServer(String url, String user, String password, String s
         return new MySqlTestServer(container.getJdbcUrl(), container.getUsername(), container.getPassword(),
                 "Testcontainers " + IMAGE);
     }
+
+    /** This server with a database of this JVM's own, or the server as given if the database cannot be created. */
+    static MySqlTestServer isolated(MySqlTestServer shared) {
+        Matcher m = URL_DATABASE.matcher(shared.url());
+        if (!m.matches()) {
+            return shared;
+        }
+        String database = "tailstream_t_" + ProcessHandle.current().pid();
+        try (Connection c = DriverManager.getConnection(shared.url(), shared.user(), shared.password());
+             Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS " + database);
+        } catch (SQLException e) {
+            return shared;
+        }
+        MySqlTestServer own = new MySqlTestServer(m.group(1) + database + m.group(3), shared.user(),
+                shared.password(), shared.source() + ", database " + database);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try (Connection c = DriverManager.getConnection(shared.url(), shared.user(), shared.password());
+                 Statement st = c.createStatement()) {
+                st.execute("DROP DATABASE IF EXISTS " + database);
+            } catch (SQLException e) {
+                System.err.println("could not drop test database " + database + ": " + e.getMessage());
+            }
+        }, "mysql-test-database-drop"));
+        return own;
+    }
+
+    /** {@code jdbc:mysql://host:port/} + database + optional {@code ?params}. */
+    private static final Pattern URL_DATABASE = Pattern.compile("(jdbc:(?:mysql|mariadb)://[^/]+/)([^?;]*)(.*)");
 }
