@@ -117,23 +117,33 @@ public final class BenchmarkRunner {
         sink.publish(new RunStarted(plan.runId(), nowMs(), sink.producerId(), plan.planName(), announced,
                 clientInfo(), settings(plan)));
         String outcome = "completed";
+        List<TargetConnections> probePools = new ArrayList<>();
         try (ClientHealthMonitor health = new ClientHealthMonitor(plan.runId(), sink, plan.clientCpuLimitPct(),
                 HEALTH_PERIOD, clock, console)) {
-            int stepId = 0;
-            for (Target target : plan.targets()) {
-                // workers + one for metadata + one for the health probe's SELECT 1
-                try (TargetConnections tc = TargetConnections.open(target, plan.maxThreads() + 2)) {
-                    if (plan.prepare()) {
-                        prepare(tc, plan.workloads(), console);
-                    }
-                    health.probe(target.name(), tc.dataSource());
-                    try {
+            try {
+                // one connection per target for the SELECT 1 probe, apart from the workers' pools; this also checks
+                // every target is reachable before the first step
+                Map<String, javax.sql.DataSource> probes = new LinkedHashMap<>();
+                for (Target target : plan.targets()) {
+                    TargetConnections p = TargetConnections.open(target, 1);
+                    probePools.add(p);
+                    probes.put(target.name(), p.dataSource());
+                }
+                health.probe(probes);
+                int stepId = 0;
+                for (Target target : plan.targets()) {
+                    // workers + one for metadata
+                    try (TargetConnections tc = TargetConnections.open(target, plan.maxThreads() + 1)) {
+                        if (plan.prepare()) {
+                            prepare(tc, plan.workloads(), console);
+                        }
                         stepId = runTarget(plan, tc, health, results, stepId);
-                    } finally {
-                        // before the pool closes: no probe left running on it
-                        health.probe(null, null);
                     }
                 }
+            } finally {
+                // before the probe pools close: no probe left running on them
+                health.probe(Map.of());
+                probePools.forEach(TargetConnections::close);
             }
         } catch (RuntimeException e) {
             outcome = "failed: " + e.getMessage();

@@ -148,4 +148,15 @@ class DriverModesH2Test {
         assertThat(f.clientBound()).isFalse();
         assertThat(f.summary()).doesNotContain("CLIENT-BOUND");
     }
+
+    @Test
+    void healthProbesEveryTargetOfTheRun_onItsOwnConnection() {
+        RunPlan plan = RunPlan.of("run-probe", "t", List.of(Target.h2InMemory("a", "modes5"),
+                Target.h2InMemory("b", "modes6")), POINT, List.of(1), 1, Duration.ZERO, Duration.ofMillis(1500), 0);
+        Run r = run(plan);
+        List<ClientHealth> health = r.events().stream().filter(e -> e instanceof ClientHealth)
+                .map(e -> (ClientHealth) e).toList();
+        assertThat(health).anySatisfy(h -> assertThat(h.rttMillis()).containsOnlyKeys("a", "b")
+                .allSatisfy((name, ms) -> assertThat(ms).isNotNegative().isLessThan(5_000.0)));
+    }
 }

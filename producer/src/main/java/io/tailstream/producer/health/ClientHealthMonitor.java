@@ -25,13 +25,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Watches the load client itself, so that a saturated client is not reported as a slow database (methodology
  * pitfall 1): once per period it publishes a {@link ClientHealth} event with this process's CPU (% of the machine),
- * the machine's CPU, GC time in the interval, the emitter's backlog and the round trip of {@code SELECT 1} to the
- * target under test, on a connection of its own (borrowed from the target's pool, which is sized one above the
- * workers). A step during which the process CPU exceeds the limit is flagged client-bound: on the console (once per
+ * the machine's CPU, GC time in the interval, the emitter's backlog and the round trip of {@code SELECT 1} to each
+ * target of the run, on connections of their own (one small pool per target, apart from the workers' pools). A step during which the process CPU exceeds the limit is flagged client-bound: on the console (once per
  * step), in the events, and in the step's result.
  *
- * <p>Thread safe: the sampler runs on its own daemon thread, the probe on another (so a stalled target delays the
- * probe, never the CPU figures; a probe still waiting is reported with the time it has waited so far).
+ * <p>Thread safe: the sampler runs on its own daemon thread, the probes on another, one target after the other (so
+ * a stalled target delays the probes, never the CPU figures; a probe still waiting is reported with the time it
+ * has waited so far).
  */
 public final class ClientHealthMonitor implements AutoCloseable {
 
@@ -51,9 +51,9 @@ public final class ClientHealthMonitor implements AutoCloseable {
     private int stepId;
     private boolean stepBound;
     private double stepMaxCpu = -1;
-    private String probeTarget;
-    private DataSource probe;
-    private double lastRttMs = -1;
+    private Map<String, DataSource> probes = Map.of();
+    private final Map<String, Double> lastRttMs = new LinkedHashMap<>();
+    private String probing;
     private long probeStartedNanos;
     private boolean probeInFlight;
 
@@ -83,13 +83,12 @@ public final class ClientHealthMonitor implements AutoCloseable {
     }
 
     /**
-     * The target whose round trip is probed from now on ({@code null}: none). Waits (up to 5 s) for a probe still
-     * running against the previous target, so its pool can be closed under no one's feet.
+     * The targets whose round trips are probed from now on, by name (empty: none). Waits (up to 5 s) for a probe
+     * round still running, so the previous targets' pools can be closed under no one's feet.
      */
-    public synchronized void probe(String targetName, DataSource dataSource) {
-        this.probeTarget = targetName;
-        this.probe = dataSource;
-        this.lastRttMs = -1;
+    public synchronized void probe(Map<String, DataSource> targets) {
+        this.probes = Map.copyOf(targets);
+        this.lastRttMs.clear();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (probeInFlight && System.nanoTime() < deadline) {
             try {
@@ -100,7 +99,6 @@ public final class ClientHealthMonitor implements AutoCloseable {
             }
         }
     }
-
     /** Samples from now on belong to {@code id}; its client-bound flag starts cleared. */
     public synchronized void stepStarted(int id) {
         stepId = id;
@@ -154,11 +152,7 @@ public final class ClientHealthMonitor implements AutoCloseable {
                                     + " this client, not the database", cpu, cpuLimitPct, stepId);
                 }
             }
-            Map<String, Double> rtt = new LinkedHashMap<>();
-            double r = rttMs(now.wallNanos());
-            if (probeTarget != null && r >= 0) {
-                rtt.put(probeTarget, r);
-            }
+            Map<String, Double> rtt = rttMs(now.wallNanos());
             startProbe();
             event = new ClientHealth(runId, clock.epochMicros() / 1000, sink.producerId(), stepId, cpu,
                     now.machineCpuPct(), gc, sink.backlogBlocks(), rtt, bound);
@@ -169,40 +163,65 @@ public final class ClientHealthMonitor implements AutoCloseable {
         sink.publish(event);
     }
 
-    /** The last finished probe's round trip, or the wait so far of one still in flight if that is longer. */
-    private double rttMs(long nowNanos) {
-        if (probeInFlight) {
-            return Math.max(lastRttMs, (nowNanos - probeStartedNanos) / 1e6);
+    /** Each target's last finished round trip; for one still in flight, the wait so far if that is longer. */
+    private Map<String, Double> rttMs(long nowNanos) {
+        Map<String, Double> rtt = new LinkedHashMap<>();
+        for (String name : probes.keySet()) {
+            double last = lastRttMs.getOrDefault(name, -1.0);
+            if (probeInFlight && name.equals(probing)) {
+                last = Math.max(last, (nowNanos - probeStartedNanos) / 1e6);
+            }
+            if (last >= 0) {
+                rtt.put(name, last);
+            }
         }
-        return lastRttMs;
+        return rtt;
     }
 
     private void startProbe() {
-        if (probe == null || probeInFlight) {
+        if (probes.isEmpty() || probeInFlight) {
             return;
         }
-        DataSource ds = probe;
+        Map<String, DataSource> round = probes;
         probeInFlight = true;
-        probeStartedNanos = System.nanoTime();
-        prober.execute(() -> runProbe(ds));
+        prober.execute(() -> runProbes(round));
     }
 
-    private void runProbe(DataSource ds) {
-        double ms = -1;
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-            long t0 = System.nanoTime();
-            st.execute("SELECT 1");
-            ms = (System.nanoTime() - t0) / 1e6;
-        } catch (SQLException e) {
-            log.warn("SELECT 1 probe of run {} failed: {}", runId, SqlErrors.describe(e));
+    private void runProbes(Map<String, DataSource> round) {
+        try {
+            for (Map.Entry<String, DataSource> t : round.entrySet()) {
+                synchronized (this) {
+                    if (probes != round) {
+                        return; // the targets changed: this round's pools may be closing
+                    }
+                    probing = t.getKey();
+                    probeStartedNanos = System.nanoTime();
+                }
+                double ms = probeOnce(t.getValue());
+                synchronized (this) {
+                    if (probes == round && ms >= 0) {
+                        lastRttMs.put(t.getKey(), ms);
+                    }
+                }
+            }
         } finally {
             synchronized (this) {
                 probeInFlight = false;
-                if (ds == probe) {
-                    lastRttMs = ms;
-                }
+                probing = null;
                 notifyAll();
             }
+        }
+    }
+
+    /** One {@code SELECT 1} round trip, ms, or -1 if it failed (logged). */
+    private double probeOnce(DataSource ds) {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            long t0 = System.nanoTime();
+            st.execute("SELECT 1");
+            return (System.nanoTime() - t0) / 1e6;
+        } catch (SQLException e) {
+            log.warn("SELECT 1 probe of run {} failed: {}", runId, SqlErrors.describe(e));
+            return -1;
         }
     }
 
