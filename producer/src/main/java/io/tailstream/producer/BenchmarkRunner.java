@@ -7,7 +7,10 @@ import io.tailstream.producer.driver.StepSpec;
 import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.emit.KafkaSampleSink;
 import io.tailstream.producer.emit.SampleSink;
+import io.tailstream.producer.emit.SpoolSettings;
+import io.tailstream.producer.emit.SpoolingTransport;
 import io.tailstream.producer.emit.StepEmission;
+import io.tailstream.producer.health.ClientHealthMonitor;
 import io.tailstream.producer.target.SqlErrors;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.target.TargetConnections;
@@ -43,6 +46,9 @@ import java.util.Set;
  */
 public final class BenchmarkRunner {
 
+    /** Client health is sampled and published once a second. */
+    static final java.time.Duration HEALTH_PERIOD = java.time.Duration.ofSeconds(1);
+
     private final SampleSink sink;
     private final PrintStream console;
     private final Clock clock;
@@ -62,10 +68,27 @@ public final class BenchmarkRunner {
      * {@code TopicProvisioner}), with the default producer id and emitter settings.
      */
     public static RunResult run(RunPlan plan, String bootstrapServers, PrintStream console) {
+        return run(plan, bootstrapServers, console, null);
+    }
+
+    /**
+     * Runs a plan against Kafka, spooling blocks to {@code spool}'s directory while the broker is slow or away
+     * ({@code null}: no spool, a broker that stays away fails the run after Kafka's delivery timeout).
+     */
+    public static RunResult run(RunPlan plan, String bootstrapServers, PrintStream console, SpoolSettings spool) {
+        RunResult result;
+        SpoolingTransport.SpoolStats stats;
         try (KafkaSampleSink sink = KafkaSampleSink.create(bootstrapServers, plan.runId(), defaultProducerId(),
-                Map.of(), EmitterSettings.defaults())) {
-            return new BenchmarkRunner(sink, console).run(plan);
+                Map.of(), EmitterSettings.defaults(), spool)) {
+            result = new BenchmarkRunner(sink, console).run(plan);
+            stats = sink.spoolStats();
         }
+        if (stats != null && stats.blocksSpooled() > 0) {
+            console.printf(java.util.Locale.ROOT, "spool: %,d blocks (%,d bytes, at most %,d at once) went through %s"
+                    + " while Kafka was slow or away (%d episode(s)); all replayed%n", stats.blocksSpooled(),
+                    stats.bytesSpooled(), stats.highWaterBytes(), stats.path(), stats.episodes());
+        }
+        return result;
     }
 
     /** {@code host-pid}: unique per process on a machine, readable in reports. */
@@ -94,26 +117,33 @@ public final class BenchmarkRunner {
         sink.publish(new RunStarted(plan.runId(), nowMs(), sink.producerId(), plan.planName(), announced,
                 clientInfo(), settings(plan)));
         String outcome = "completed";
-        try {
-            int stepId = 0;
-            for (Target target : plan.targets()) {
-                try (TargetConnections tc = TargetConnections.open(target, plan.maxThreads() + 1)) {
-                    if (plan.prepare()) {
-                        prepare(tc, plan.workloads(), console);
-                    }
-                    ClosedLoopDriver driver = new ClosedLoopDriver(clock, console);
-                    for (WorkloadSpec ws : plan.workloads()) {
-                        Workload workload = Workloads.create(ws);
-                        for (int threads : plan.threads()) {
-                            for (int round = 1; round <= plan.rounds(); round++) {
-                                stepId++;
-                                StepSpec spec = new StepSpec(stepId, target.name(), workload, threads, round,
-                                        plan.warmup(), plan.measure(), plan.intervalSeconds(), plan.ignoredErrors());
-                                results.add(runStep(plan, tc, driver, spec));
-                            }
+        List<TargetConnections> probePools = new ArrayList<>();
+        try (ClientHealthMonitor health = new ClientHealthMonitor(plan.runId(), sink, plan.clientCpuLimitPct(),
+                HEALTH_PERIOD, clock, console)) {
+            try {
+                // one connection per target for the SELECT 1 probe, apart from the workers' pools; this also checks
+                // every target is reachable before the first step
+                Map<String, javax.sql.DataSource> probes = new LinkedHashMap<>();
+                for (Target target : plan.targets()) {
+                    TargetConnections p = TargetConnections.open(target, 1);
+                    probePools.add(p);
+                    probes.put(target.name(), p.dataSource());
+                }
+                health.probe(probes);
+                int stepId = 0;
+                for (Target target : plan.targets()) {
+                    // workers + one for metadata
+                    try (TargetConnections tc = TargetConnections.open(target, plan.maxThreads() + 1)) {
+                        if (plan.prepare()) {
+                            prepare(tc, plan.workloads(), console);
                         }
+                        stepId = runTarget(plan, tc, health, results, stepId);
                     }
                 }
+            } finally {
+                // before the probe pools close: no probe left running on them
+                health.probe(Map.of());
+                probePools.forEach(TargetConnections::close);
             }
         } catch (RuntimeException e) {
             outcome = "failed: " + e.getMessage();
@@ -129,22 +159,69 @@ public final class BenchmarkRunner {
                 sink.samplesSent());
     }
 
-    private StepResult runStep(RunPlan plan, TargetConnections tc, ClosedLoopDriver driver, StepSpec spec) {
+    /** Every step on one target, the plateau stop included; returns the last step id used. */
+    private int runTarget(RunPlan plan, TargetConnections tc, ClientHealthMonitor health, List<StepResult> results,
+                          int lastStepId) {
+        int stepId = lastStepId;
+        Target target = tc.target();
+        ClosedLoopDriver driver = new ClosedLoopDriver(clock, console);
+        for (WorkloadSpec ws : plan.workloads()) {
+            Workload workload = Workloads.create(ws);
+            List<Double> levelQps = new ArrayList<>();
+            for (int threads : plan.threads()) {
+                double qpsSum = 0;
+                for (int round = 1; round <= plan.rounds(); round++) {
+                    stepId++;
+                    StepSpec spec = new StepSpec(stepId, target.name(), workload, threads, round, plan.warmup(),
+                            plan.measure(), plan.intervalSeconds(), plan.ignoredErrors(), plan.transactions(),
+                            plan.rate());
+                    StepResult r = runStep(plan, tc, driver, spec, health);
+                    results.add(r);
+                    qpsSum += r.qps();
+                }
+                levelQps.add(qpsSum / plan.rounds());
+                if (plan.plateau() != null && plan.plateau().reached(levelQps)) {
+                    console.println(plateauLine(target, workload, plan, levelQps));
+                    break;
+                }
+            }
+        }
+        return stepId;
+    }
+
+    private static String plateauLine(Target target, Workload workload, RunPlan plan, List<Double> levelQps) {
+        int peak = 0;
+        for (int i = 1; i < levelQps.size(); i++) {
+            if (levelQps.get(i) > levelQps.get(peak)) {
+                peak = i;
+            }
+        }
+        return String.format(java.util.Locale.ROOT,
+                "== plateau: %s on '%s' gained less than %.1f%% QPS for %d level(s); peak %.2f qps at %d threads;"
+                        + " higher thread counts skipped", workload.name(), target.name(),
+                plan.plateau().minGainPct(), plan.plateau().patience(), levelQps.get(peak),
+                plan.threads().get(peak));
+    }
+
+    private StepResult runStep(RunPlan plan, TargetConnections tc, ClosedLoopDriver driver, StepSpec spec,
+                               ClientHealthMonitor health) {
         Workload workload = spec.workload();
         TargetInfo info = tc.describe(plan.variables());
         console.println("== " + spec.describe() + ": " + info.product() + " " + info.version());
         sink.publish(new StepStarted(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), info, workload.name(),
                 spec.threads(), spec.round(), spec.warmup().toMillis(), spec.measure().toMillis(), workload.ops(),
                 workload.queriesPerTransaction(), workload.options()));
-        StepEmission emission = sink.beginStep(spec.stepId(), workload.ops(), false);
+        StepEmission emission = sink.beginStep(spec.stepId(), workload.ops(), spec.openLoop());
         StepResult result;
         StepFailedException failure = null;
+        health.stepStarted(spec.stepId());
         try {
             result = driver.run(spec, tc.dataSourceFor(spec.workload()), tc.dialect(), emission);
         } catch (StepFailedException e) {
             failure = e;
             result = e.partial();
         }
+        ClientHealthMonitor.StepHealth stepHealth = health.stepEnded();
         // always finished, so downstream windows of a failed step close too
         StepEmission.StepCounts counts = emission.finish();
         long errors = result == null ? 0 : result.errors();
@@ -153,7 +230,8 @@ public final class BenchmarkRunner {
         if (failure != null) {
             throw failure;
         }
-        result = result.withEmission(counts.samplesSent(), counts.blocksSent(), counts.backpressureNanos() / 1e6);
+        result = result.withEmission(counts.samplesSent(), counts.blocksSent(), counts.backpressureNanos() / 1e6)
+                .withClientHealth(stepHealth.clientBound(), stepHealth.maxProcessCpuPct());
         console.println(result.summary());
         return result;
     }
@@ -224,15 +302,42 @@ public final class BenchmarkRunner {
         return m;
     }
 
-    private static Map<String, String> settings(RunPlan plan) {
+    /** The effective plan, secrets masked (URLs redacted, passwords never read), as RunStarted carries it. */
+    static Map<String, String> settings(RunPlan plan) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("threads", plan.threads().toString());
         m.put("rounds", String.valueOf(plan.rounds()));
         m.put("warmupMs", String.valueOf(plan.warmup().toMillis()));
         m.put("measureMs", String.valueOf(plan.measure().toMillis()));
+        m.put("transactions", plan.transactions() == null ? "none" : String.valueOf(plan.transactions()));
+        m.put("loop", plan.rate() == null ? "closed" : "open");
+        m.put("rate", plan.rate() == null ? "none" : String.valueOf(plan.rate()));
+        m.put("plateau", plan.plateau() == null ? "none" : "minGainPct=" + plan.plateau().minGainPct()
+                + ", patience=" + plan.plateau().patience());
+        m.put("clientCpuLimitPct", String.valueOf(plan.clientCpuLimitPct()));
         m.put("intervalSeconds", String.valueOf(plan.intervalSeconds()));
         m.put("prepare", String.valueOf(plan.prepare()));
         m.put("ignoredErrors", plan.ignoredErrors().stream().map(s -> s.label()).sorted().toList().toString());
+        if (plan.variables() != null) {
+            m.put("variables", plan.variables().toString());
+        }
+        for (Target t : plan.targets()) {
+            String p = "target." + t.name() + ".";
+            m.put(p + "url", t.redactedUrl());
+            if (t.user() != null) {
+                m.put(p + "user", t.user());
+            }
+            m.put(p + "password", "***");
+            if (t.monthlyCost() != null) {
+                m.put(p + "monthlyCost", t.monthlyCost() + (t.currency() == null ? "" : " " + t.currency()));
+            }
+            if (t.nodes() != null) {
+                m.put(p + "nodes", String.valueOf(t.nodes()));
+            }
+            if (t.notes() != null) {
+                m.put(p + "notes", t.notes());
+            }
+        }
         for (WorkloadSpec w : plan.workloads()) {
             m.put("workload." + w.name(), Workloads.create(w).options().toString());
         }

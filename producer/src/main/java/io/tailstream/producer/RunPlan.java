@@ -1,5 +1,6 @@
 package io.tailstream.producer;
 
+import io.tailstream.producer.driver.Plateau;
 import io.tailstream.producer.driver.StepSpec;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.workload.WorkloadSpec;
@@ -28,6 +29,14 @@ import java.util.Set;
  * @param ignoredErrors   error classes counted and skipped (sysbench's {@code --mysql-ignore-errors}); others stop
  *                        the run
  * @param variables       server variables captured at step start, or null for the dialect's defaults
+ * @param transactions    measured transactions per step (all threads together, failed ones included): the
+ *                        measurement ends after this many or after {@code measure}, whichever comes first; null to
+ *                        measure by time only
+ * @param rate            open loop: total intended transactions per second, split evenly over the threads; null
+ *                        for closed loop (no think time)
+ * @param plateau         stop raising the thread count of a (target, workload) sweep when QPS stops rising; null
+ *                        to run every thread count
+ * @param clientCpuLimitPct a step is flagged client-bound when this process's CPU (% of the machine) exceeds this
  */
 public record RunPlan(
         String runId,
@@ -41,7 +50,14 @@ public record RunPlan(
         int intervalSeconds,
         boolean prepare,
         Set<SampleStatus> ignoredErrors,
-        List<String> variables) {
+        List<String> variables,
+        Long transactions,
+        Double rate,
+        Plateau plateau,
+        double clientCpuLimitPct) {
+
+    /** sysbench-style closed-loop plans measure by time and flag a step client-bound above 50% process CPU. */
+    public static final double DEFAULT_CLIENT_CPU_LIMIT_PCT = 50.0;
 
     public RunPlan {
         Objects.requireNonNull(runId, "runId");
@@ -87,6 +103,23 @@ public record RunPlan(
         }
         ignoredErrors = ignoredErrors == null ? StepSpec.DEFAULT_IGNORED : Set.copyOf(ignoredErrors);
         variables = variables == null ? null : List.copyOf(variables);
+        if (transactions != null && transactions < 1) {
+            throw new IllegalArgumentException("transactions must be >= 1, was " + transactions);
+        }
+        if (rate != null && (!(rate > 0) || rate.isInfinite())) {
+            throw new IllegalArgumentException("rate must be > 0 transactions/s, was " + rate);
+        }
+        if (!(clientCpuLimitPct > 0 && clientCpuLimitPct <= 100)) {
+            throw new IllegalArgumentException("clientCpuLimitPct must be in (0, 100], was " + clientCpuLimitPct);
+        }
+    }
+
+    /** A closed-loop plan measured by time, every thread count run, client-bound above 50% CPU. */
+    public RunPlan(String runId, String planName, List<Target> targets, List<WorkloadSpec> workloads,
+                   List<Integer> threads, int rounds, Duration warmup, Duration measure, int intervalSeconds,
+                   boolean prepare, Set<SampleStatus> ignoredErrors, List<String> variables) {
+        this(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds, prepare,
+                ignoredErrors, variables, null, null, null, DEFAULT_CLIENT_CPU_LIMIT_PCT);
     }
 
     /** A plan that prepares the data, ignores sysbench's default errors and captures the dialects' variables. */
@@ -100,7 +133,25 @@ public record RunPlan(
     /** The same plan with another prepare flag. */
     public RunPlan withPrepare(boolean prepareData) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
-                prepareData, ignoredErrors, variables);
+                prepareData, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct);
+    }
+
+    /** The same plan with another driver: transaction limit, open-loop rate, plateau stop and client CPU limit. */
+    public RunPlan withDriver(Long transactionLimit, Double totalRate, Plateau plateauStop, double cpuLimitPct) {
+        return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
+                prepare, ignoredErrors, variables, transactionLimit, totalRate, plateauStop, cpuLimitPct);
+    }
+
+    /** The same plan with another run id. */
+    public RunPlan withRunId(String id) {
+        return new RunPlan(id, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct);
+    }
+
+    /** The same plan with console interval lines every {@code seconds} (0: none). */
+    public RunPlan withIntervalSeconds(int seconds) {
+        return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, seconds,
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct);
     }
 
     /** Largest thread count: what each target's pool is sized to (plus one for metadata). */
@@ -108,7 +159,7 @@ public record RunPlan(
         return threads.stream().mapToInt(Integer::intValue).max().orElse(1);
     }
 
-    /** Steps the plan runs. */
+    /** Steps the plan runs at most (a plateau stop may end a sweep early). */
     public int stepCount() {
         return targets.size() * workloads.size() * threads.size() * rounds;
     }

@@ -16,6 +16,7 @@ import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.schemas.block.BlockHeader;
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleBlockDecoder;
+import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunEnded;
@@ -92,7 +93,11 @@ class BenchmarkRunnerH2Test {
         assertThat(result.blocksSent()).isEqualTo(headers.size());
         assertThat(headers.stream().filter(BlockHeader::endOfStep).count()).isEqualTo(2 * 2);
 
-        List<ControlEvent> events = transport.control().stream().map(b -> Json.read(b, ControlEvent.class)).toList();
+        List<ControlEvent> all = transport.control().stream().map(b -> Json.read(b, ControlEvent.class)).toList();
+        // client health events interleave (at least one per step: the step-end sample); the rest is the run's story
+        assertThat(all.stream().filter(e -> e instanceof ClientHealth).map(e -> ((ClientHealth) e).stepId()))
+                .contains(1, 2);
+        List<ControlEvent> events = all.stream().filter(e -> !(e instanceof ClientHealth)).toList();
         assertThat(events).hasSize(6);
         StepStarted started = (StepStarted) events.get(1);
         assertThat(started.queriesPerTransaction()).isEqualTo(20.0);

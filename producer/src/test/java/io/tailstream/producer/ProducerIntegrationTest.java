@@ -10,6 +10,7 @@ import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.BlockHeader;
 import io.tailstream.schemas.block.SampleBlockDecoder;
+import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunEnded;
@@ -98,9 +99,17 @@ class ProducerIntegrationTest {
         assertThat(markerPartitions).containsExactlyInAnyOrder(0, 1, 2);
 
         List<ControlEvent> events = new ArrayList<>();
+        List<ClientHealth> health = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : readAll(Topics.CONTROL, 4)) {
-            events.add(Json.read(r.value(), ControlEvent.class));
+            ControlEvent e = Json.read(r.value(), ControlEvent.class);
+            if (e instanceof ClientHealth h) {
+                health.add(h);
+            } else {
+                events.add(e);
+            }
         }
+        // once a second during the 2 s step, plus the step-end sample
+        assertThat(health).hasSizeGreaterThanOrEqualTo(2).allSatisfy(h -> assertThat(h.stepId()).isIn(0, 1));
         assertThat(events).hasSize(4);
         assertThat(events.get(0)).isInstanceOf(RunStarted.class);
         StepStarted started = (StepStarted) events.get(1);
@@ -118,24 +127,6 @@ class ProducerIntegrationTest {
 
     /** Reads a topic from the beginning until {@code expected} records arrived (or 30 s passed). */
     static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, long expected) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
-            List<TopicPartition> parts = c.partitionsFor(topic).stream()
-                    .map(pi -> new TopicPartition(topic, pi.partition())).toList();
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (out.size() < expected && System.nanoTime() < deadline) {
-                c.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
-            // anything beyond the expected count would be a duplicate: one more short poll to catch it
-            c.poll(Duration.ofMillis(300)).forEach(out::add);
-        }
-        return out;
+        return TopicReader.readAll(kafka.bootstrapServers(), topic, expected);
     }
 }

@@ -12,6 +12,7 @@ import io.tailstream.producer.BenchmarkRunner;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
 import io.tailstream.producer.driver.StepResult;
+import io.tailstream.producer.emit.SpoolSettings;
 import io.tailstream.reporter.archive.ArchiveSummary;
 import io.tailstream.reporter.archive.Archiver;
 import io.tailstream.reporter.report.ReportGenerator;
@@ -88,7 +89,12 @@ final class LocalPipeline implements AutoCloseable {
 
     /** Runs the plan and everything downstream of it; leaves {@code outDir/archive/} and {@code outDir/report.html}. */
     Outcome run(RunPlan plan, Path outDir) {
-        RunResult result = BenchmarkRunner.run(plan, kafka.bootstrapServers(), console);
+        return run(plan, outDir, null);
+    }
+
+    /** As {@link #run(RunPlan, Path)}, spooling blocks per {@code spool} (null: no spool). */
+    Outcome run(RunPlan plan, Path outDir, SpoolSettings spool) {
+        RunResult result = BenchmarkRunner.run(plan, kafka.bootstrapServers(), console, spool);
 
         Map<Integer, Long> sentByStep = new LinkedHashMap<>();
         for (StepResult s : result.steps()) {

@@ -2,6 +2,7 @@ package io.tailstream.cli.command;
 
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.driver.StepResult;
+import io.tailstream.producer.emit.SpoolSettings;
 import java.io.PrintStream;
 import java.nio.file.Path;
 
@@ -15,9 +16,14 @@ final class LocalRuns {
      * @param json    print the step results as one JSON document on stdout
      */
     static int runLocally(RunPlan plan, Path outDir, PrintStream console, boolean json) {
+        return runLocally(plan, outDir, console, json, null);
+    }
+
+    /** As above, spooling blocks per {@code spool} (null: none). */
+    static int runLocally(RunPlan plan, Path outDir, PrintStream console, boolean json, SpoolSettings spool) {
         LocalPipeline.Outcome outcome;
         try (LocalPipeline pipeline = LocalPipeline.start(console)) {
-            outcome = pipeline.run(plan, outDir);
+            outcome = pipeline.run(plan, outDir, spool);
         }
         console.println();
         console.println("run " + plan.runId() + ": " + outcome.result().steps().size() + " steps");

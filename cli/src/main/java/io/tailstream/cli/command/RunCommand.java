@@ -9,14 +9,19 @@ import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.producer.BenchmarkRunner;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
+import io.tailstream.producer.driver.Plateau;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.emit.SampleSink;
+import io.tailstream.producer.emit.SpoolSettings;
+import io.tailstream.producer.plan.PlanException;
+import io.tailstream.producer.plan.PlanFile;
 import io.tailstream.schemas.Topics;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -75,6 +80,35 @@ public final class RunCommand implements Callable<Integer> {
                     + " tailstream-run-<time>).")
     Path out;
 
+    @Option(names = "--transactions", paramLabel = "N",
+            description = "End each step's measurement after N transactions (all threads, failed ones included);"
+                    + " without --duration the step has no time limit (24 h cap).")
+    Long transactions;
+
+    @Option(names = "--rate", paramLabel = "TPS",
+            description = "Open loop: N intended transactions per second in total, split over the threads; latency"
+                    + " is also reported from each transaction's intended start (coordinated omission corrected).")
+    Double rate;
+
+    @Option(names = "--plateau", paramLabel = "PCT",
+            description = "Stop raising the thread count when the mean QPS of a level gains less than PCT percent"
+                    + " over the best lower level (seed 003's sweep).")
+    Double plateauPct;
+
+    @Option(names = "--plateau-patience", paramLabel = "N", defaultValue = "1",
+            description = "Flat levels in a row that end the sweep (default: ${DEFAULT-VALUE}).")
+    int plateauPatience;
+
+    @Option(names = "--client-cpu-limit", paramLabel = "PCT", defaultValue = "50",
+            description = "Flag a step client-bound when this process's CPU exceeds PCT %% of the machine"
+                    + " (default: ${DEFAULT-VALUE}).")
+    double clientCpuLimit;
+
+    @Option(names = "--plan", paramLabel = "FILE",
+            description = "Run the evaluation described by a YAML plan file (targets, workloads, sweep, ...); see the"
+                    + " README. Combine only with --out, --run-id, --json, --quiet and --bootstrap-servers.")
+    Path planFile;
+
     @Option(names = "--json", description = "Print the step results as one JSON document on stdout.")
     boolean json;
 
@@ -83,26 +117,33 @@ public final class RunCommand implements Callable<Integer> {
                     + " the load generator's own cost, for comparisons with other tools (docs/sysbench-compare.sh).")
     boolean noEmit;
 
+    @Option(names = "--quiet", description = "No interval lines while steps run (summaries and warnings stay).")
+    boolean quiet;
+
+    @Option(names = "--spool-dir", paramLabel = "DIR",
+            description = "Where blocks are spooled while Kafka is slow or unreachable (default: the --out folder of"
+                    + " a local run, else the current directory).")
+    Path spoolDir;
+
+    @Option(names = "--spool-limit", paramLabel = "SIZE", defaultValue = "1g",
+            description = "Most bytes the spool may hold; reaching it stops the run (default: ${DEFAULT-VALUE};"
+                    + " k, m, g suffixes).")
+    String spoolLimit;
+
+    /** Options a plan file sets itself. */
+    static final List<String> PLAN_KEYS = List.of("--url", "--user", "--password-env", "--target-name", "--workload",
+            "--tables", "--table-size", "--threads", "--warmup", "--duration", "--rounds", "--report-interval",
+            "--prepare", "--transactions", "--rate", "--plateau", "--plateau-patience", "--client-cpu-limit");
+
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
 
     @Override
     public Integer call() {
-        if (rounds < 1) {
-            throw new ParameterException(spec.commandLine(), "--rounds must be at least 1, was " + rounds);
-        }
-        if (reportInterval < 0) {
-            throw new ParameterException(spec.commandLine(), "--report-interval must not be negative");
-        }
-        var t = CommandInputs.target(target, spec.commandLine());
-        boolean embedded = target.url == null;
         String id = runId != null ? runId : RunIds.next("run");
-        RunPlan plan;
-        try {
-            plan = new RunPlan(id, "adhoc", List.of(t), CommandInputs.workloads(workload), threads, rounds, warmup,
-                    duration, reportInterval, prepare || embedded, null, null);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        RunPlan plan = planFile != null ? fromPlanFile(id) : fromOptions(id);
+        if (quiet) {
+            plan = plan.withIntervalSeconds(0);
         }
         PrintStream console = json ? System.err : System.out;
         if (noEmit) {
@@ -116,9 +157,11 @@ public final class RunCommand implements Callable<Integer> {
             }
             return printResult(result, "run " + result.runId() + ": samples not emitted (--no-emit)", console);
         }
+        long limit = parseSize(spoolLimit);
         if (kafka.bootstrapServers == null) {
             Path outDir = OutDirs.resolve(out, "tailstream-run-", console);
-            return LocalRuns.runLocally(plan, outDir, console, json);
+            return LocalRuns.runLocally(plan, outDir, console, json, spool(spoolDir != null ? spoolDir : outDir,
+                    limit));
         }
         if (out != null) {
             throw new ParameterException(spec.commandLine(),
@@ -126,7 +169,8 @@ public final class RunCommand implements Callable<Integer> {
                             + " where the archive lives");
         }
         TopicProvisioner.ensure(kafka.bootstrapServers, Topics.all(LocalPipeline.PARTITIONS));
-        RunResult result = BenchmarkRunner.run(plan, kafka.bootstrapServers, console);
+        RunResult result = BenchmarkRunner.run(plan, kafka.bootstrapServers, console,
+                spool(spoolDir != null ? spoolDir : Path.of("."), limit));
         return printResult(result, String.format("run %s: %,d samples in %,d blocks sent to %s", result.runId(),
                 result.samplesSent(), result.blocksSent(), kafka.bootstrapServers), console);
     }
@@ -141,4 +185,69 @@ public final class RunCommand implements Callable<Integer> {
         }
         return 0;
     }
+
+    private RunPlan fromPlanFile(String id) {
+        CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+        for (String key : PLAN_KEYS) {
+            if (pr.hasMatchedOption(key)) {
+                throw new ParameterException(spec.commandLine(), key + " cannot be combined with --plan: set it in "
+                        + planFile);
+            }
+        }
+        try {
+            return PlanFile.load(planFile, id);
+        } catch (PlanException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    private RunPlan fromOptions(String id) {
+        if (rounds < 1) {
+            throw new ParameterException(spec.commandLine(), "--rounds must be at least 1, was " + rounds);
+        }
+        if (reportInterval < 0) {
+            throw new ParameterException(spec.commandLine(), "--report-interval must not be negative");
+        }
+        var t = CommandInputs.target(target, spec.commandLine());
+        boolean embedded = target.url == null;
+        // by transaction count alone, the step has no time limit other than a day
+        Duration measure = transactions != null && !spec.commandLine().getParseResult().hasMatchedOption(
+                "--duration") ? TRANSACTIONS_TIME_CAP : duration;
+        try {
+            Plateau plateau = plateauPct == null ? null : new Plateau(plateauPct, plateauPatience);
+            return new RunPlan(id, "adhoc", List.of(t), CommandInputs.workloads(workload), threads, rounds, warmup,
+                    measure, reportInterval, prepare || embedded, null, null, transactions, rate, plateau,
+                    clientCpuLimit);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    private SpoolSettings spool(Path dir, long limit) {
+        try {
+            return SpoolSettings.in(dir).withLimitBytes(limit);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--spool-limit: " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code 1g}, {@code 512m}, {@code 4096k}, {@code 100000}: bytes. */
+    long parseSize(String value) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,12})([kmg]?)")
+                .matcher(value.trim().toLowerCase(java.util.Locale.ROOT));
+        if (!m.matches()) {
+            throw new ParameterException(spec.commandLine(), "--spool-limit '" + value
+                    + "' is not a size (examples: 1g, 512m, 100000)");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "k" -> n << 10;
+            case "m" -> n << 20;
+            case "g" -> n << 30;
+            default -> n;
+        };
+    }
+
+    /** The time limit of a step measured by transaction count when no --duration is given. */
+    static final Duration TRANSACTIONS_TIME_CAP = Duration.ofHours(24);
 }

@@ -8,7 +8,9 @@ import java.util.Map;
 
 /**
  * The {@code --json} document: {@code {"steps":[{"target":..,"workload":..,"threads":..,"round":..,"tps":..,
- * "qps":..,"avgMs":..,"p95Ms":..,"p99Ms":..,"errors":..}, ...]}}. Scripts depend on these names.
+ * "qps":..,"avgMs":..,"p95Ms":..,"p99Ms":..,"errors":..,"clientBound":..}, ...]}}, plus {@code maxClientCpuPct},
+ * {@code openLoop} and, in open loop, {@code intendedAvgMs/P95Ms/P99Ms/MaxMs} (latency from the intended start).
+ * Scripts depend on these names.
  */
 final class StepsJson {
 
@@ -31,6 +33,15 @@ final class StepsJson {
             m.put("errors", s.errors());
             m.put("transactions", s.transactions());
             m.put("samplesSent", s.samplesSent());
+            m.put("clientBound", s.clientBound());
+            m.put("maxClientCpuPct", s.maxClientCpuPct());
+            m.put("openLoop", s.openLoop());
+            if (s.openLoop()) {
+                m.put("intendedAvgMs", s.coAvgMs());
+                m.put("intendedP95Ms", s.coP95Ms());
+                m.put("intendedP99Ms", s.coP99Ms());
+                m.put("intendedMaxMs", s.coMaxMs());
+            }
             return m;
         }).toList();
         return Json.writeString(Map.of("steps", out));

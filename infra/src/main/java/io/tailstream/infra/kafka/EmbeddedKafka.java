@@ -41,9 +41,12 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final Path logDir;
     private final boolean deleteOnClose;
     private final String bootstrapServers;
+    private final int controllerPort;
     private boolean closed;
 
-    private EmbeddedKafka(KafkaRaftServer server, Path logDir, boolean deleteOnClose, String bootstrapServers) {
+    private EmbeddedKafka(KafkaRaftServer server, Path logDir, boolean deleteOnClose, String bootstrapServers,
+                          int controllerPort) {
+        this.controllerPort = controllerPort;
         this.server = server;
         this.logDir = logDir;
         this.deleteOnClose = deleteOnClose;
@@ -65,23 +68,32 @@ public final class EmbeddedKafka implements AutoCloseable {
      * @param deleteOnClose delete {@code logDir} when the broker is closed
      */
     public static EmbeddedKafka start(Path logDir, boolean deleteOnClose) {
-        return start(logDir, deleteOnClose, 0);
+        return start(logDir, deleteOnClose, 0, 0);
     }
 
     /**
-     * Starts a broker storing its log in {@code logDir} (formatted if empty), listening on 127.0.0.1.
-     *
-     * @param brokerPort    the client port, or 0 for a free one (the controller always takes a free one)
-     * @param deleteOnClose delete {@code logDir} when the broker is closed
+     * Starts a broker storing its log in {@code logDir} (formatted if empty), listening on 127.0.0.1 on the given
+     * client port (0: a free one); the controller takes a free port.
      */
     public static EmbeddedKafka start(Path logDir, boolean deleteOnClose, int brokerPort) {
-        if (brokerPort < 0 || brokerPort > 65_535) {
-            throw new IllegalArgumentException("broker port must be in 0..65535, was " + brokerPort);
+        return start(logDir, deleteOnClose, brokerPort, 0);
+    }
+
+    /**
+     * Starts a broker on given ports (0: a free one), e.g. to restart a stopped broker on the same log directory
+     * and address, as a producer that spooled while it was away expects.
+     */
+    public static EmbeddedKafka start(Path logDir, boolean deleteOnClose, int brokerPort, int controllerPort) {
+        for (int port : new int[] {brokerPort, controllerPort}) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be in 0..65535, was " + port);
+            }
         }
-        if (brokerPort == 0) {
-            brokerPort = freePort();
-        }
-        int controllerPort = freePort();
+        return startOn(logDir, deleteOnClose, brokerPort > 0 ? brokerPort : freePort(),
+                controllerPort > 0 ? controllerPort : freePort());
+    }
+
+    private static EmbeddedKafka startOn(Path logDir, boolean deleteOnClose, int brokerPort, int controllerPort) {
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
         p.put("node.id", "1");
@@ -124,7 +136,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
         server.startup();
         String bootstrap = "127.0.0.1:" + brokerPort;
-        EmbeddedKafka kafka = new EmbeddedKafka(server, logDir, deleteOnClose, bootstrap);
+        EmbeddedKafka kafka = new EmbeddedKafka(server, logDir, deleteOnClose, bootstrap, controllerPort);
         try {
             kafka.awaitReady();
         } catch (RuntimeException e) {
@@ -142,6 +154,16 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     public Path logDir() {
         return logDir;
+    }
+
+    /** Port of the PLAINTEXT listener. */
+    public int brokerPort() {
+        return Integer.parseInt(bootstrapServers.substring(bootstrapServers.lastIndexOf(':') + 1));
+    }
+
+    /** Port of the controller listener. */
+    public int controllerPort() {
+        return controllerPort;
     }
 
     private void awaitReady() {

@@ -12,12 +12,15 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.HdrHistogram.Histogram;
 
 /**
- * Runs one step in closed loop: {@code threads} workers, no think time, warm-up then measurement. Each call runs one
+ * Runs one step: {@code threads} workers, warm-up then measurement, in closed loop (no think time) or, when the step
+ * has a rate, open loop (each worker starts transactions at its share of the rate, see {@link OpenLoopPacer}); the
+ * measurement ends at its duration or after the step's transaction budget, whichever comes first. Each call runs one
  * step and returns when every worker has stopped and handed over its last samples. Thread safe (no shared state
  * between calls).
  */
@@ -43,7 +46,10 @@ public final class ClosedLoopDriver {
         final CountDownLatch ready;
         final CountDownLatch start = new CountDownLatch(1);
         final AtomicReference<StepFailure> failure = new AtomicReference<>();
+        /** Measured transactions left to start, or null when the step is measured by time only. */
+        final AtomicLong remaining;
         volatile boolean stop;
+        volatile long startNanos;
         volatile long measureStartNanos;
         volatile long endNanos;
 
@@ -52,6 +58,11 @@ public final class ClosedLoopDriver {
             this.dataSource = dataSource;
             this.dialect = dialect;
             this.ready = new CountDownLatch(spec.threads());
+            this.remaining = spec.transactions() == null ? null : new AtomicLong(spec.transactions());
+        }
+
+        boolean budgetUsed() {
+            return remaining != null && remaining.get() <= 0;
         }
 
         void fail(String reason, Throwable cause) {
@@ -85,6 +96,7 @@ public final class ClosedLoopDriver {
         }
         awaitUninterruptibly(run.ready);
         long startNanos = clock.nanoTime();
+        run.startNanos = startNanos;
         run.measureStartNanos = startNanos + spec.warmup().toNanos();
         run.endNanos = run.measureStartNanos + spec.measure().toNanos();
         run.start.countDown();
@@ -94,7 +106,9 @@ public final class ClosedLoopDriver {
             joinUninterruptibly(threads.get(i));
             doneNanos = Math.max(doneNanos, workers.get(i).lastEndNanos);
         }
-        StepResult result = result(spec, workers, Math.max(doneNanos, run.endNanos) - run.measureStartNanos);
+        // by transaction count the measurement ends with the last transaction; by time at the nominal end
+        long measureEnd = run.budgetUsed() ? doneNanos : Math.max(doneNanos, run.endNanos);
+        StepResult result = result(spec, workers, Math.max(1, measureEnd - run.measureStartNanos));
         StepFailure f = run.failure.get();
         if (f != null) {
             throw new StepFailedException(spec.describe() + " failed: " + f.reason(), f.cause(), result);
@@ -107,6 +121,7 @@ public final class ClosedLoopDriver {
         long intervalNanos = TimeUnit.SECONDS.toNanos(Math.max(1, run.spec.intervalSeconds()));
         boolean print = run.spec.intervalSeconds() > 0;
         Histogram interval = new Histogram(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2);
+        Histogram coInterval = new Histogram(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2);
         long[] prev = new long[3];
         long prevNanos = startNanos;
         long next = startNanos + intervalNanos;
@@ -126,19 +141,29 @@ public final class ClosedLoopDriver {
             }
             long[] now = new long[3]; // ok, errors, queries
             interval.reset();
+            coInterval.reset();
             for (Worker w : workers) {
                 w.counters.addTo(now);
                 w.intervalRecycle = w.recorder.getIntervalHistogram(w.intervalRecycle);
                 interval.add(w.intervalRecycle);
+                if (w.coRecorder != null) {
+                    w.coIntervalRecycle = w.coRecorder.getIntervalHistogram(w.coIntervalRecycle);
+                    coInterval.add(w.coIntervalRecycle);
+                }
             }
             long nowNanos = clock.nanoTime();
             // rates over the time that actually passed, not the nominal interval (the reporter may wake late)
             double secs = Math.max(1, nowNanos - prevNanos) / 1e9;
-            console.println(String.format(Locale.ROOT,
+            String line = String.format(Locale.ROOT,
                     "[ %ds ] thds: %d tps: %.2f qps: %.2f lat (ms,95%%): %.2f err/s: %.2f reconn/s: %.2f",
                     n * run.spec.intervalSeconds(), run.spec.threads(), (now[0] - prev[0]) / secs,
                     (now[2] - prev[2]) / secs, interval.getValueAtPercentile(95) / 1000.0,
-                    (now[1] - prev[1]) / secs, 0.0));
+                    (now[1] - prev[1]) / secs, 0.0);
+            if (run.spec.openLoop()) {
+                line += String.format(Locale.ROOT, " lat-intended (ms,95%%): %.2f",
+                        coInterval.getValueAtPercentile(95) / 1000.0);
+            }
+            console.println(line);
             prev = now;
             prevNanos = nowNanos;
         }
@@ -172,12 +197,14 @@ public final class ClosedLoopDriver {
 
     static StepResult result(StepSpec spec, List<Worker> workers, long measureNanos) {
         Histogram all = LatencyHistograms.create();
+        Histogram corrected = LatencyHistograms.create();
         long ok = 0;
         long err = 0;
         long queries = 0;
         long samples = 0;
         for (Worker w : workers) {
             all.add(w.measured);
+            corrected.add(w.measuredCorrected);
             ok += w.measuredOk;
             err += w.measuredErrors;
             queries += w.measuredQueries;
@@ -188,7 +215,10 @@ public final class ClosedLoopDriver {
         return new StepResult(spec.stepId(), spec.targetName(), spec.workload().name(), spec.threads(), spec.round(),
                 ok / secs, queries / secs, any ? all.getMean() / 1000.0 : 0,
                 any ? all.getValueAtPercentile(95) / 1000.0 : 0, any ? all.getValueAtPercentile(99) / 1000.0 : 0,
-                any ? all.getMaxValue() / 1000.0 : 0, ok, err, queries, secs, samples, 0, 0, 0);
+                any ? all.getMaxValue() / 1000.0 : 0, ok, err, queries, secs, samples, 0, 0, 0, spec.openLoop(),
+                any ? corrected.getMean() / 1000.0 : 0, any ? corrected.getValueAtPercentile(95) / 1000.0 : 0,
+                any ? corrected.getValueAtPercentile(99) / 1000.0 : 0, any ? corrected.getMaxValue() / 1000.0 : 0,
+                false, -1);
     }
 
     private static void awaitUninterruptibly(CountDownLatch latch) {

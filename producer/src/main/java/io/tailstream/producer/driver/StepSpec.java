@@ -20,6 +20,10 @@ import java.util.Set;
  * @param intervalSeconds console interval lines every this many seconds; 0 for none
  * @param ignoredErrors   error classes that are counted and the transaction skipped (sysbench's
  *                        {@code --mysql-ignore-errors}); any other error stops the step
+ * @param transactions    measured transactions (all threads, failed ones included) after which the measurement
+ *                        ends, if {@code measure} has not ended it first; null for time only
+ * @param rate            open loop: total intended transactions per second, split evenly over the threads; null
+ *                        for closed loop
  */
 public record StepSpec(
         int stepId,
@@ -30,7 +34,9 @@ public record StepSpec(
         Duration warmup,
         Duration measure,
         int intervalSeconds,
-        Set<SampleStatus> ignoredErrors) {
+        Set<SampleStatus> ignoredErrors,
+        Long transactions,
+        Double rate) {
 
     /** sysbench's default {@code --mysql-ignore-errors=1213,1020,1205}: deadlocks and lock wait timeouts. */
     public static final Set<SampleStatus> DEFAULT_IGNORED = Set.of(SampleStatus.DEADLOCK, SampleStatus.LOCK_WAIT_TIMEOUT);
@@ -50,6 +56,32 @@ public record StepSpec(
             throw new IllegalArgumentException("intervalSeconds must be >= 0, was " + intervalSeconds);
         }
         ignoredErrors = Set.copyOf(ignoredErrors);
+        if (transactions != null && transactions < 1) {
+            throw new IllegalArgumentException("transactions must be >= 1, was " + transactions);
+        }
+        if (rate != null && (!(rate > 0) || rate.isInfinite() || rate / threads > 1e9)) {
+            throw new IllegalArgumentException("rate must be > 0 and at most 1e9 per thread, was " + rate);
+        }
+    }
+
+    /** A closed-loop step measured by time. */
+    public StepSpec(int stepId, String targetName, Workload workload, int threads, int round, Duration warmup,
+                    Duration measure, int intervalSeconds, Set<SampleStatus> ignoredErrors) {
+        this(stepId, targetName, workload, threads, round, warmup, measure, intervalSeconds, ignoredErrors, null,
+                null);
+    }
+
+    /** Open loop: samples carry their intended start. */
+    public boolean openLoop() {
+        return rate != null;
+    }
+
+    /**
+     * Open loop: each worker's interval between intended starts, ns ({@code threads / rate} seconds); 0 in closed
+     * loop.
+     */
+    public long workerIntervalNanos() {
+        return rate == null ? 0 : Math.max(1, Math.round(threads * 1e9 / rate));
     }
 
     /** "step 3 (target 'h2-mem', oltp_read_write, 8 threads, round 1)". */

@@ -18,8 +18,10 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * One closed-loop worker thread: borrows a connection, opens a workload session and runs transactions back to back
- * until the step's end. Its interval counters are written by this thread only and read by the reporter
+ * One worker thread: borrows a connection, opens a workload session and runs transactions until the step's end,
+ * back to back (closed loop) or at the intended starts of an {@link OpenLoopPacer} (open loop), and stops early when
+ * the step's transaction budget is used up. Its interval counters are written by this thread only and read by the
+ * reporter
  * ({@code setOpaque}/{@code getOpaque}: single writer, no lock); its measurement totals are read after
  * {@link Thread#join()}.
  */
@@ -35,11 +37,17 @@ final class Worker implements Runnable {
     final Recorder recorder = new Recorder(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2);
     /** The reporter's recycled interval histogram for {@link #recorder}; touched by the reporter thread only. */
     Histogram intervalRecycle;
+    /** Open loop only: interval view of the latency from the intended start; null in closed loop. */
+    final Recorder coRecorder;
+    /** The reporter's recycled interval histogram for {@link #coRecorder}. */
+    Histogram coIntervalRecycle;
     /** Running totals for the console's interval lines, read as consistent snapshots. */
     final IntervalCounters counters = new IntervalCounters();
 
     // measurement phase only; read after join
     final Histogram measured = LatencyHistograms.create();
+    /** Latency from the intended start (the same as {@link #measured} in closed loop). */
+    final Histogram measuredCorrected = LatencyHistograms.create();
     long measuredOk;
     long measuredErrors;
     long measuredQueries;
@@ -52,6 +60,7 @@ final class Worker implements Runnable {
         this.writer = writer;
         this.clock = clock;
         this.anchor = anchor;
+        this.coRecorder = run.spec.openLoop() ? new Recorder(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2) : null;
     }
 
     @Override
@@ -65,11 +74,35 @@ final class Worker implements Runnable {
              WorkloadSession session = workload.open(c, dialect, run.seedBase + index)) {
             run.ready.countDown();
             run.start.await();
+            StepSpec spec = run.spec;
+            OpenLoopPacer pacer = null;
+            if (spec.openLoop()) {
+                long interval = spec.workerIntervalNanos();
+                // staggered so the threads' intended starts interleave evenly at the total rate
+                pacer = new OpenLoopPacer(clock, run.startNanos + interval * index / spec.threads(), interval);
+            }
             while (!run.stop) {
-                long t0 = clock.nanoTime();
-                if (t0 - run.endNanos >= 0) {
+                long intended;
+                if (pacer != null) {
+                    if (pacer.peek() - run.endNanos >= 0) {
+                        break;
+                    }
+                    intended = pacer.awaitNext(() -> run.stop);
+                    if (intended == Long.MIN_VALUE) {
+                        break;
+                    }
+                } else {
+                    intended = clock.nanoTime();
+                    if (intended - run.endNanos >= 0) {
+                        break;
+                    }
+                }
+                // open loop: a transaction belongs to the phase it was scheduled in
+                boolean warmup = intended - run.measureStartNanos < 0;
+                if (!warmup && run.remaining != null && run.remaining.getAndDecrement() <= 0) {
                     break;
                 }
+                long t0 = pacer != null ? clock.nanoTime() : intended;
                 SampleStatus status = SampleStatus.OK;
                 SQLException error = null;
                 try {
@@ -79,7 +112,7 @@ final class Worker implements Runnable {
                     error = e;
                 }
                 long t1 = clock.nanoTime();
-                record(t0, t1, outcome, status);
+                record(intended, t0, t1, outcome, status, warmup);
                 if (error != null && !ignored.contains(status)) {
                     run.fail(status.label() + " (not ignored): " + SqlErrors.describe(error), error);
                 }
@@ -101,19 +134,26 @@ final class Worker implements Runnable {
         }
     }
 
-    private void record(long t0, long t1, TransactionOutcome outcome, SampleStatus status) {
+    private void record(long intendedNanos, long t0, long t1, TransactionOutcome outcome, SampleStatus status,
+                        boolean warmup) {
         long startMicros = anchor.epochMicros(t0);
-        long latencyMicros = anchor.epochMicros(t1) - startMicros;
-        boolean warmup = t0 - run.measureStartNanos < 0;
+        long endMicros = anchor.epochMicros(t1);
+        long latencyMicros = endMicros - startMicros;
+        long intendedMicros = anchor.epochMicros(intendedNanos);
         int queries = outcome.statements();
-        writer.write(startMicros, latencyMicros, startMicros, outcome.opIndex(), status, queries, warmup);
+        writer.write(startMicros, latencyMicros, intendedMicros, outcome.opIndex(), status, queries, warmup);
         recorder.recordValue(Math.min(latencyMicros, LatencyHistograms.HIGHEST_TRACKABLE_MICROS));
+        long correctedMicros = endMicros - intendedMicros;
+        if (coRecorder != null) {
+            coRecorder.recordValue(Math.min(correctedMicros, LatencyHistograms.HIGHEST_TRACKABLE_MICROS));
+        }
         boolean ok = status == SampleStatus.OK;
         counters.add(ok, queries);
         samples++;
         lastEndNanos = t1;
         if (!warmup) {
             LatencyHistograms.record(measured, latencyMicros);
+            LatencyHistograms.record(measuredCorrected, correctedMicros);
             if (ok) {
                 measuredOk++;
             } else {

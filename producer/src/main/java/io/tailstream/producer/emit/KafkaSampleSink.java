@@ -45,6 +45,33 @@ public final class KafkaSampleSink implements SampleSink {
         return new KafkaSampleSink(runId, producerId, transport, Clock.system(), settings);
     }
 
+    /**
+     * A sink to the Kafka cluster at {@code bootstrapServers} that spools blocks to disk while the broker is slow or
+     * away ({@link SpoolingTransport}); {@code spool == null} for none.
+     */
+    public static KafkaSampleSink create(String bootstrapServers, String runId, String producerId,
+                                         Map<String, Object> extraKafkaConfig, EmitterSettings settings,
+                                         SpoolSettings spool) {
+        if (spool == null) {
+            return create(bootstrapServers, runId, producerId, extraKafkaConfig, settings);
+        }
+        KafkaTransport kafka = new KafkaTransport(bootstrapServers, "tailstream-producer-" + producerId,
+                extraKafkaConfig);
+        SpoolingTransport transport;
+        try {
+            transport = new SpoolingTransport(kafka, spool, producerId);
+        } catch (RuntimeException e) {
+            kafka.close();
+            throw e;
+        }
+        return new KafkaSampleSink(runId, producerId, transport, Clock.system(), settings);
+    }
+
+    /** What the spool did, or null when the sink does not spool. */
+    public SpoolingTransport.SpoolStats spoolStats() {
+        return transport instanceof SpoolingTransport s ? s.stats() : null;
+    }
+
     private void loop() {
         // keep working until closed and nothing is left: close() waits for this thread
         while (true) {
@@ -93,6 +120,12 @@ public final class KafkaSampleSink implements SampleSink {
     /** Blocks handed over by workers and not yet sent. */
     public int backlog() {
         return emitter.backlog();
+    }
+
+    /** Blocks handed over and not yet sent, plus blocks sent (or spooled) and not yet acknowledged. */
+    @Override
+    public long backlogBlocks() {
+        return emitter.backlog() + Math.max(0, emitter.blocksSent() - emitter.blocksAcked());
     }
 
     @Override

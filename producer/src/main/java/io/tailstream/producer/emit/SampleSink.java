@@ -28,6 +28,11 @@ public interface SampleSink extends AutoCloseable {
     /** Samples acknowledged in the run so far. */
     long samplesSent();
 
+    /** Blocks sealed or handed over and not yet acknowledged: the emission's backlog (0 when unknown). */
+    default long backlogBlocks() {
+        return 0;
+    }
+
     /** Flushes and releases the connection; waits for outstanding acknowledgements. */
     @Override
     void close();

@@ -13,6 +13,14 @@ public interface Clock {
     /** Wall-clock microseconds since the epoch. */
     long epochMicros();
 
+    /**
+     * Waits about {@code nanos} of {@link #nanoTime()} (may return early, e.g. on interrupt; callers re-check the
+     * time). A test clock advances itself instead.
+     */
+    default void park(long nanos) {
+        java.util.concurrent.locks.LockSupport.parkNanos(nanos);
+    }
+
     /** The system clocks. */
     static Clock system() {
         return SystemClock.INSTANCE;

@@ -23,6 +23,12 @@ public final class ManualClock implements Clock {
         return epochMicrosAtZero + nanos.get() / 1_000;
     }
 
+    /** Parking advances this clock: a simulated wait takes no real time. */
+    @Override
+    public void park(long ns) {
+        nanos.addAndGet(ns);
+    }
+
     public void advanceMillis(long ms) {
         nanos.addAndGet(ms * 1_000_000L);
     }

@@ -1,0 +1,7 @@
+/**
+ * Plan files: a whole evaluation in YAML ({@link io.tailstream.producer.plan.PlanFile}), read into a
+ * {@link io.tailstream.producer.RunPlan} with errors that name the file, line, field and value
+ * ({@link io.tailstream.producer.plan.PlanException}); the duration and thread-sweep syntaxes shared with the
+ * command line ({@link io.tailstream.producer.plan.Durations}, {@link io.tailstream.producer.plan.ThreadSweep}).
+ */
+package io.tailstream.producer.plan;

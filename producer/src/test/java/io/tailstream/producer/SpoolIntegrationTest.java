@@ -1,0 +1,124 @@
+package io.tailstream.producer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tailstream.infra.kafka.EmbeddedKafka;
+import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.producer.emit.EmitterSettings;
+import io.tailstream.producer.emit.KafkaSampleSink;
+import io.tailstream.producer.emit.SpoolSettings;
+import io.tailstream.producer.emit.SpoolingTransport;
+import io.tailstream.producer.target.Target;
+import io.tailstream.producer.workload.WorkloadSpec;
+import io.tailstream.schemas.Topics;
+import io.tailstream.schemas.block.BlockHeader;
+import io.tailstream.schemas.block.SampleBlockDecoder;
+import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.RunEnded;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The broker goes away in the middle of a step and comes back on the same log directory and port: the producer
+ * spools what Kafka cannot take, replays it, and every block sequence arrives exactly once.
+ */
+class SpoolIntegrationTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void brokerStoppedMidStep_blocksSpooledThenReplayed_everySequenceExactlyOnce() throws Exception {
+        Path logDir = dir.resolve("kafka");
+        EmbeddedKafka first = EmbeddedKafka.start(logDir, false);
+        int brokerPort = first.brokerPort();
+        int controllerPort = first.controllerPort();
+        String bootstrap = first.bootstrapServers();
+        TopicProvisioner.ensure(bootstrap, Topics.all(2));
+
+        RunPlan plan = RunPlan.of("spool-run", "t", List.of(Target.h2InMemory("h2", "spool")),
+                List.of(new WorkloadSpec("oltp_point_select", Map.of("table_size", "500"))), List.of(2), 1,
+                Duration.ZERO, Duration.ofSeconds(12), 0);
+        // a small in-flight budget so the outage overflows into the spool within a second
+        SpoolSettings spool = new SpoolSettings(dir.resolve("spool"), 256L << 20, 64 * 1024, Duration.ofSeconds(90));
+        Map<String, Object> kafkaConfig = Map.of(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200,
+                ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 200);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8);
+        EmbeddedKafka second = null;
+        RunResult result;
+        SpoolingTransport.SpoolStats stats;
+        try (KafkaSampleSink sink = KafkaSampleSink.create(bootstrap, plan.runId(), "p1", kafkaConfig,
+                EmitterSettings.defaults(), spool)) {
+            CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(
+                    () -> new BenchmarkRunner(sink, console).run(plan));
+            awaitTrue(() -> sink.blocksSent() > 10, 30);
+            first.close(); // the broker goes away mid-step
+            awaitTrue(() -> sink.spoolStats().blocksSpooled() > 20, 30);
+            second = EmbeddedKafka.start(logDir, true, brokerPort, controllerPort);
+            result = run.get(120, TimeUnit.SECONDS);
+            stats = sink.spoolStats();
+            read(second.bootstrapServers(), result.blocksSent());
+        } finally {
+            if (second != null) {
+                second.close();
+            }
+        }
+        assertThat(stats.blocksSpooled()).isGreaterThan(20);
+        assertThat(stats.episodes()).isPositive();
+        assertThat(dir.resolve("spool").resolve("spool-p1.bin")).doesNotExist(); // drained and deleted
+        assertThat(result.steps().get(0).samplesSent()).isEqualTo(result.steps().get(0).samplesRecorded());
+        assertThat(sequences).containsExactlyElementsOf(
+                java.util.stream.LongStream.range(0, result.blocksSent()).boxed().toList());
+        assertThat(samplesOnTopic).isEqualTo(result.samplesSent());
+        assertThat(runEnded.blocksSent()).isEqualTo(result.blocksSent());
+        assertThat(runEnded.samplesSent()).isEqualTo(result.samplesSent());
+        assertThat(runEnded.outcome()).isEqualTo("completed");
+        System.out.printf("spool figures: %s; run: %d blocks, %d samples, each sequence once%n", stats,
+                result.blocksSent(), result.samplesSent());
+    }
+
+    List<Long> sequences;
+    long samplesOnTopic;
+    RunEnded runEnded;
+
+    /** Every block on the samples topic (duplicates included) and the run's RunEnded event. */
+    void read(String bootstrap, long expectedBlocks) {
+        List<ConsumerRecord<byte[], byte[]>> blocks = TopicReader.readAll(bootstrap, Topics.SAMPLES, expectedBlocks);
+        sequences = new java.util.ArrayList<>();
+        samplesOnTopic = 0;
+        for (ConsumerRecord<byte[], byte[]> r : blocks) {
+            BlockHeader h = SampleBlockDecoder.readHeader(r.value());
+            sequences.add(h.blockSeq());
+            samplesOnTopic += h.sampleCount();
+        }
+        sequences.sort(null);
+        for (ConsumerRecord<byte[], byte[]> r : TopicReader.readAll(bootstrap, Topics.CONTROL, 1)) {
+            if (Json.read(r.value(), ControlEvent.class) instanceof RunEnded e) {
+                runEnded = e;
+            }
+        }
+    }
+
+    static void awaitTrue(java.util.function.BooleanSupplier condition, int seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within " + seconds + " s");
+            }
+            Thread.sleep(20);
+        }
+    }
+}

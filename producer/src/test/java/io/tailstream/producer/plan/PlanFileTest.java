@@ -1,0 +1,202 @@
+package io.tailstream.producer.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tailstream.producer.RunPlan;
+import io.tailstream.producer.driver.Plateau;
+import io.tailstream.producer.target.Target;
+import io.tailstream.producer.workload.WorkloadSpec;
+import io.tailstream.schemas.block.SampleStatus;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class PlanFileTest {
+
+    static final Function<String, String> ENV = Map.of("PRIMARY_PW", "pw-1", "CLOUD_PW", "pw-2", "PW", "x")::get;
+
+    static final String MINIMAL = """
+            targets:
+              - name: db1
+                url: jdbc:h2:mem:plan
+            workloads:
+              - name: oltp_point_select
+            """;
+
+    @Test
+    void exampleInDocs_parsesToTheWholeEvaluation() {
+        RunPlan plan = PlanFile.load(Path.of("../docs/plans/example.yaml"), "run-1", ENV);
+        assertThat(plan.planName()).isEqualTo("mysql-vs-cloud");
+        assertThat(plan.targets()).extracting(Target::name).containsExactly("mysql-8c32g", "cloud-8c32g");
+        Target t = plan.targets().get(0);
+        assertThat(t.jdbcUrl()).isEqualTo("jdbc:mysql://10.0.0.5:3306/sbtest");
+        assertThat(t.user()).isEqualTo("sbtest");
+        assertThat(t.password().get()).isEqualTo("pw-1");
+        assertThat(plan.targets().get(1).password().get()).isEqualTo("pw-2");
+        assertThat(t.monthlyCost()).isEqualTo(5160.0);
+        assertThat(t.currency()).isEqualTo("CNY");
+        assertThat(t.nodes()).isEqualTo(2);
+        assertThat(t.notes()).isEqualTo("self-hosted, primary + replica, semi-sync");
+        assertThat(plan.workloads()).containsExactly(
+                new WorkloadSpec("oltp_point_select", Map.of("tables", "8", "table_size", "10000")),
+                new WorkloadSpec("oltp_read_write", Map.of("tables", "8", "table_size", "10000")));
+        assertThat(plan.threads()).containsExactly(1, 2, 4, 8, 16, 32, 64, 128, 256, 512);
+        assertThat(plan.warmup()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(plan.measure()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(plan.rounds()).isEqualTo(3);
+        assertThat(plan.plateau()).isEqualTo(new Plateau(5, 1));
+        assertThat(plan.clientCpuLimitPct()).isEqualTo(50.0);
+        assertThat(plan.intervalSeconds()).isEqualTo(10);
+        assertThat(plan.prepare()).isFalse();
+        assertThat(plan.ignoredErrors()).containsExactlyInAnyOrder(SampleStatus.DEADLOCK,
+                SampleStatus.LOCK_WAIT_TIMEOUT);
+        assertThat(plan.transactions()).isNull();
+        assertThat(plan.rate()).isNull();
+    }
+
+    @Test
+    void minimal_takesTheCommandLineDefaults_andTheFileNameAsPlanName() {
+        RunPlan plan = PlanFile.parse(MINIMAL, "eval.yaml", "eval", "r", ENV);
+        assertThat(plan.planName()).isEqualTo("eval");
+        assertThat(plan.threads()).containsExactly(8);
+        assertThat(plan.warmup()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(plan.measure()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(plan.rounds()).isEqualTo(1);
+        assertThat(plan.plateau()).isNull();
+        assertThat(plan.targets().get(0).password().get()).isNull();
+    }
+
+    @Test
+    void openLoopAndTransactionLimit_andThreadListForms() {
+        RunPlan plan = PlanFile.parse(MINIMAL + "threads: [1, 4, 16]\nrate: 2500.5\ntransactions: 100000\n",
+                "p.yaml", "p", "r", ENV);
+        assertThat(plan.threads()).containsExactly(1, 4, 16);
+        assertThat(plan.rate()).isEqualTo(2500.5);
+        assertThat(plan.transactions()).isEqualTo(100_000L);
+        assertThat(PlanFile.parse(MINIMAL + "threads: 32\n", "p.yaml", "p", "r", ENV).threads()).containsExactly(32);
+        assertThat(PlanFile.parse(MINIMAL + "threads: \"8,16\"\n", "p.yaml", "p", "r", ENV).threads())
+                .containsExactly(8, 16);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            // extra yaml | line | field | message fragment
+            "threads: exp:4..2|6|threads|'exp:4..2': need 1 <= from <= to <= 4096",
+            "threads: [8, 4]|6|threads|'[8, 4]': thread counts must increase",
+            "warmup: 10x|6|warmup|'10x' is not a duration",
+            "duration: 0s|6|duration|must be > 0, was '0s'",
+            "rounds: 0|6|rounds|must be in 1..1000, was 0",
+            "rounds: two|6|rounds|",
+            "rate: -5|6|rate|must be > 0 transactions/s, was -5.0",
+            "transactions: 0|6|transactions|must be >= 1, was 0",
+            "clientCpuLimitPct: 150|6|clientCpuLimitPct|must be in (0, 100], was 150.0",
+            "speed: fast|6|speed|unknown key 'speed'",
+            "ignoreErrors: [deadlock, oops]|6|ignoreErrors|'oops' is not an error class",
+            "plateau: {minGainPct: -1}|6|plateau|plateau minGainPct must be in 0..100000, was -1.0",
+            "plateau: {minGainPct: 5, patience: 0}|6|plateau.patience|plateau patience must be in 1..100, was 0",
+            "plateau: {minGainPct: 5, minGain: 5}|6|plateau.minGain|unknown key 'minGain'",
+    })
+    void badRootValue_errorNamesFileLineFieldAndValue(String extra, int line, String field, String fragment) {
+        assertThatThrownBy(() -> PlanFile.parse(MINIMAL + extra + "\n", "eval.yaml", "eval", "r", ENV))
+                .isInstanceOf(PlanException.class)
+                .hasMessageStartingWith("eval.yaml:" + line + ":")
+                .hasMessageContaining(": " + field + ": " + (fragment == null ? "" : fragment))
+                .asInstanceOf(InstanceOfAssertFactories.type(PlanException.class))
+                .satisfies(e -> {
+                    assertThat(e.line()).isEqualTo(line);
+                    assertThat(e.field()).isEqualTo(field);
+                });
+    }
+
+    @Test
+    void badTargetValue_pointsAtItsLine() {
+        String yaml = """
+                targets:
+                  - name: db1
+                    url: jdbc:h2:mem:a
+                  - name: db2
+                    url: jdbc:h2:mem:b
+                    monthlyCost: -3
+                workloads:
+                  - name: oltp_point_select
+                """;
+        assertThatThrownBy(() -> PlanFile.parse(yaml, "e.yaml", "e", "r", ENV))
+                .hasMessage("e.yaml:6:18: targets[1].monthlyCost: must be >= 0, was -3.0");
+    }
+
+    @Test
+    void unknownTargetKey_isAnError() {
+        String yaml = MINIMAL.replace("url: jdbc:h2:mem:plan", "url: jdbc:h2:mem:plan\n    password: secret");
+        assertThatThrownBy(() -> PlanFile.parse(yaml, "e.yaml", "e", "r", ENV))
+                .hasMessageStartingWith("e.yaml:4:")
+                .hasMessageContaining("targets[0].password: unknown key 'password'")
+                .hasMessageNotContaining("secret");
+    }
+
+    @Test
+    void missingUrl_namesTheTargetEntry() {
+        String yaml = MINIMAL.replace("    url: jdbc:h2:mem:plan\n", "");
+        assertThatThrownBy(() -> PlanFile.parse(yaml, "e.yaml", "e", "r", ENV))
+                .isInstanceOf(PlanException.class)
+                .hasMessageContaining("targets[0]")
+                .hasMessageContaining("'url'");
+    }
+
+    @Test
+    void unsetPasswordVariable_namesTargetLineAndVariable() {
+        String yaml = MINIMAL.replace("url: jdbc:h2:mem:plan", "url: jdbc:h2:mem:plan\n    passwordEnv: NOPE_PW");
+        assertThatThrownBy(() -> PlanFile.parse(yaml, "e.yaml", "e", "r", ENV))
+                .hasMessage("e.yaml:2:5: targets[0].passwordEnv: the environment variable 'NOPE_PW' (password of"
+                        + " target 'db1') is not set");
+    }
+
+    @Test
+    void badWorkloadOption_namesTheWorkloadEntry() {
+        String yaml = MINIMAL + "  - name: oltp_read_write\n    options: {tables: 0}\n";
+        assertThatThrownBy(() -> PlanFile.parse(yaml, "e.yaml", "e", "r", ENV))
+                .isInstanceOf(PlanException.class)
+                .hasMessageStartingWith("e.yaml:6:5: workloads[1]: ")
+                .hasMessageContaining("tables");
+        String unknown = MINIMAL.replace("oltp_point_select", "oltp_nonsense");
+        assertThatThrownBy(() -> PlanFile.parse(unknown, "e.yaml", "e", "r", ENV))
+                .hasMessageStartingWith("e.yaml:5:5: workloads[0]: ")
+                .hasMessageContaining("oltp_nonsense");
+    }
+
+    @Test
+    void duplicateTargetName_isAnError() {
+        String yaml = MINIMAL.replace("workloads:", "  - name: db1\n    url: jdbc:h2:mem:other\nworkloads:");
+        assertThatThrownBy(() -> PlanFile.parse(yaml, "e.yaml", "e", "r", ENV))
+                .hasMessage("e.yaml:4:5: targets[1].name: target name 'db1' appears twice");
+    }
+
+    @Test
+    void syntaxErrorAndEmptyAndMissingFile_areNamed() {
+        assertThatThrownBy(() -> PlanFile.parse("targets: [\n", "e.yaml", "e", "r", ENV))
+                .isInstanceOf(PlanException.class)
+                .hasMessageStartingWith("e.yaml:");
+        assertThatThrownBy(() -> PlanFile.parse("# nothing\n", "e.yaml", "e", "r", ENV))
+                .hasMessageContaining("e.yaml: the file is empty");
+        assertThatThrownBy(() -> PlanFile.load(Path.of("no/such/plan.yaml"), "r", ENV))
+                .hasMessage("no/such/plan.yaml: no such file");
+        assertThatThrownBy(() -> PlanFile.parse("targets: []\nworkloads: []\n", "e.yaml", "e", "r", ENV))
+                .hasMessageContaining("at least one target is needed");
+    }
+
+    @Test
+    void passwordIsNeverPartOfThePlansText() {
+        RunPlan plan = PlanFile.load(Path.of("../docs/plans/example.yaml"), "run-1", ENV);
+        assertThat(plan.toString()).doesNotContain("pw-1", "pw-2");
+        assertThat(Set.copyOf(plan.targets().stream().map(Target::toString).toList()).toString())
+                .doesNotContain("pw-1");
+        assertThat(List.of(plan.threads())).isNotEmpty();
+    }
+}
