@@ -19,27 +19,32 @@ public final class StepFigures {
 
     private StepFigures() {}
 
+    // One scan of the measured samples per run: per step the span (cheap min/max), per (target, workload, threads)
+    // the counts and one sort for all three percentiles (a list argument shares it; three calls sort three times).
     private static final String SQL = """
-            WITH m AS (
+            WITH m AS MATERIALIZED (
               SELECT s.run_id, s.step_id, st.target, st.workload, st.threads, s.latency_us, s.status, s.queries,
-                     s.start_us, s.start_us + s.latency_us AS end_us
+                     s.start_us
               FROM samples s JOIN steps st ON s.run_id = st.run_id AND s.step_id = st.step_id
               WHERE NOT s.warmup AND s.run_id IN (%1$s)),
             per_step AS (
-              SELECT run_id, step_id, any_value(target) AS target, any_value(workload) AS workload,
-                     any_value(threads) AS threads, max(end_us) - min(start_us) AS span_us
+              SELECT run_id, any_value(target) AS target, any_value(workload) AS workload,
+                     any_value(threads) AS threads, max(start_us + latency_us) - min(start_us) AS span_us
               FROM m GROUP BY run_id, step_id),
             spans AS (
               SELECT run_id, target, workload, threads, count(*) AS rounds, sum(span_us) AS span_us
-              FROM per_step GROUP BY run_id, target, workload, threads)
-            SELECT m.run_id, m.target, m.workload, m.threads, any_value(spans.rounds), count(*),
-                   count(*) FILTER (WHERE m.status <> 'ok'), CAST(any_value(spans.span_us) AS BIGINT),
-                   CAST(sum(m.queries) AS BIGINT), avg(m.latency_us), quantile_disc(m.latency_us, 0.5),
-                   quantile_disc(m.latency_us, 0.95), quantile_disc(m.latency_us, 0.99), max(m.latency_us)
-            FROM m JOIN spans ON m.run_id = spans.run_id AND m.target = spans.target
-                             AND m.workload = spans.workload AND m.threads = spans.threads
-            GROUP BY m.run_id, m.target, m.workload, m.threads
-            ORDER BY m.run_id, m.workload, m.target, m.threads
+              FROM per_step GROUP BY run_id, target, workload, threads),
+            figures AS (
+              SELECT run_id, target, workload, threads, count(*) AS n,
+                     count(*) FILTER (WHERE status <> 'ok') AS errors, CAST(sum(queries) AS BIGINT) AS queries,
+                     avg(latency_us) AS mean_us, quantile_disc(latency_us, [0.5, 0.95, 0.99]) AS q,
+                     max(latency_us) AS max_us
+              FROM m GROUP BY run_id, target, workload, threads)
+            SELECT f.run_id, f.target, f.workload, f.threads, s.rounds, f.n, f.errors, CAST(s.span_us AS BIGINT),
+                   f.queries, f.mean_us, f.q[1], f.q[2], f.q[3], f.max_us
+            FROM figures f JOIN spans s ON f.run_id = s.run_id AND f.target = s.target
+                                       AND f.workload = s.workload AND f.threads = s.threads
+            ORDER BY f.run_id, f.workload, f.target, f.threads
             """;
 
     /** Figures of every (target, workload, threads) of the given runs that has measured samples. */
@@ -47,13 +52,10 @@ public final class StepFigures {
         if (runIds.isEmpty() || !db.has(ArchiveLayout.SAMPLES) || !db.has(ArchiveLayout.STEPS)) {
             return List.of();
         }
-        String params = runIds.stream().map(r -> "?").collect(Collectors.joining(", "));
+        // literals, not parameters: DuckDB prunes hive partitions (whole runs' files) only for constants
+        String runs = runIds.stream().map(ArchiveDatabase::sqlString).collect(Collectors.joining(", "));
         List<StepFigure> out = new ArrayList<>();
-        try (PreparedStatement ps = db.connection().prepareStatement(SQL.formatted(params))) {
-            int i = 1;
-            for (String run : runIds) {
-                ps.setString(i++, run);
-            }
+        try (PreparedStatement ps = db.connection().prepareStatement(SQL.formatted(runs))) {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     long samples = rs.getLong(6);

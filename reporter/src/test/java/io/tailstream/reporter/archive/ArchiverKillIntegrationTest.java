@@ -105,18 +105,25 @@ class ArchiverKillIntegrationTest {
         }
     }
 
-    private static void produce(String bootstrap, SyntheticRun run) {
+    /** Sends every record and waits for each acknowledgement: what the archive must hold is exactly what landed. */
+    private static void produce(String bootstrap, SyntheticRun run) throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+        // one batch in flight: a fresh topic's leader moves can otherwise reorder and expire batches
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+        List<java.util.concurrent.Future<?>> acks = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             for (SyntheticRun.Rec r : run.allRecords(PARTITIONS, PARTITIONS)) {
-                producer.send(new ProducerRecord<>(r.topic(), r.partition(), r.key(), r.value()));
+                acks.add(producer.send(new ProducerRecord<>(r.topic(), r.partition(), r.key(), r.value())));
             }
             producer.flush();
+        }
+        for (java.util.concurrent.Future<?> ack : acks) {
+            ack.get(); // throws with the broker's error if a record did not land
         }
     }
 
