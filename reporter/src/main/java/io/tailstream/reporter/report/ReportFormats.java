@@ -134,7 +134,7 @@ public final class ReportFormats {
     static String markdown(ReportModel model, Locale locale) {
         Messages msg = Messages.of(locale);
         StringBuilder b = new StringBuilder();
-        b.append("# ").append(md(model.title())).append("\n\n");
+        b.append("# ").append(msg.get("report.title")).append(": ").append(md(model.title())).append("\n\n");
         b.append("## ").append(msg.get("verdict.title")).append("\n\n");
         b.append(mdRow(msg.get("verdict.workload"), msg.get("verdict.metric"), msg.get("verdict.best"),
                 msg.get("verdict.value"), msg.get("verdict.runnerUp"), msg.get("verdict.margin"),
@@ -164,7 +164,7 @@ public final class ReportFormats {
                 head.add(msg.get("summary.p99Delta"));
             }
             b.append(mdRow(head.toArray(String[]::new)));
-            b.append(mdRow(head.stream().map(h -> "---:").toArray(String[]::new)));
+            b.append(mdRow(head.stream().map(h -> h.equals(head.get(0)) ? "---" : "---:").toArray(String[]::new)));
             for (SummaryRow r : w.rows()) {
                 List<String> cells = new ArrayList<>(List.of(r.target(), String.valueOf(r.threads()),
                         String.valueOf(r.rounds()), num(r.qps()), num(r.tps()), ms(r.avgMs()), ms(r.p95Ms()),

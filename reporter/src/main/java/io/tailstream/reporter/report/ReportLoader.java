@@ -120,8 +120,9 @@ final class ReportLoader {
             List<Check> checklist = ReportChecks.checks(stepData, workloads, env.targets(), env.variables());
             timer.lap("analysis");
             LOG.debug("report model of {}: {}", archive, timer);
-            String title = selected.size() == 1 ? "tailstream report: " + selected.get(0).planName() + " ("
-                    + selected.get(0).runId() + ")" : "tailstream report: " + selected.size() + " runs";
+            // language-neutral: the page and the md summary put the localized "tailstream report" before it
+            String title = selected.size() == 1 ? selected.get(0).planName() + " (" + selected.get(0).runId() + ")"
+                    : String.join(", ", new TreeSet<>(selected.stream().map(RunInfo::planName).toList()));
             return new ReportModel(title, System.currentTimeMillis(), options.baseline(), selected, verdicts, env,
                     workloads, charts, ReportAnalysis.scaleOut(workloads, targets), checklist, steps, stalls, notes);
         }

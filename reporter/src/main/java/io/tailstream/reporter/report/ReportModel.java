@@ -8,7 +8,7 @@ import java.util.Map;
  * out, so every format carries the same numbers. Immutable. Times are epoch milliseconds, latencies milliseconds
  * (from µs), rates per second, costs in the target's currency per month.
  *
- * @param title         report title
+ * @param title         what the report covers: plan (run id), or the plans of several runs
  * @param generatedAtMs when the model was built
  * @param baseline      target the deltas are relative to, or null
  * @param runs          the runs covered, oldest first
