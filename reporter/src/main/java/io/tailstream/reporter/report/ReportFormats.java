@@ -83,6 +83,7 @@ public final class ReportFormats {
             c.findings().forEach(t -> f.add(msg.format(t)));
         }
         root.set("stalls", Json.MAPPER.valueToTree(model.stalls()));
+        root.set("soak", Json.MAPPER.valueToTree(model.soak()));
         root.set("steps", Json.MAPPER.valueToTree(model.steps()));
         root.set("notes", Json.MAPPER.valueToTree(model.notes()));
         try {

@@ -132,4 +132,40 @@ class ReportAnalysisTest {
         assertThat(ReportChecks.clientCpu(noHealth).status()).isEqualTo("na");
         assertThat(ReportChecks.warmupSettled(noHealth).status()).isEqualTo("flag");
     }
+
+    @Test
+    void soak_trendJitterAndStallShare_fromEveryMeasuredWindow() {
+        long measureMs = 2 * 3600_000L;
+        StepInfo s = new StepInfo("r", 1, "a", "jdbc:x", "w", 64, 1, 60_000, measureMs, "{}", "completed", 0, null);
+        long start = 1_000_000L; // epoch s of the measurement start
+        List<double[]> points = new java.util.ArrayList<>();
+        points.add(new double[] {start - 1, 5, 1}); // warm-up window: left out
+        for (int i = 0; i < 7200; i++) {
+            points.add(new double[] {start + i, 1000 - 10.0 * i / 3600, 1}); // declines 10 QPS an hour
+        }
+        points.add(new double[] {start + 7200, 3, 1}); // the step's last, partial window: left out
+        var stalls = List.of(new ReportModel.Stall("r", 1, "a", "w", 64, "hard", (start + 100) * 1000,
+                (start + 160) * 1000), new ReportModel.Stall("r", 2, "a", "w", 64, "hard", 0, 1));
+        ReportModel.Soak k = ReportAnalysis.soak(s, points, start * 1000, stalls);
+        double mean = 0;
+        for (int i = 0; i < 7200; i++) {
+            mean += 1000 - 10.0 * i / 3600;
+        }
+        mean /= 7200;
+        double var = 0;
+        for (int i = 0; i < 7200; i++) {
+            var += Math.pow(1000 - 10.0 * i / 3600 - mean, 2);
+        }
+        assertThat(k.hours()).isEqualTo(2.0);
+        assertThat(k.meanQps()).isCloseTo(mean, within(1e-9));
+        assertThat(k.trendPctPerHour()).isCloseTo(-10 / mean * 100, within(1e-9));
+        assertThat(k.jitterPct()).isCloseTo(Math.sqrt(var / 7200) / mean * 100, within(1e-9));
+        assertThat(k.firstHourQps()).isCloseTo(1000 - 10.0 * 3599 / 3600 / 2, within(1e-9));
+        assertThat(k.stalls()).isEqualTo(1);
+        assertThat(k.stallSeconds()).isEqualTo(60.0);
+        assertThat(k.stallSharePct()).isCloseTo(60.0 / 7200 * 100, within(1e-12));
+        // a short step is not a soak
+        StepInfo shortStep = new StepInfo("r", 1, "a", "jdbc:x", "w", 64, 1, 0, 60_000, "{}", "completed", 0, null);
+        assertThat(ReportAnalysis.soak(shortStep, points, start * 1000, stalls)).isNull();
+    }
 }
