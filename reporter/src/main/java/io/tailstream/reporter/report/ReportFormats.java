@@ -147,7 +147,9 @@ public final class ReportFormats {
                     : msg.get("verdict.win");
             b.append(mdRow(v.workload(), msg.get("verdict.metric." + v.metric())
                             + (v.threads() == null ? "" : " @" + v.threads()), v.winner(),
-                    v.value() == null ? "" : num(v.value()) + " " + v.unit(), v.runnerUp(),
+                    v.value() == null ? "" : v.metric().equals("p99") ? ms(v.value()) + " ms"
+                            : v.metric().equals("cost") ? num(v.value()) + " " + v.unit() + "/1k QPS"
+                            : num(v.value()) + " QPS", v.runnerUp(),
                     v.marginPct() == null ? "" : pct(v.marginPct()), result));
         }
         for (WorkloadSummary w : model.workloads()) {
