@@ -31,7 +31,62 @@ public final class ReportAnalysis {
     /** Metrics of the verdict, in the order shown. */
     public static final List<String> METRICS = List.of("throughput", "p99", "cost");
 
+    /** Steps measured at least this long (30 min) also get soak figures. */
+    public static final long SOAK_MIN_MS = 30 * 60_000L;
+
     private ReportAnalysis() {}
+
+    /**
+     * Soak figures of a step from its full window points ({epoch s, qps, p99 ms}, one per window, ascending):
+     * measured windows are those starting at or after {@code measureStartMs}, the step's last (partial) window left
+     * out. Null if the step was measured for less than {@link #SOAK_MIN_MS} or has fewer than two such windows.
+     */
+    public static ReportModel.Soak soak(ReportModel.StepInfo s, List<double[]> points, Long measureStartMs,
+                                        List<ReportModel.Stall> stalls) {
+        if (measureStartMs == null || s.measureMs() < SOAK_MIN_MS || points.size() < 3) {
+            return null;
+        }
+        double from = measureStartMs / 1000.0;
+        List<double[]> m = points.subList(0, points.size() - 1).stream().filter(p -> p[0] >= from).toList();
+        int n = m.size();
+        if (n < 2) {
+            return null;
+        }
+        double sumT = 0;
+        double sumQ = 0;
+        for (double[] p : m) {
+            sumT += (p[0] - from) / 3600;
+            sumQ += p[1];
+        }
+        double meanT = sumT / n;
+        double mean = sumQ / n;
+        double sxy = 0;
+        double sxx = 0;
+        double var = 0;
+        for (double[] p : m) {
+            double dt = (p[0] - from) / 3600 - meanT;
+            sxy += dt * (p[1] - mean);
+            sxx += dt * dt;
+            var += (p[1] - mean) * (p[1] - mean);
+        }
+        double slope = sxx > 0 ? sxy / sxx : 0;
+        double firstEnd = m.get(0)[0] + 3600;
+        double lastStart = m.get(n - 1)[0] - 3600;
+        double first = m.stream().filter(p -> p[0] < firstEnd).mapToDouble(p -> p[1]).average().orElse(0);
+        double last = m.stream().filter(p -> p[0] > lastStart).mapToDouble(p -> p[1]).average().orElse(0);
+        double end = from + s.measureMs() / 1000.0;
+        int count = 0;
+        double stallSeconds = 0;
+        for (ReportModel.Stall x : stalls) {
+            if (x.runId().equals(s.runId()) && x.stepId() == s.stepId()) {
+                count++;
+                stallSeconds += Math.max(0, Math.min(end, x.endMs() / 1000.0) - Math.max(from, x.startMs() / 1000.0));
+            }
+        }
+        return new ReportModel.Soak(s.runId(), s.stepId(), s.target(), s.workload(), s.threads(), n / 3600.0, mean,
+                first, last, mean > 0 ? slope / mean * 100 : 0, mean > 0 ? Math.sqrt(var / n) / mean * 100 : 0,
+                count, stallSeconds, stallSeconds / (s.measureMs() / 1000.0) * 100);
+    }
 
     /** The workload's rows with deltas against the baseline target's row at the same thread count. */
     public static List<SummaryRow> withDeltas(List<SummaryRow> rows, String baseline) {

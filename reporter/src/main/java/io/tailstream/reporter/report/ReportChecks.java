@@ -119,10 +119,15 @@ public final class ReportChecks {
         for (WorkloadSummary w : workloads) {
             for (Sweep s : w.sweep()) {
                 int last = -1;
+                int levels = 0;
                 for (int i = 0; i < s.qps().size(); i++) {
                     if (s.qps().get(i) != null) {
                         last = i;
+                        levels++;
                     }
+                }
+                if (levels < 2) {
+                    continue; // one concurrency (a soak): there is no sweep to judge
                 }
                 decidable = true;
                 if (s.peakIndex() == last) {

@@ -83,6 +83,7 @@ public final class ReportFormats {
             c.findings().forEach(t -> f.add(msg.format(t)));
         }
         root.set("stalls", Json.MAPPER.valueToTree(model.stalls()));
+        root.set("soak", Json.MAPPER.valueToTree(model.soak()));
         root.set("steps", Json.MAPPER.valueToTree(model.steps()));
         root.set("notes", Json.MAPPER.valueToTree(model.notes()));
         try {
@@ -134,7 +135,7 @@ public final class ReportFormats {
     static String markdown(ReportModel model, Locale locale) {
         Messages msg = Messages.of(locale);
         StringBuilder b = new StringBuilder();
-        b.append("# ").append(md(model.title())).append("\n\n");
+        b.append("# ").append(msg.get("report.title")).append(": ").append(md(model.title())).append("\n\n");
         b.append("## ").append(msg.get("verdict.title")).append("\n\n");
         b.append(mdRow(msg.get("verdict.workload"), msg.get("verdict.metric"), msg.get("verdict.best"),
                 msg.get("verdict.value"), msg.get("verdict.runnerUp"), msg.get("verdict.margin"),
@@ -146,7 +147,9 @@ public final class ReportFormats {
                     : msg.get("verdict.win");
             b.append(mdRow(v.workload(), msg.get("verdict.metric." + v.metric())
                             + (v.threads() == null ? "" : " @" + v.threads()), v.winner(),
-                    v.value() == null ? "" : num(v.value()) + " " + v.unit(), v.runnerUp(),
+                    v.value() == null ? "" : v.metric().equals("p99") ? ms(v.value()) + " ms"
+                            : v.metric().equals("cost") ? num(v.value()) + " " + v.unit() + "/1k QPS"
+                            : num(v.value()) + " QPS", v.runnerUp(),
                     v.marginPct() == null ? "" : pct(v.marginPct()), result));
         }
         for (WorkloadSummary w : model.workloads()) {
@@ -164,7 +167,7 @@ public final class ReportFormats {
                 head.add(msg.get("summary.p99Delta"));
             }
             b.append(mdRow(head.toArray(String[]::new)));
-            b.append(mdRow(head.stream().map(h -> "---:").toArray(String[]::new)));
+            b.append(mdRow(head.stream().map(h -> h.equals(head.get(0)) ? "---" : "---:").toArray(String[]::new)));
             for (SummaryRow r : w.rows()) {
                 List<String> cells = new ArrayList<>(List.of(r.target(), String.valueOf(r.threads()),
                         String.valueOf(r.rounds()), num(r.qps()), num(r.tps()), ms(r.avgMs()), ms(r.p95Ms()),

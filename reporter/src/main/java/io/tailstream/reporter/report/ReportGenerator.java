@@ -40,9 +40,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads an archive into a {@link ReportModel} (DuckDB over the Parquet files) and renders it into one
- * self-contained HTML file: Freemarker template with HTML auto-escaping, uPlot's JS and CSS inlined from its
- * WebJar, chart data as JSON in the page. No network access when the page is opened.
+ * Reads an archive into a {@link ReportModel} (DuckDB over the Parquet files) and writes it as one self-contained
+ * HTML file (Freemarker template with HTML auto-escaping, uPlot's JS and CSS inlined from its WebJar, chart data as
+ * JSON in the page; no network access when the page is opened) or as a json/csv/md summary ({@link ReportFormats}).
  *
  * <p>Numbers: summary tables are computed exactly from raw samples of the measurement phase; the time series
  * come from the aggregator's windows (op {@code *}; several rows of one window, e.g. late samples, are merged by

@@ -97,6 +97,7 @@ final class ReportLoader {
             timer.lap("stalls");
             List<StepSeries> charts = new ArrayList<>();
             List<StepData> stepData = new ArrayList<>();
+            List<ReportModel.Soak> soak = new ArrayList<>();
             Map<String, List<double[]>> points = db.has(ArchiveLayout.WINDOWS) ? windowPoints(db, inRuns) : Map.of();
             timer.lap("windows");
             int i = 0;
@@ -109,6 +110,10 @@ final class ReportLoader {
                 SampleFacts f = facts.get(key);
                 Long measureStart = f == null ? null : f.measureStartMs();
                 charts.add(series("chart-" + i++, s, p, measureStart, stalls));
+                ReportModel.Soak soakFigures = ReportAnalysis.soak(s, p, measureStart, stalls);
+                if (soakFigures != null) {
+                    soak.add(soakFigures);
+                }
                 Double[] settle = settle(p, measureStart);
                 Health h = health.get(key);
                 stepData.add(new StepData(s, f == null ? 0 : f.warmupSamples(), settle[0], settle[1],
@@ -120,10 +125,12 @@ final class ReportLoader {
             List<Check> checklist = ReportChecks.checks(stepData, workloads, env.targets(), env.variables());
             timer.lap("analysis");
             LOG.debug("report model of {}: {}", archive, timer);
-            String title = selected.size() == 1 ? "tailstream report: " + selected.get(0).planName() + " ("
-                    + selected.get(0).runId() + ")" : "tailstream report: " + selected.size() + " runs";
+            // language-neutral: the page and the md summary put the localized "tailstream report" before it
+            String title = selected.size() == 1 ? selected.get(0).planName() + " (" + selected.get(0).runId() + ")"
+                    : String.join(", ", new TreeSet<>(selected.stream().map(RunInfo::planName).toList()));
             return new ReportModel(title, System.currentTimeMillis(), options.baseline(), selected, verdicts, env,
-                    workloads, charts, ReportAnalysis.scaleOut(workloads, targets), checklist, steps, stalls, notes);
+                    workloads, charts, ReportAnalysis.scaleOut(workloads, targets), checklist, steps, stalls, soak,
+                    notes);
         }
     }
 

@@ -8,7 +8,7 @@ import java.util.Map;
  * out, so every format carries the same numbers. Immutable. Times are epoch milliseconds, latencies milliseconds
  * (from µs), rates per second, costs in the target's currency per month.
  *
- * @param title         report title
+ * @param title         what the report covers: plan (run id), or the plans of several runs
  * @param generatedAtMs when the model was built
  * @param baseline      target the deltas are relative to, or null
  * @param runs          the runs covered, oldest first
@@ -20,12 +20,13 @@ import java.util.Map;
  * @param checklist     methodology checks, each passed or flagged from the data
  * @param steps         what was run, step by step, to reproduce it
  * @param stalls        stalls from the {@code stalls} dataset (empty when the archive has none)
+ * @param soak          long-run figures of steps measured for at least {@link ReportAnalysis#SOAK_MIN_MS}
  * @param notes         data problems the reader should know about (e.g. an unreadable optional dataset)
  */
 public record ReportModel(String title, long generatedAtMs, String baseline, List<RunInfo> runs,
                           List<Verdict> verdicts, Environment environment, List<WorkloadSummary> workloads,
                           List<StepSeries> charts, List<ScaleOut> scaleOut, List<Check> checklist,
-                          List<StepInfo> steps, List<Stall> stalls, List<String> notes) {
+                          List<StepInfo> steps, List<Stall> stalls, List<Soak> soak, List<String> notes) {
 
     public ReportModel {
         runs = List.copyOf(runs);
@@ -36,6 +37,7 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
         checklist = List.copyOf(checklist);
         steps = List.copyOf(steps);
         stalls = List.copyOf(stalls);
+        soak = List.copyOf(soak);
         notes = List.copyOf(notes);
     }
 
@@ -257,6 +259,24 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
     public record StepInfo(String runId, int stepId, String target, String url, String workload, int threads,
                            int round, long warmupMs, long measureMs, String options, String outcome,
                            long startedAtMs, Long endedAtMs) {}
+
+    /**
+     * A long step as a soak (methodology: "average QPS, stall episodes, macro decline, micro jitter"), from every
+     * measured all-ops window (not the down-sampled chart).
+     *
+     * @param hours            measured windows / 3,600
+     * @param meanQps          mean of the measured windows' QPS
+     * @param firstHourQps     mean QPS of the first hour's windows
+     * @param lastHourQps      mean QPS of the last hour's windows
+     * @param trendPctPerHour  least-squares slope of window QPS over time, in % of the mean per hour (macro trend)
+     * @param jitterPct        standard deviation of window QPS in % of the mean (micro jitter)
+     * @param stalls           stalls of the step
+     * @param stallSeconds     their total duration within the measurement
+     * @param stallSharePct    stallSeconds in % of the planned measurement duration
+     */
+    public record Soak(String runId, int stepId, String target, String workload, int threads, double hours,
+                       double meanQps, double firstHourQps, double lastHourQps, double trendPctPerHour,
+                       double jitterPct, int stalls, double stallSeconds, double stallSharePct) {}
 
     /** A stall of a step ({@code kind}: hard, throughput, latency), window-aligned epoch ms. */
     public record Stall(String runId, int stepId, String target, String workload, int threads, String kind,

@@ -15,7 +15,8 @@
  * durability settings first and differences highlighted, RTT and client CPU from client-health events, warm-up,
  * measurement, rounds); per workload the summary table with deltas to a baseline target, the concurrency sweep with
  * each target's peak, and cost; scale-out (1 vs N nodes of one product); stalls (from a {@code stalls} dataset when
- * the archive has one); time series per step; the methodology checklist ({@link
+ * the archive has one); soak figures of steps measured for 30 min or more (macro trend, jitter, stall-time share,
+ * from every measured window); time series per step; the methodology checklist ({@link
  * io.tailstream.reporter.report.ReportChecks}, each item pass/flag/n/a from the data); what was run.
  *
  * <p>Numbers: the summary table (per workload, one row per target x threads, all rounds merged) is computed from

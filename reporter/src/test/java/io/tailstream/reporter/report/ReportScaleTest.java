@@ -87,6 +87,13 @@ class ReportScaleTest {
         assertThat(model.stalls()).hasSize(1);
         assertThat(model.stalls().get(0).durationS()).isEqualTo(45.0);
         assertThat(s.stalls()).hasSize(1);
+        assertThat(model.soak()).hasSize(1);
+        ReportModel.Soak soak = model.soak().get(0);
+        assertThat(soak.stallSeconds()).isEqualTo(45.0);
+        assertThat(soak.stallSharePct()).isCloseTo(45.0 / ((HOURS_12_MS - 600_000) / 1000.0) * 100,
+                org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(soak.meanQps()).isCloseTo(12.0, org.assertj.core.data.Offset.offset(0.1)); // 12 transactions/s
+        assertThat(Math.abs(soak.trendPctPerHour())).isLessThan(0.1); // a constant rate has no trend
         // tables are not down-sampled: every measured sample is in the summary
         ReportModel.SummaryRow row = model.workloads().get(0).rows().get(0);
         assertThat(row.transactions()).isGreaterThan(run.samples * 95 / 100).isLessThan(run.samples);
