@@ -15,6 +15,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,8 +59,7 @@ public final class TopicProvisioner {
                     }
                 }
             }
-            Map<String, TopicDescription> described = admin.describeTopics(
-                    specs.stream().map(TopicSpec::name).toList()).allTopicNames().get(TIMEOUT_S, TimeUnit.SECONDS);
+            Map<String, TopicDescription> described = describe(admin, specs);
             for (TopicSpec spec : specs) {
                 int actual = described.get(spec.name()).partitions().size();
                 if (actual < spec.partitions()) {
@@ -73,6 +73,27 @@ public final class TopicProvisioner {
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot provision topics on " + bootstrapServers + ": "
                     + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Describes the topics; a topic created a moment ago may not be known to the broker answering yet
+     * (metadata propagation), so {@code UnknownTopicOrPartitionException} is retried for up to the timeout.
+     */
+    private static Map<String, TopicDescription> describe(Admin admin, List<TopicSpec> specs)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+        while (true) {
+            try {
+                return admin.describeTopics(specs.stream().map(TopicSpec::name).toList()).allTopicNames()
+                        .get(TIMEOUT_S, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                log.debug("topics not yet known to the broker, retrying: {}", e.getCause().getMessage());
+                Thread.sleep(100);
+            }
         }
     }
 
