@@ -20,13 +20,10 @@ import java.util.regex.Pattern;
  * @param processingGuarantee    {@code exactly_once_v2} (default) or {@code at_least_once}
  * @param streamThreads          Kafka Streams threads of this instance
  * @param commitInterval         Streams {@code commit.interval.ms}: under EOS also how often output becomes visible
- * @param emitInterval           minimum wall-clock time between two checks for closed windows (Kafka Streams'
- *                               internal {@code __emit.interval.ms.kstreams.windowed.aggregation__}). Default 0:
- *                               the check only runs when a record arrives, so with any throttle the last windows
- *                               of a run (closed by the final end-of-step ticks) would wait for a record that never
- *                               comes. 0 costs nothing extra here: partials carry their window start as timestamp,
- *                               so stream time, and with it the close time, advances once per window, and
- *                               Kafka Streams only scans the store when the close time advanced.
+ * @param emitInterval           Kafka Streams' internal {@code __emit.interval.ms.kstreams.windowed.aggregation__},
+ *                               which throttles DSL windowed aggregations. The topology has none since stage 2 became
+ *                               a processor (it emits a window as soon as stream time closes it); kept (default 0)
+ *                               so configurations written for the skeleton stay valid.
  * @param endOfStepCheckInterval how often (wall clock) stage 1 checks whether an ended step's last window may be
  *                               closed (see {@code io.tailstream.aggregator.topology})
  * @param clientOverrides        extra Kafka Streams / client properties passed through unchanged (SASL, TLS, ...);

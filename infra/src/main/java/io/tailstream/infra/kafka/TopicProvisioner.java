@@ -15,6 +15,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,9 +77,10 @@ public final class TopicProvisioner {
     }
 
     /**
-     * Waits until every partition of the topics has a leader. A freshly created topic is listed before its
-     * partitions are hosted, and a client that writes or reads offsets in that gap gets "does not host this
-     * topic-partition" (seen on a loaded 2-core machine).
+     * Waits until every partition of the topics has a leader. A freshly created topic may be unknown to the
+     * answering broker for a moment (metadata propagation: {@code UnknownTopicOrPartitionException}, retried), and
+     * is listed before its partitions are hosted; a client that writes or reads offsets in that gap gets "does not
+     * host this topic-partition" (seen on a loaded 2-core machine).
      */
     private static Map<String, TopicDescription> awaitLeaders(Admin admin, List<TopicSpec> specs,
                                                               String bootstrapServers)
@@ -86,18 +88,27 @@ public final class TopicProvisioner {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
         List<String> names = specs.stream().map(TopicSpec::name).toList();
         while (true) {
-            Map<String, TopicDescription> described =
-                    admin.describeTopics(names).allTopicNames().get(TIMEOUT_S, TimeUnit.SECONDS);
-            List<String> leaderless = described.values().stream()
-                    .flatMap(d -> d.partitions().stream()
-                            .filter(p -> p.leader() == null || p.leader().isEmpty())
-                            .map(p -> d.name() + "-" + p.partition()))
-                    .toList();
+            List<String> leaderless;
+            Map<String, TopicDescription> described = null;
+            try {
+                described = admin.describeTopics(names).allTopicNames().get(TIMEOUT_S, TimeUnit.SECONDS);
+                leaderless = described.values().stream()
+                        .flatMap(d -> d.partitions().stream()
+                                .filter(p -> p.leader() == null || p.leader().isEmpty())
+                                .map(p -> d.name() + "-" + p.partition()))
+                        .toList();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+                log.debug("topics not yet known to the broker, retrying: {}", e.getCause().getMessage());
+                leaderless = names;
+            }
             if (leaderless.isEmpty()) {
                 return described;
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("partitions without a leader on " + bootstrapServers + " after "
+                throw new IllegalStateException("topics or partitions not ready on " + bootstrapServers + " after "
                         + TIMEOUT_S + " s: " + leaderless);
             }
             Thread.sleep(50);
