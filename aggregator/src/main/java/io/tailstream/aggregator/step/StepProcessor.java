@@ -279,7 +279,10 @@ public final class StepProcessor implements Processor<String, StepInput, String,
                 empty ? 0 : h.getMaxValue(),
                 detector.stallCount(), detector.stallMs(),
                 s.trend().slopePctPerHour(), s.trend().cv(), meta.clientBound(), s.lateCount(),
-                meta.missingBlocks(), LatencyHistograms.toBase64(h), context.currentSystemTimeMs());
+                // blocks belong to the step, not to an op: the "*" summary carries the figure (and is published
+                // again whenever the accounting changes); an op's summary would freeze whatever was known at its end
+                WindowStats.ALL_OPS.equals(s.op()) ? meta.missingBlocks() : -1,
+                LatencyHistograms.toBase64(h), context.currentSystemTimeMs());
         context.forward(new Record<>(summary.key(), new StepOutput.Summary(summary), Math.max(0, s.measureEndMs())));
     }
 

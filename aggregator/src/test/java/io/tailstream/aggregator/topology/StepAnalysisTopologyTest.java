@@ -208,6 +208,8 @@ class StepAnalysisTopologyTest {
         // the op summaries count their own samples
         assertThat(last.get(RUN + "/" + STEP + "/read").count() + last.get(RUN + "/" + STEP + "/write").count())
                 .isEqualTo(measured.size());
+        // block accounting is the step's: only the "*" summary carries it
+        assertThat(last.get(RUN + "/" + STEP + "/read").missingBlocks()).isEqualTo(-1);
     }
 
     private static double median(Map<Long, Double> qps, long from, long to) {
