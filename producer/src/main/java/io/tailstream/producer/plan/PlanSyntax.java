@@ -229,6 +229,7 @@ final class PlanSyntax {
         String currency;
         Integer nodes;
         String notes;
+        Map<String, Double> costItems;
 
         @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
         TargetEntry(@JsonProperty(value = "name", required = true) String name,
@@ -264,6 +265,20 @@ final class PlanSyntax {
                 throw new IllegalArgumentException("must be >= 0, was " + v);
             }
             monthlyCost = v;
+        }
+
+        @JsonSetter("costItems")
+        void costItems(LinkedHashMap<String, Double> v) {
+            if (v == null || v.isEmpty()) {
+                throw new IllegalArgumentException("must list at least one item, such as {compute: 3200, storage: 1500}");
+            }
+            for (Map.Entry<String, Double> e : v.entrySet()) {
+                Double x = e.getValue();
+                if (x == null || !(x >= 0) || x.isInfinite()) {
+                    throw new IllegalArgumentException("item '" + e.getKey() + "' must be a number >= 0, was " + x);
+                }
+            }
+            costItems = v;
         }
 
         @JsonSetter("currency")

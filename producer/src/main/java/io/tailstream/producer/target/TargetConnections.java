@@ -131,7 +131,7 @@ public final class TargetConnections implements AutoCloseable {
             Map<String, String> vars = dialect.readVariables(c, names);
             return new TargetInfo(target.name(), target.redactedUrl(), md.getDatabaseProductName(),
                     md.getDatabaseProductVersion(), vars, target.monthlyCost(), target.currency(), nodes(target),
-                    target.notes());
+                    target.notes(), target.costItems());
         } catch (SQLException e) {
             throw new TargetException("cannot read metadata of target '" + target.name() + "' ("
                     + target.redactedUrl() + "): " + SqlErrors.describe(e), e);
@@ -141,7 +141,7 @@ public final class TargetConnections implements AutoCloseable {
     /** Target info from configuration alone (no connection): what a run announces before its steps. */
     public static TargetInfo describeOffline(Target target) {
         return new TargetInfo(target.name(), target.redactedUrl(), null, null, Map.of(), target.monthlyCost(),
-                target.currency(), nodes(target), target.notes());
+                target.currency(), nodes(target), target.notes(), target.costItems());
     }
 
     /** Nodes as configured, else the endpoint count when there are read-only endpoints. */

@@ -181,8 +181,14 @@ public final class ReportAnalysis {
             Double atQps = at == null ? null : at.qps();
             out.add(new Cost(e.getKey(), cost, t.currency(), peak.qps(), peak.threads(), perThousandQps(cost,
                     peak.qps()), peak.qps() / cost * 1000, atQps, atQps == null ? null : perThousandQps(cost, atQps),
-                    atQps == null ? null : atQps / cost * 1000));
+                    atQps == null ? null : atQps / cost * 1000, costItems(t.costItems(), cost)));
         }
+        return out;
+    }
+
+    private static List<ReportModel.CostItem> costItems(Map<String, Double> items, double monthlyCost) {
+        List<ReportModel.CostItem> out = new ArrayList<>();
+        items.forEach((name, amount) -> out.add(new ReportModel.CostItem(name, amount, amount / monthlyCost * 100)));
         return out;
     }
 

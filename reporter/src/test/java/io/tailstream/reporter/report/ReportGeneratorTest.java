@@ -111,6 +111,35 @@ class ReportGeneratorTest {
     }
 
     @Test
+    void archiveWithoutCostItemsColumn_isReadAsNoItems() throws Exception {
+        SyntheticRun run = new SyntheticRun("run-old", 3, List.of("producer-a"), List.of(
+                new SyntheticRun.StepSpec("h2-file", "oltp_point_select", 4, 1, 1, 500, 1000)),
+                400, 1, 1_750_000_000_000L);
+        Path archive = archiveOf(run);
+        assertThat(ReportGenerator.load(archive, ReportOptions.allRuns()).workloads().get(0).costs().get(0).items())
+                .extracting(ReportModel.CostItem::name).containsExactly("storage", "compute");
+        // rewrite every steps file as an archive from before the cost_items column existed
+        List<Path> stepFiles;
+        try (var files = Files.walk(archive)) {
+            stepFiles = files.filter(f -> f.getFileName().toString().equals("steps.parquet")).toList();
+        }
+        assertThat(stepFiles).isNotEmpty();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+             java.sql.Statement st = c.createStatement()) {
+            for (Path f : stepFiles) {
+                Path old = f.resolveSibling("old.parquet");
+                st.execute("COPY (SELECT * EXCLUDE (cost_items) FROM read_parquet('" + f + "')) TO '" + old
+                        + "' (FORMAT PARQUET)");
+                Files.move(old, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        ReportModel model = ReportGenerator.load(archive, ReportOptions.allRuns());
+        ReportModel.Cost cost = model.workloads().get(0).costs().get(0);
+        assertThat(cost.monthlyCost()).isEqualTo(120.0);
+        assertThat(cost.items()).isEmpty();
+    }
+
+    @Test
     void summaryTable_equalsExactComputationOverMeasuredSamples() throws Exception {
         SyntheticRun run = run("run-a", 7);
         Path archive = archiveOf(run);
