@@ -74,10 +74,13 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
      * @param threads   concurrency of the comparison (P99), or null (peak over all concurrencies)
      * @param unit      unit of the figures ({@code qps}, {@code ms}, or the currency)
      * @param reason    why there is no winner, or null
+     * @param indicative  a winner that is not a tie, but a candidate compared was measured in fewer than 2 rounds:
+     *                    its round-to-round spread is unknown, so the difference is not shown to exceed it (the
+     *                    result is labelled "indicative", not "win")
      */
     public record Verdict(String workload, String metric, String winner, Double value, String runnerUp,
                           Double runnerUpValue, boolean tie, List<String> tiedWith, Double spread, Integer threads,
-                          String unit, Text reason) {
+                          String unit, Text reason, boolean indicative) {
         public Verdict {
             tiedWith = List.copyOf(tiedWith);
         }

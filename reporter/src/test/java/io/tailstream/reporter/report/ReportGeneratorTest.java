@@ -111,6 +111,34 @@ class ReportGeneratorTest {
     }
 
     @Test
+    void oneRoundEach_verdictsAreIndicative_inHtmlJsonAndMarkdown() throws Exception {
+        SyntheticRun run = new SyntheticRun("run-1r", 5, List.of("producer-a"), List.of(
+                new SyntheticRun.StepSpec("h2-mem", "oltp_point_select", 4, 1, 1, 500, 1000),
+                new SyntheticRun.StepSpec("h2-file", "oltp_point_select", 4, 1, 1, 500, 1000)),
+                400, 1, 1_750_000_000_000L);
+        Path archive = archiveOf(run);
+        ReportModel model = ReportGenerator.load(archive, ReportOptions.allRuns());
+        assertThat(model.verdicts()).hasSize(3).allSatisfy(v -> {
+            assertThat(v.winner()).as(v.metric()).isNotNull();
+            assertThat(v.indicative() || v.tie()).as(v.metric()).isTrue();
+        });
+        assertThat(model.verdicts()).anyMatch(ReportModel.Verdict::indicative);
+        Path html = dir.resolve("r.html");
+        Path json = dir.resolve("r.json");
+        Path md = dir.resolve("r.md");
+        ReportGenerator.generate(archive, ReportOptions.allRuns(), ReportFormat.HTML, html);
+        ReportGenerator.generate(archive, ReportOptions.allRuns(), ReportFormat.JSON, json);
+        ReportGenerator.generate(archive, ReportOptions.allRuns(), ReportFormat.MD, md);
+        String page = Files.readString(html);
+        assertThat(page).contains("data-indicative=\"true\"").contains("<span class=\"badge indicative\"")
+                .contains("round-to-round spread is unknown").doesNotContain("<span class=\"badge win\">");
+        var tree = io.tailstream.schemas.event.Json.MAPPER.readTree(Files.readString(json));
+        assertThat(tree.get("verdicts").get(0).get("indicative").asBoolean())
+                .isEqualTo(model.verdicts().get(0).indicative());
+        assertThat(Files.readString(md)).contains("| indicative |").doesNotContain("| win |");
+    }
+
+    @Test
     void archiveWithoutCostItemsColumn_isReadAsNoItems() throws Exception {
         SyntheticRun run = new SyntheticRun("run-old", 3, List.of("producer-a"), List.of(
                 new SyntheticRun.StepSpec("h2-file", "oltp_point_select", 4, 1, 1, 500, 1000)),
