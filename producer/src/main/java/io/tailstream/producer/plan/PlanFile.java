@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -141,7 +142,9 @@ public final class PlanFile {
         Set<WorkloadSpec> seen = new LinkedHashSet<>();
         for (int i = 0; i < root.workloads.size(); i++) {
             PlanSyntax.WorkloadEntry w = root.workloads.get(i);
-            WorkloadSpec spec = new WorkloadSpec(w.name, w.options);
+            Map<String, String> options = new java.util.LinkedHashMap<>(w.options);
+            options.putAll(w.expect);
+            WorkloadSpec spec = new WorkloadSpec(w.name, options);
             String field = "workloads[" + i + "]";
             try {
                 Workloads.create(spec);

@@ -329,6 +329,26 @@ final class PlanSyntax {
             }
             options = out;
         }
+
+        /** Expectations of the data set: {@code expect: {dataLargerThanBufferPool: true}}. */
+        Map<String, String> expect = Map.of();
+
+        @JsonSetter("expect")
+        void expect(Map<String, Object> v) {
+            Map<String, String> out = new LinkedHashMap<>();
+            for (Map.Entry<String, Object> e : v.entrySet()) {
+                if (!e.getKey().equals("dataLargerThanBufferPool")) {
+                    throw new IllegalArgumentException("unknown expectation '" + e.getKey()
+                            + "' (known: [dataLargerThanBufferPool])");
+                }
+                if (!(e.getValue() instanceof Boolean b)) {
+                    throw new IllegalArgumentException("expectation '" + e.getKey() + "' must be true or false, was "
+                            + e.getValue());
+                }
+                out.put(io.tailstream.producer.workload.WorkloadSpec.EXPECT_PREFIX + e.getKey(), b.toString());
+            }
+            expect = out;
+        }
     }
 
     /** The plateau stop. */

@@ -171,6 +171,37 @@ class PlanFileTest {
     }
 
     @Test
+    void workloadExpectation_travelsAsReservedOption_andBadOnesAreErrors() {
+        String yaml = """
+                targets:
+                  - name: db
+                    url: jdbc:h2:mem:a
+                workloads:
+                  - name: oltp_read_only
+                    options: {tables: 2}
+                    expect: {dataLargerThanBufferPool: true}
+                  - name: oltp_point_select
+                """;
+        var plan = PlanFile.parse(yaml, "x.yaml", "x", "r", ENV);
+        WorkloadSpec ro = plan.workloads().get(0);
+        assertThat(ro.options()).containsEntry("expect.dataLargerThanBufferPool", "true");
+        assertThat(ro.expectsDataLargerThanBufferPool()).isTrue();
+        assertThat(ro.workloadOptions()).containsExactly(Map.entry("tables", "2"));
+        assertThat(plan.workloads().get(1).expectsDataLargerThanBufferPool()).isFalse();
+        assertThatThrownBy(() -> PlanFile.parse(yaml.replace("dataLargerThanBufferPool: true", "dataFits: true"),
+                "x.yaml", "x", "r", ENV))
+                .hasMessageStartingWith("x.yaml:7:")
+                .hasMessageContaining("workloads[0].expect: unknown expectation 'dataFits'");
+        assertThatThrownBy(() -> PlanFile.parse(yaml.replace("BufferPool: true", "BufferPool: yes please"),
+                "x.yaml", "x", "r", ENV))
+                .hasMessageContaining("workloads[0].expect: expectation 'dataLargerThanBufferPool' must be true or"
+                        + " false, was yes please");
+        assertThatThrownBy(() -> PlanFile.parse(yaml.replace("{tables: 2}", "{tables: 2, expect.x: 1}"),
+                "x.yaml", "x", "r", ENV))
+                .hasMessageContaining("workloads[0]: unknown expectation 'expect.x'");
+    }
+
+    @Test
     void unknownTargetKey_isAnError() {
         String yaml = MINIMAL.replace("url: jdbc:h2:mem:plan", "url: jdbc:h2:mem:plan\n    password: secret");
         assertThatThrownBy(() -> PlanFile.parse(yaml, "e.yaml", "e", "r", ENV))
