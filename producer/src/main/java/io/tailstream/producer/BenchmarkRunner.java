@@ -175,7 +175,7 @@ public final class BenchmarkRunner {
                     StepSpec spec = new StepSpec(stepId, target.name(), workload, threads, round, plan.warmup(),
                             plan.measure(), plan.intervalSeconds(), plan.ignoredErrors(), plan.transactions(),
                             plan.rate());
-                    StepResult r = runStep(plan, tc, driver, spec, health);
+                    StepResult r = runStep(plan, tc, driver, spec, ws, health);
                     results.add(r);
                     qpsSum += r.qps();
                 }
@@ -204,13 +204,25 @@ public final class BenchmarkRunner {
     }
 
     private StepResult runStep(RunPlan plan, TargetConnections tc, ClosedLoopDriver driver, StepSpec spec,
-                               ClientHealthMonitor health) {
+                               WorkloadSpec ws, ClientHealthMonitor health) {
         Workload workload = spec.workload();
         TargetInfo info = tc.describe(plan.variables());
+        Map<String, String> options = new java.util.TreeMap<>(workload.options());
+        options.putAll(ws.expectations());
+        if (ws.expectsDataLargerThanBufferPool()) {
+            // the report compares it with the buffer pool; unknown (not captured) on other dialects
+            Long bytes = tc.dataBytes(workload.tables());
+            if (bytes != null) {
+                Map<String, String> vars = new java.util.TreeMap<>(info.variables());
+                vars.put(TargetConnections.DATA_BYTES_VARIABLE, Long.toString(bytes));
+                info = new TargetInfo(info.name(), info.url(), info.product(), info.version(), vars,
+                        info.monthlyCost(), info.currency(), info.nodes(), info.notes(), info.costItems());
+            }
+        }
         console.println("== " + spec.describe() + ": " + info.product() + " " + info.version());
         sink.publish(new StepStarted(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), info, workload.name(),
                 spec.threads(), spec.round(), spec.warmup().toMillis(), spec.measure().toMillis(), workload.ops(),
-                workload.queriesPerTransaction(), workload.options()));
+                workload.queriesPerTransaction(), options));
         StepEmission emission = sink.beginStep(spec.stepId(), workload.ops(), spec.openLoop());
         StepResult result;
         StepFailedException failure = null;

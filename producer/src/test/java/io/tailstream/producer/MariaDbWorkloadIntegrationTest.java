@@ -54,7 +54,7 @@ class MariaDbWorkloadIntegrationTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8);
         List<WorkloadSpec> workloads = List.of(new WorkloadSpec("oltp_read_write", SMALL),
-                new WorkloadSpec("oltp_point_select", SMALL));
+                new WorkloadSpec("oltp_point_select", withExpectation(SMALL)));
         RunPlan plan = RunPlan.of("it-mariadb", "integration", List.of(target), workloads, List.of(4), 1,
                 Duration.ZERO, Duration.ofMillis(2500), 1);
         ListTransport transport = new ListTransport(1);
@@ -82,12 +82,40 @@ class MariaDbWorkloadIntegrationTest {
         assertThat(started.target().variables()).containsKeys("innodb_buffer_pool_size",
                 "innodb_flush_log_at_trx_commit", "max_connections");
         assertThat(started.target().url()).doesNotContain(password == null ? "\u0000" : password + "@");
+        // read_write did not ask for the data size; point_select did, and its tiny tables fit the buffer pool
+        assertThat(started.target().variables()).doesNotContainKey("tailstream.data_bytes");
+        assertThat(started.options()).doesNotContainKey("expect.dataLargerThanBufferPool");
+        StepStarted expecting = transport.control().stream().map(b -> Json.read(b, ControlEvent.class))
+                .filter(StepStarted.class::isInstance).map(StepStarted.class::cast)
+                .filter(s -> s.workload().equals("oltp_point_select")).findFirst().orElseThrow();
+        assertThat(expecting.options()).containsEntry("expect.dataLargerThanBufferPool", "true")
+                .containsEntry("tables", "2");
+        long dataBytes = Long.parseLong(expecting.target().variables().get("tailstream.data_bytes"));
+        assertThat(dataBytes).isEqualTo(dataBytes("sbtest1", "sbtest2")).isPositive()
+                .isLessThan(Long.parseLong(expecting.target().variables().get("innodb_buffer_pool_size")));
         System.out.print(out.toString(StandardCharsets.UTF_8));
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("thds: 4 tps: ");
 
         BenchmarkRunner.cleanup(target, workloads, console);
         assertThat(tableExists("sbtest1")).isFalse();
         assertThat(tableExists("sbtest2")).isFalse();
+    }
+
+    private static Map<String, String> withExpectation(Map<String, String> options) {
+        Map<String, String> m = new java.util.HashMap<>(options);
+        m.put(WorkloadSpec.EXPECT_DATA_LARGER_THAN_BUFFER_POOL, "true");
+        return m;
+    }
+
+    /** Data plus index bytes of the tables, as information_schema has them now. */
+    private static long dataBytes(String... tables) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, user, password);
+             ResultSet rs = c.createStatement().executeQuery("SELECT SUM(data_length + index_length) FROM"
+                     + " information_schema.TABLES WHERE table_schema = DATABASE() AND table_name IN ('"
+                     + String.join("','", tables) + "')")) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     private static long rowCount(String table) throws SQLException {

@@ -56,6 +56,14 @@ public final class SyntheticRun {
     public final List<TargetInfo> targets = new ArrayList<>();
     public final long stepStartMs0;
 
+    /** Cost items of the file-backed targets (they sum to its monthly cost, 120); in-memory targets have none. */
+    public static Map<String, Double> costItems() {
+        Map<String, Double> items = new java.util.LinkedHashMap<>();
+        items.put("storage", 30.0);
+        items.put("compute", 90.0);
+        return items;
+    }
+
     /**
      * @param samplesPerSecond per producer and step
      * @param partitions       partitions of the samples topic (markers go to every one)
@@ -75,7 +83,8 @@ public final class SyntheticRun {
             targetByName.computeIfAbsent(s.target(), n -> new TargetInfo(n,
                     "jdbc:h2:mem:" + n + ";user=sa;password=secret", "H2", "2.3.232",
                     Map.of("durability", n.contains("file") ? "sync" : "none", "cache_size", "65536"),
-                    n.contains("file") ? 120.0 : 80.0, "USD", 1, "synthetic <b>" + n + "</b>"));
+                    n.contains("file") ? 120.0 : 80.0, "USD", 1, "synthetic <b>" + n + "</b>",
+                    n.contains("file") ? costItems() : null));
         }
         targets.addAll(targetByName.values());
         for (String p : producers) {

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -120,17 +121,30 @@ public final class PlanFile {
                 }
                 password = () -> env.apply(var);
             }
-            if (t.currency != null && t.monthlyCost == null) {
+            if (t.currency != null && t.monthlyCost == null && t.costItems == null) {
                 throw new PlanException(fileName, t.line, t.column, field + ".currency", "currency '" + t.currency
-                        + "' without monthlyCost", null);
+                        + "' without monthlyCost or costItems", null);
             }
-            targets.add(new Target(t.name, t.url, t.user, password, t.monthlyCost, t.currency, t.nodes, t.notes));
+            Double monthlyCost = t.monthlyCost;
+            if (t.costItems != null) {
+                double sum = t.costItems.values().stream().mapToDouble(Double::doubleValue).sum();
+                if (monthlyCost == null) {
+                    monthlyCost = sum;
+                } else if (Math.abs(monthlyCost - sum) > 0.01) {
+                    throw new PlanException(fileName, t.line, t.column, field + ".costItems", "monthlyCost "
+                            + monthlyCost + " is not the sum of costItems " + t.costItems + " = " + sum, null);
+                }
+            }
+            targets.add(new Target(t.name, t.url, t.user, password, monthlyCost, t.currency, t.nodes, t.notes,
+                    List.of(), t.costItems));
         }
         List<WorkloadSpec> workloads = new ArrayList<>();
         Set<WorkloadSpec> seen = new LinkedHashSet<>();
         for (int i = 0; i < root.workloads.size(); i++) {
             PlanSyntax.WorkloadEntry w = root.workloads.get(i);
-            WorkloadSpec spec = new WorkloadSpec(w.name, w.options);
+            Map<String, String> options = new java.util.LinkedHashMap<>(w.options);
+            options.putAll(w.expect);
+            WorkloadSpec spec = new WorkloadSpec(w.name, options);
             String field = "workloads[" + i + "]";
             try {
                 Workloads.create(spec);

@@ -229,6 +229,7 @@ final class PlanSyntax {
         String currency;
         Integer nodes;
         String notes;
+        Map<String, Double> costItems;
 
         @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
         TargetEntry(@JsonProperty(value = "name", required = true) String name,
@@ -264,6 +265,20 @@ final class PlanSyntax {
                 throw new IllegalArgumentException("must be >= 0, was " + v);
             }
             monthlyCost = v;
+        }
+
+        @JsonSetter("costItems")
+        void costItems(LinkedHashMap<String, Double> v) {
+            if (v == null || v.isEmpty()) {
+                throw new IllegalArgumentException("must list at least one item, such as {compute: 3200, storage: 1500}");
+            }
+            for (Map.Entry<String, Double> e : v.entrySet()) {
+                Double x = e.getValue();
+                if (x == null || !(x >= 0) || x.isInfinite()) {
+                    throw new IllegalArgumentException("item '" + e.getKey() + "' must be a number >= 0, was " + x);
+                }
+            }
+            costItems = v;
         }
 
         @JsonSetter("currency")
@@ -313,6 +328,26 @@ final class PlanSyntax {
                 out.put(e.getKey(), String.valueOf(o));
             }
             options = out;
+        }
+
+        /** Expectations of the data set: {@code expect: {dataLargerThanBufferPool: true}}. */
+        Map<String, String> expect = Map.of();
+
+        @JsonSetter("expect")
+        void expect(Map<String, Object> v) {
+            Map<String, String> out = new LinkedHashMap<>();
+            for (Map.Entry<String, Object> e : v.entrySet()) {
+                if (!e.getKey().equals("dataLargerThanBufferPool")) {
+                    throw new IllegalArgumentException("unknown expectation '" + e.getKey()
+                            + "' (known: [dataLargerThanBufferPool])");
+                }
+                if (!(e.getValue() instanceof Boolean b)) {
+                    throw new IllegalArgumentException("expectation '" + e.getKey() + "' must be true or false, was "
+                            + e.getValue());
+                }
+                out.put(io.tailstream.producer.workload.WorkloadSpec.EXPECT_PREFIX + e.getKey(), b.toString());
+            }
+            expect = out;
         }
     }
 

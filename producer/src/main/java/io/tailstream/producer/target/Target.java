@@ -2,7 +2,10 @@ package io.tailstream.producer.target;
 
 import io.tailstream.schemas.event.Secrets;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -24,6 +27,8 @@ import java.util.function.Supplier;
  * @param readOnlyUrls JDBC URLs of read-only endpoints of the same database (replicas, read-only nodes), same
  *                    user and password; empty for a single endpoint. Read-only workloads spread their workers over
  *                    the primary and these; everything else runs on the primary ({@link TargetConnections})
+ * @param costItems   the parts of {@code monthlyCost} by name ("compute", "storage", ...) in plan order, or null;
+ *                    when given, each is >= 0 and {@code monthlyCost} is their sum (within 0.01)
  */
 public record Target(
         String name,
@@ -34,7 +39,8 @@ public record Target(
         String currency,
         Integer nodes,
         String notes,
-        List<String> readOnlyUrls) {
+        List<String> readOnlyUrls,
+        Map<String, Double> costItems) {
 
     public Target {
         Objects.requireNonNull(name, "target name");
@@ -54,6 +60,22 @@ public record Target(
             throw new IllegalArgumentException("target " + name + ": nodes must be >= 1, was " + nodes);
         }
         readOnlyUrls = readOnlyUrls == null ? List.of() : List.copyOf(readOnlyUrls);
+        if (costItems != null) {
+            double sum = 0;
+            for (Map.Entry<String, Double> e : costItems.entrySet()) {
+                Double v = e.getValue();
+                if (v == null || !(v >= 0) || v.isInfinite()) {
+                    throw new IllegalArgumentException("target " + name + ": cost item '" + e.getKey()
+                            + "' must be >= 0, was " + v);
+                }
+                sum += v;
+            }
+            if (monthlyCost == null || Math.abs(monthlyCost - sum) > 0.01) {
+                throw new IllegalArgumentException("target " + name + ": monthlyCost " + monthlyCost
+                        + " is not the sum of the cost items " + sum);
+            }
+            costItems = Collections.unmodifiableMap(new LinkedHashMap<>(costItems));
+        }
         for (String url : readOnlyUrls) {
             if (!url.startsWith("jdbc:")) {
                 throw new IllegalArgumentException("target " + name + ": read-only endpoint URL must start with"
@@ -66,10 +88,16 @@ public record Target(
         }
     }
 
-    /** A single-endpoint target (no read-only endpoints). */
+    /** A single-endpoint target (no read-only endpoints) without cost items. */
     public Target(String name, String jdbcUrl, String user, Supplier<String> password, Double monthlyCost,
                   String currency, Integer nodes, String notes) {
-        this(name, jdbcUrl, user, password, monthlyCost, currency, nodes, notes, List.of());
+        this(name, jdbcUrl, user, password, monthlyCost, currency, nodes, notes, List.of(), null);
+    }
+
+    /** A target without cost items. */
+    public Target(String name, String jdbcUrl, String user, Supplier<String> password, Double monthlyCost,
+                  String currency, Integer nodes, String notes, List<String> readOnlyUrls) {
+        this(name, jdbcUrl, user, password, monthlyCost, currency, nodes, notes, readOnlyUrls, null);
     }
 
     /**

@@ -131,9 +131,39 @@ public final class TargetConnections implements AutoCloseable {
             Map<String, String> vars = dialect.readVariables(c, names);
             return new TargetInfo(target.name(), target.redactedUrl(), md.getDatabaseProductName(),
                     md.getDatabaseProductVersion(), vars, target.monthlyCost(), target.currency(), nodes(target),
-                    target.notes());
+                    target.notes(), target.costItems());
         } catch (SQLException e) {
             throw new TargetException("cannot read metadata of target '" + target.name() + "' ("
+                    + target.redactedUrl() + "): " + SqlErrors.describe(e), e);
+        }
+    }
+
+    /** Name under which the workload's data size is added to a step's target variables. */
+    public static final String DATA_BYTES_VARIABLE = "tailstream.data_bytes";
+
+    /**
+     * Data plus index bytes of {@code tables} in the connection's current database, from
+     * {@code information_schema.TABLES} (InnoDB's statistics: approximate, and cached for
+     * {@code information_schema_stats_expiry} seconds on MySQL 8); null when the dialect is not MySQL/MariaDB, no
+     * table is named or none of them exists.
+     */
+    public Long dataBytes(List<String> tables) {
+        if (!dialect.name().equals("mysql") || tables.isEmpty()) {
+            return null;
+        }
+        String in = String.join(",", java.util.Collections.nCopies(tables.size(), "?"));
+        try (Connection c = pool.getConnection();
+             java.sql.PreparedStatement ps = c.prepareStatement("SELECT SUM(data_length + index_length), COUNT(*)"
+                     + " FROM information_schema.TABLES WHERE table_schema = DATABASE() AND table_name IN (" + in
+                     + ")")) {
+            for (int i = 0; i < tables.size(); i++) {
+                ps.setString(i + 1, tables.get(i));
+            }
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getLong(2) > 0 ? rs.getLong(1) : null;
+            }
+        } catch (SQLException e) {
+            throw new TargetException("cannot read the data size of target '" + target.name() + "' ("
                     + target.redactedUrl() + "): " + SqlErrors.describe(e), e);
         }
     }
@@ -141,7 +171,7 @@ public final class TargetConnections implements AutoCloseable {
     /** Target info from configuration alone (no connection): what a run announces before its steps. */
     public static TargetInfo describeOffline(Target target) {
         return new TargetInfo(target.name(), target.redactedUrl(), null, null, Map.of(), target.monthlyCost(),
-                target.currency(), nodes(target), target.notes());
+                target.currency(), nodes(target), target.notes(), target.costItems());
     }
 
     /** Nodes as configured, else the endpoint count when there are read-only endpoints. */

@@ -34,6 +34,13 @@ public interface Workload {
         return false;
     }
 
+    /**
+     * Names of the tables this workload reads and writes, for measuring its data size; empty when not known.
+     */
+    default List<String> tables() {
+        return List.of();
+    }
+
     /** The effective options, defaults filled in, as text: what the step's control event records. */
     Map<String, String> options();
 

@@ -44,6 +44,6 @@ public final class Workloads {
         if (f == null) {
             throw new IllegalArgumentException("unknown workload '" + spec.name() + "'; known: " + names());
         }
-        return f.apply(spec.options());
+        return f.apply(spec.workloadOptions());
     }
 }

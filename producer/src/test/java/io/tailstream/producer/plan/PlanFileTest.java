@@ -45,6 +45,9 @@ class PlanFileTest {
         assertThat(t.currency()).isEqualTo("CNY");
         assertThat(t.nodes()).isEqualTo(2);
         assertThat(t.notes()).isEqualTo("self-hosted, primary + replica, semi-sync");
+        assertThat(t.costItems()).isNull();
+        assertThat(plan.targets().get(1).costItems()).containsExactly(Map.entry("compute", 3200.0),
+                Map.entry("storage", 1500.0), Map.entry("operations", 902.0));
         assertThat(plan.workloads()).containsExactly(
                 new WorkloadSpec("oltp_point_select", Map.of("tables", "8", "table_size", "10000")),
                 new WorkloadSpec("oltp_read_write", Map.of("tables", "8", "table_size", "10000")));
@@ -130,6 +133,72 @@ class PlanFileTest {
                 """;
         assertThatThrownBy(() -> PlanFile.parse(yaml, "e.yaml", "e", "r", ENV))
                 .hasMessage("e.yaml:6:18: targets[1].monthlyCost: must be >= 0, was -3.0");
+    }
+
+    @Test
+    void costItems_giveTheMonthlyCostWhenAlone_andMustSumToItWhenBothAreGiven() {
+        String yaml = """
+                targets:
+                  - name: essd
+                    url: jdbc:h2:mem:a
+                    costItems: {compute: 3200, storage: 1500, operations: 902}
+                    currency: CNY
+                  - name: nvme
+                    url: jdbc:h2:mem:b
+                    monthlyCost: 4100
+                    costItems: {compute: 3600, storage: 500}
+                workloads:
+                  - name: oltp_point_select
+                """;
+        var plan = PlanFile.parse(yaml, "c.yaml", "c", "r", ENV);
+        Target essd = plan.targets().get(0);
+        assertThat(essd.monthlyCost()).isEqualTo(5602.0);
+        assertThat(essd.currency()).isEqualTo("CNY");
+        assertThat(essd.costItems()).containsExactly(Map.entry("compute", 3200.0), Map.entry("storage", 1500.0),
+                Map.entry("operations", 902.0));
+        assertThat(plan.targets().get(1).costItems()).containsExactly(Map.entry("compute", 3600.0),
+                Map.entry("storage", 500.0));
+        assertThat(plan.targets().get(1).monthlyCost()).isEqualTo(4100.0);
+
+        String mismatch = yaml.replace("monthlyCost: 4100", "monthlyCost: 4200");
+        assertThatThrownBy(() -> PlanFile.parse(mismatch, "c.yaml", "c", "r", ENV))
+                .hasMessage("c.yaml:6:5: targets[1].costItems: monthlyCost 4200.0 is not the sum of costItems"
+                        + " {compute=3600.0, storage=500.0} = 4100.0");
+        String negative = yaml.replace("storage: 500}", "storage: -5}");
+        assertThatThrownBy(() -> PlanFile.parse(negative, "c.yaml", "c", "r", ENV))
+                .hasMessageStartingWith("c.yaml:9:")
+                .hasMessageContaining("targets[1].costItems: item 'storage' must be a number >= 0, was -5.0");
+    }
+
+    @Test
+    void workloadExpectation_travelsAsReservedOption_andBadOnesAreErrors() {
+        String yaml = """
+                targets:
+                  - name: db
+                    url: jdbc:h2:mem:a
+                workloads:
+                  - name: oltp_read_only
+                    options: {tables: 2}
+                    expect: {dataLargerThanBufferPool: true}
+                  - name: oltp_point_select
+                """;
+        var plan = PlanFile.parse(yaml, "x.yaml", "x", "r", ENV);
+        WorkloadSpec ro = plan.workloads().get(0);
+        assertThat(ro.options()).containsEntry("expect.dataLargerThanBufferPool", "true");
+        assertThat(ro.expectsDataLargerThanBufferPool()).isTrue();
+        assertThat(ro.workloadOptions()).containsExactly(Map.entry("tables", "2"));
+        assertThat(plan.workloads().get(1).expectsDataLargerThanBufferPool()).isFalse();
+        assertThatThrownBy(() -> PlanFile.parse(yaml.replace("dataLargerThanBufferPool: true", "dataFits: true"),
+                "x.yaml", "x", "r", ENV))
+                .hasMessageStartingWith("x.yaml:7:")
+                .hasMessageContaining("workloads[0].expect: unknown expectation 'dataFits'");
+        assertThatThrownBy(() -> PlanFile.parse(yaml.replace("BufferPool: true", "BufferPool: yes please"),
+                "x.yaml", "x", "r", ENV))
+                .hasMessageContaining("workloads[0].expect: expectation 'dataLargerThanBufferPool' must be true or"
+                        + " false, was yes please");
+        assertThatThrownBy(() -> PlanFile.parse(yaml.replace("{tables: 2}", "{tables: 2, expect.x: 1}"),
+                "x.yaml", "x", "r", ENV))
+                .hasMessageContaining("workloads[0]: unknown expectation 'expect.x'");
     }
 
     @Test

@@ -18,7 +18,7 @@ final class ArchiveRows {
                    int threads, int round, long warmupMs, long measureMs, double queriesPerTxn, String ops,
                    String options, Long samplesSent, Long blocksSent, Long errors, String outcome,
                    long startedAtMs, Long endedAtMs, String targetVariables, Double monthlyCost, String currency,
-                   Integer nodes, int producers) {}
+                   Integer nodes, int producers, String costItems) {}
 
     /** One run, merged over its producers. */
     record RunRow(String planName, long startedAtMs, Long endedAtMs, String producers, Long blocksSent,

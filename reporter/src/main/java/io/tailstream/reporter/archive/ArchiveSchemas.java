@@ -100,6 +100,7 @@ final class ArchiveSchemas {
             .optionalString("currency", StepRow::currency)
             .optionalInt32("nodes", StepRow::nodes)
             .int32("producers", StepRow::producers)
+            .optionalString("cost_items", StepRow::costItems)
             .build();
 
     static final TableSchema<RunRow> RUNS = TableSchema.<RunRow>builder("runs")

@@ -69,7 +69,8 @@ final class ControlProjection {
                     t == null ? null : t.monthlyCost(),
                     t == null ? null : t.currency(),
                     t == null ? null : t.nodes(),
-                    producerCount));
+                    producerCount,
+                    t == null || t.costItems() == null ? null : Json.writeString(t.costItems())));
         }
         return rows;
     }
@@ -100,7 +101,7 @@ final class ControlProjection {
                 && ends.stream().map(RunEnded::producerId).distinct().count() >= producers.size();
         List<TargetInfo> targets = first == null ? List.of() : first.targets().stream()
                 .map(t -> new TargetInfo(t.name(), Secrets.redactUrl(t.url()), t.product(), t.version(),
-                        t.variables(), t.monthlyCost(), t.currency(), t.nodes(), t.notes()))
+                        t.variables(), t.monthlyCost(), t.currency(), t.nodes(), t.notes(), t.costItems()))
                 .toList();
         return Optional.of(new RunRow(
                 first == null ? "(unknown: no run_started event)" : first.planName(),

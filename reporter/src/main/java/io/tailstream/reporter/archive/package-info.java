@@ -63,7 +63,8 @@
  * {@code options} STRING JSON object · {@code samples_sent}, {@code blocks_sent}, {@code errors} INT64 and
  * {@code outcome} STRING, NULL until every producer ended the step · {@code started_at_ms} INT64 ·
  * {@code ended_at_ms} INT64 nullable · {@code target_variables} STRING JSON object · {@code monthly_cost} DOUBLE,
- * {@code currency} STRING, {@code nodes} INT32 nullable · {@code producers} INT32.
+ * {@code currency} STRING, {@code nodes} INT32 nullable · {@code producers} INT32 · {@code cost_items} STRING JSON
+ * object (the monthly cost's parts in plan order), nullable.
  *
  * <h3>runs (derived from control; one row per run)</h3>
  * {@code plan_name} STRING · {@code started_at_ms} INT64 · {@code ended_at_ms} INT64 nullable ·

@@ -181,8 +181,14 @@ public final class ReportAnalysis {
             Double atQps = at == null ? null : at.qps();
             out.add(new Cost(e.getKey(), cost, t.currency(), peak.qps(), peak.threads(), perThousandQps(cost,
                     peak.qps()), peak.qps() / cost * 1000, atQps, atQps == null ? null : perThousandQps(cost, atQps),
-                    atQps == null ? null : atQps / cost * 1000));
+                    atQps == null ? null : atQps / cost * 1000, costItems(t.costItems(), cost)));
         }
+        return out;
+    }
+
+    private static List<ReportModel.CostItem> costItems(Map<String, Double> items, double monthlyCost) {
+        List<ReportModel.CostItem> out = new ArrayList<>();
+        items.forEach((name, amount) -> out.add(new ReportModel.CostItem(name, amount, amount / monthlyCost * 100)));
         return out;
     }
 
@@ -204,7 +210,7 @@ public final class ReportAnalysis {
         List<Candidate> tput = new ArrayList<>();
         byTarget.forEach((t, rs) -> {
             SummaryRow p = peak(rs);
-            tput.add(new Candidate(t, p.qps(), p.qpsSpread()));
+            tput.add(new Candidate(t, p.qps(), p.qpsSpread(), p.rounds()));
         });
         out.add(decide(w.workload(), "throughput", tput, true, null, "qps"));
 
@@ -214,7 +220,7 @@ public final class ReportAnalysis {
         } else {
             List<Candidate> p99 = new ArrayList<>();
             byTarget.forEach((t, rs) -> rs.stream().filter(r -> r.threads() == at).findFirst()
-                    .ifPresent(r -> p99.add(new Candidate(t, r.p99Ms(), r.p99SpreadMs()))));
+                    .ifPresent(r -> p99.add(new Candidate(t, r.p99Ms(), r.p99SpreadMs(), r.rounds()))));
             out.add(decide(w.workload(), "p99", p99, false, at, "ms"));
         }
 
@@ -231,17 +237,22 @@ public final class ReportAnalysis {
                 SummaryRow p = peak(byTarget.get(c.target()));
                 // cost per 1,000 QPS of each round at the peak concurrency: its spread
                 List<Double> perRound = p.roundQps().stream().map(q -> perThousandQps(c.monthlyCost(), q)).toList();
-                cost.add(new Candidate(c.target(), c.costPer1000Qps(), SummaryRow.spread(perRound)));
+                cost.add(new Candidate(c.target(), c.costPer1000Qps(), SummaryRow.spread(perRound), p.rounds()));
             }
             out.add(decide(w.workload(), "cost", cost, false, null, currencies.first()));
         }
         return out;
     }
 
-    private record Candidate(String target, double value, double spread) {}
+    /** A target's figure on one metric, the round-to-round spread of that figure and the rounds behind it. */
+    private record Candidate(String target, double value, double spread, int rounds) {}
+
+    /** Fewer rounds than this leave the round-to-round spread unknown: a difference is indicative, not a win. */
+    static final int MIN_ROUNDS_FOR_WIN = 2;
 
     private static Verdict none(String workload, String metric, Text reason) {
-        return new Verdict(workload, metric, null, null, null, null, false, List.of(), null, null, null, reason);
+        return new Verdict(workload, metric, null, null, null, null, false, List.of(), null, null, null, reason,
+                false);
     }
 
     private static Verdict decide(String workload, String metric, List<Candidate> candidates, boolean higherIsBetter,
@@ -263,8 +274,11 @@ public final class ReportAnalysis {
                 tied.add(c.target());
             }
         }
+        // one round has no spread (0): a difference would always look larger than it, so it is only indicative
+        boolean indicative = tied.isEmpty()
+                && sorted.stream().anyMatch(c -> c.rounds() < MIN_ROUNDS_FOR_WIN);
         return new Verdict(workload, metric, best.target(), best.value(), second.target(), second.value(),
-                !tied.isEmpty(), tied, spread, threads, unit, null);
+                !tied.isEmpty(), tied, spread, threads, unit, null, indicative);
     }
 
     /**

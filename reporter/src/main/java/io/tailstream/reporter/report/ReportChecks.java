@@ -11,6 +11,7 @@ import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The methodology checklist, decided from the archived data alone (methodology.md, "Pitfalls"): each check is
@@ -41,9 +42,26 @@ public final class ReportChecks {
      * @param clientCpuPct    mean client CPU over the step's client-health events (machine CPU, or the process's
      *                        when the machine's is not reported), or null without events
      * @param clientBound     a client-health event of the step said the client was the bottleneck
+     * @param variables       the target's variables captured at the step's start
      */
     public record StepData(StepInfo info, long warmupSamples, Double warmupTailQps, Double measuredQps,
-                           Double clientCpuPct, boolean clientBound) {}
+                           Double clientCpuPct, boolean clientBound, Map<String, String> variables) {
+        public StepData {
+            variables = variables == null ? Map.of() : Map.copyOf(variables);
+        }
+
+        public StepData(StepInfo info, long warmupSamples, Double warmupTailQps, Double measuredQps,
+                        Double clientCpuPct, boolean clientBound) {
+            this(info, warmupSamples, warmupTailQps, measuredQps, clientCpuPct, clientBound, Map.of());
+        }
+    }
+
+    /** Step option (reserved key) by which a plan says the workload's data should exceed the buffer pool. */
+    public static final String EXPECT_DATA_LARGER = "expect.dataLargerThanBufferPool";
+    /** Target variable the producer adds with the workload's data plus index bytes. */
+    public static final String DATA_BYTES = "tailstream.data_bytes";
+    /** The buffer pool's size in bytes (MySQL, MariaDB). */
+    public static final String BUFFER_POOL = "innodb_buffer_pool_size";
 
     public static List<Check> checks(List<StepData> steps, List<WorkloadSummary> workloads, List<TargetEnv> targets,
                                      List<VariableRow> variables) {
@@ -57,6 +75,7 @@ public final class ReportChecks {
         out.add(durability(variables, targets.size()));
         out.add(errors(workloads));
         out.add(completed(steps));
+        out.add(dataSize(steps));
         return out;
     }
 
@@ -207,6 +226,69 @@ public final class ReportChecks {
             }
         }
         return of("completed", f, !steps.isEmpty(), null);
+    }
+
+    /**
+     * Where the plan expected the data set to be larger than the buffer pool: passes when every such step's data
+     * (tables plus indexes at step start) was larger, flags those where it was not; n/a when no step asked or no
+     * size is known. One line per target and workload, from its step with the least data relative to the pool.
+     */
+    static Check dataSize(List<StepData> steps) {
+        Map<String, long[]> worst = new java.util.TreeMap<>(); // target · workload -> data, pool
+        for (StepData s : steps) {
+            if (!"true".equals(option(s.info().options(), EXPECT_DATA_LARGER))) {
+                continue;
+            }
+            Long data = bytes(s.variables().get(DATA_BYTES));
+            Long pool = bytes(s.variables().get(BUFFER_POOL));
+            if (data == null || pool == null || pool <= 0) {
+                continue;
+            }
+            String key = s.info().target() + " · " + s.info().workload();
+            long[] w = worst.get(key);
+            if (w == null || (double) data / pool < (double) w[0] / w[1]) {
+                worst.put(key, new long[] {data, pool});
+            }
+        }
+        if (worst.isEmpty()) {
+            return new Check("dataSize", "na", List.of());
+        }
+        List<Text> flags = new ArrayList<>();
+        List<Text> ok = new ArrayList<>();
+        worst.forEach((key, w) -> (w[0] > w[1] ? ok : flags).add(Text.of(w[0] > w[1] ? "finding.dataSizeOk"
+                : "finding.dataSize", key, size(w[0]), size(w[1]))));
+        return flags.isEmpty() ? new Check("dataSize", "pass", ok) : new Check("dataSize", "flag", flags);
+    }
+
+    private static String option(String optionsJson, String key) {
+        if (optionsJson == null || optionsJson.isBlank()) {
+            return null;
+        }
+        try {
+            com.fasterxml.jackson.databind.JsonNode n = io.tailstream.schemas.event.Json.MAPPER.readTree(optionsJson)
+                    .get(key);
+            return n == null ? null : n.asText();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("steps dataset: options is not a JSON object: " + e.getOriginalMessage(),
+                    e);
+        }
+    }
+
+    /** A byte count as captured, or null when absent or not a number (e.g. PolarDB's "auto"). */
+    private static Long bytes(String v) {
+        if (v == null || !v.matches("\\d{1,19}")) {
+            return null;
+        }
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            return null; // beyond a long: not a size this check can compare
+        }
+    }
+
+    /** "1.5 MiB (1572864 B)". */
+    private static String size(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB (%d B)", bytes / 1048576.0, bytes);
     }
 
     private static String fmt(double v) {

@@ -144,7 +144,7 @@ public final class ReportFormats {
         for (Verdict v : model.verdicts()) {
             String result = v.winner() == null ? msg.format(v.reason())
                     : v.tie() ? msg.get("verdict.tie") + ": " + String.join(", ", v.tiedWith())
-                    : msg.get("verdict.win");
+                    : v.indicative() ? msg.get("verdict.indicative") : msg.get("verdict.win");
             b.append(mdRow(v.workload(), msg.get("verdict.metric." + v.metric())
                             + (v.threads() == null ? "" : " @" + v.threads()), v.winner(),
                     v.value() == null ? "" : v.metric().equals("p99") ? ms(v.value()) + " ms"

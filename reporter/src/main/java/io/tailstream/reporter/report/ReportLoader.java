@@ -76,7 +76,8 @@ final class ReportLoader {
             List<StepInfo> steps = new ArrayList<>();
             Map<String, TargetEnv> stepTargets = new TreeMap<>();
             Map<String, Map<String, String>> variables = new TreeMap<>();
-            steps(db, inRuns, steps, stepTargets, variables);
+            Map<String, Map<String, String>> stepVariables = new HashMap<>();
+            steps(db, inRuns, steps, stepTargets, variables, stepVariables);
             timer.lap("runs+steps");
             if (options.baseline() != null && !stepTargets.containsKey(options.baseline())) {
                 throw new IllegalArgumentException("baseline target " + options.baseline()
@@ -117,7 +118,7 @@ final class ReportLoader {
                 Double[] settle = settle(p, measureStart);
                 Health h = health.get(key);
                 stepData.add(new StepData(s, f == null ? 0 : f.warmupSamples(), settle[0], settle[1],
-                        h == null ? null : h.meanCpu(), h != null && h.clientBound()));
+                        h == null ? null : h.meanCpu(), h != null && h.clientBound(), stepVariables.get(key)));
             }
             Environment env = environment(targets, variables, steps);
             List<Verdict> verdicts = new ArrayList<>();
@@ -180,10 +181,11 @@ final class ReportLoader {
     }
 
     private static void steps(ArchiveDatabase db, String inRuns, List<StepInfo> steps, Map<String, TargetEnv> targets,
-                              Map<String, Map<String, String>> variables) throws SQLException {
+                              Map<String, Map<String, String>> variables,
+                              Map<String, Map<String, String>> stepVariables) throws SQLException {
         String sql = "SELECT run_id, step_id, target, url, workload, threads, round, warmup_ms, measure_ms, options,"
                 + " outcome, started_at_ms, ended_at_ms, product, version, nodes, monthly_cost, currency,"
-                + " target_variables FROM steps WHERE " + inRuns + " ORDER BY started_at_ms, run_id, step_id";
+                + " target_variables, " + costItemsColumn(db) + " FROM steps WHERE " + inRuns + " ORDER BY started_at_ms, run_id, step_id";
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 String target = rs.getString(3);
@@ -195,16 +197,37 @@ final class ReportLoader {
                 // the latest step describes the target (a re-run after a change wins)
                 targets.put(target, new TargetEnv(target, rs.getString(14), rs.getString(15), rs.getString(4),
                         nodes == null ? null : nodes.intValue(), cost == null ? null : cost.doubleValue(),
-                        rs.getString(18), null, null, List.of()));
+                        rs.getString(18), null, null, List.of(), costItems(rs.getString(20))));
                 String vars = rs.getString(19);
-                variables.put(target, vars == null || vars.isBlank() ? Map.of()
+                Map<String, String> parsed = vars == null || vars.isBlank() ? Map.of()
                         : Json.MAPPER.convertValue(Json.MAPPER.readTree(vars),
-                        new TypeReference<Map<String, String>>() { }));
+                        new TypeReference<Map<String, String>>() { });
+                variables.put(target, parsed);
+                stepVariables.put(rs.getString(1) + "/" + rs.getInt(2), parsed);
             }
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("steps dataset: target_variables is not a JSON object: "
+            throw new IllegalStateException("steps dataset: target_variables or cost_items is not a JSON object: "
                     + e.getOriginalMessage(), e);
         }
+    }
+
+    /** {@code cost_items}, or NULL for archives written before the column existed. */
+    private static String costItemsColumn(ArchiveDatabase db) throws SQLException {
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT * FROM steps LIMIT 0")) {
+            java.sql.ResultSetMetaData md = rs.getMetaData();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                if (md.getColumnName(i).equals("cost_items")) {
+                    return "cost_items";
+                }
+            }
+        }
+        return "NULL AS cost_items";
+    }
+
+    private static Map<String, Double> costItems(String json) throws com.fasterxml.jackson.core.JsonProcessingException {
+        return json == null || json.isBlank() ? null : Json.MAPPER.convertValue(Json.MAPPER.readTree(json),
+                new TypeReference<java.util.LinkedHashMap<String, Double>>() { });
     }
 
     /** Warm-up sample count and first measured start of each step (key run/step). */
@@ -305,7 +328,7 @@ final class ReportLoader {
         Map<String, TargetEnv> out = new TreeMap<>();
         targets.forEach((name, t) -> out.put(name, new TargetEnv(t.name(), t.product(), t.version(), t.url(),
                 t.nodes(), t.monthlyCost(), t.currency(), rtt.get(name), cpuMax.get(name),
-                bound.getOrDefault(name, List.of()))));
+                bound.getOrDefault(name, List.of()), t.costItems())));
         return out;
     }
 

@@ -74,10 +74,13 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
      * @param threads   concurrency of the comparison (P99), or null (peak over all concurrencies)
      * @param unit      unit of the figures ({@code qps}, {@code ms}, or the currency)
      * @param reason    why there is no winner, or null
+     * @param indicative  a winner that is not a tie, but a candidate compared was measured in fewer than 2 rounds:
+     *                    its round-to-round spread is unknown, so the difference is not shown to exceed it (the
+     *                    result is labelled "indicative", not "win")
      */
     public record Verdict(String workload, String metric, String winner, Double value, String runnerUp,
                           Double runnerUpValue, boolean tie, List<String> tiedWith, Double spread, Integer threads,
-                          String unit, Text reason) {
+                          String unit, Text reason, boolean indicative) {
         public Verdict {
             tiedWith = List.copyOf(tiedWith);
         }
@@ -110,9 +113,18 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
      */
     public record TargetEnv(String name, String product, String version, String url, Integer nodes,
                             Double monthlyCost, String currency, Double rttMs, Double clientCpuMaxPct,
-                            List<String> clientBoundSteps) {
+                            List<String> clientBoundSteps, Map<String, Double> costItems) {
         public TargetEnv {
             clientBoundSteps = List.copyOf(clientBoundSteps);
+            costItems = costItems == null ? Map.of()
+                    : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(costItems));
+        }
+
+        /** A target without cost items. */
+        public TargetEnv(String name, String product, String version, String url, Integer nodes, Double monthlyCost,
+                         String currency, Double rttMs, Double clientCpuMaxPct, List<String> clientBoundSteps) {
+            this(name, product, version, url, nodes, monthlyCost, currency, rttMs, clientCpuMaxPct, clientBoundSteps,
+                    null);
         }
     }
 
@@ -233,10 +245,22 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
      * @param atQps               QPS at the chosen concurrency, or null
      * @param atCostPer1000Qps    monthlyCost / atQps * 1000, or null
      * @param atQpsPer1000Currency atQps / monthlyCost * 1000, or null
+     * @param items               the parts of the monthly cost from the plan, in plan order (empty: none listed)
      */
     public record Cost(String target, double monthlyCost, String currency, double peakQps, int peakThreads,
                        double costPer1000Qps, double qpsPer1000Currency, Double atQps, Double atCostPer1000Qps,
-                       Double atQpsPer1000Currency) {}
+                       Double atQpsPer1000Currency, List<CostItem> items) {
+        public Cost {
+            items = List.copyOf(items);
+        }
+    }
+
+    /**
+     * One part of a target's monthly cost.
+     *
+     * @param sharePct amount / monthly cost * 100
+     */
+    public record CostItem(String name, double amount, double sharePct) {}
 
     /** Peak throughput of one product with one node and with {@code nodes} nodes; ratio = multi / single. */
     public record ScaleOut(String workload, String product, String singleTarget, double singleQps, String multiTarget,

@@ -152,8 +152,15 @@ class ArchiverKillIntegrationTest {
         if (!Files.isDirectory(dir)) {
             return 0;
         }
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".parquet")).count();
+        while (true) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                return files.filter(f -> f.getFileName().toString().endsWith(".parquet")).count();
+            } catch (java.io.UncheckedIOException e) {
+                // the child renamed a .tmp file while the walk was listing it: count again
+                if (!(e.getCause() instanceof java.nio.file.NoSuchFileException)) {
+                    throw e;
+                }
+            }
         }
     }
 

@@ -125,7 +125,8 @@ class ParquetRoundTripTest {
         try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement()) {
             ResultSet rs = st.executeQuery("SELECT run_id, step_id, target, product, url, workload, threads, round,"
                     + " warmup_ms, measure_ms, queries_per_txn, samples_sent, blocks_sent, errors, outcome,"
-                    + " started_at_ms, ended_at_ms, target_variables, monthly_cost, producers FROM steps ORDER BY step_id");
+                    + " started_at_ms, ended_at_ms, target_variables, monthly_cost, producers, cost_items"
+                    + " FROM steps ORDER BY step_id");
             for (int step = 1; step <= 2; step++) {
                 assertThat(rs.next()).isTrue();
                 int s = step;
@@ -149,6 +150,9 @@ class ParquetRoundTripTest {
                 assertThat(rs.getLong(17) - rs.getLong(16)).isEqualTo(3000);
                 assertThat(rs.getString(18)).contains("\"cache_size\":\"65536\"");
                 assertThat(rs.getInt(20)).isEqualTo(2);
+                // cost items in plan order; absent (null) for a target without them
+                assertThat(rs.getString(21)).isEqualTo(spec.target().contains("file")
+                        ? "{\"storage\":30.0,\"compute\":90.0}" : null);
             }
             assertThat(rs.next()).isFalse();
             rs = st.executeQuery("SELECT run_id, plan_name, producers, blocks_sent, samples_sent, outcome FROM runs");

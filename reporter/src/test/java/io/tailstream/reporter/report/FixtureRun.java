@@ -37,10 +37,15 @@ final class FixtureRun {
 
     /** A target under test. */
     record Target(String name, String product, String version, Map<String, String> variables, Double monthlyCost,
-                  String currency, Integer nodes, double rttMs) {
+                  String currency, Integer nodes, double rttMs, Map<String, Double> costItems) {
+        Target(String name, String product, String version, Map<String, String> variables, Double monthlyCost,
+               String currency, Integer nodes, double rttMs) {
+            this(name, product, version, variables, monthlyCost, currency, nodes, rttMs, null);
+        }
+
         TargetInfo info() {
             return new TargetInfo(name, "jdbc:mysql://" + name + ".example:3306/sbtest?password=hunter2", product,
-                    version, variables, monthlyCost, currency, nodes, "fixture");
+                    version, variables, monthlyCost, currency, nodes, "fixture", costItems);
         }
     }
 

@@ -57,11 +57,41 @@ class ReportAnalysisTest {
                 row("b", 8, List.of(880.0, 880.0, 880.0), 4, 0)), t, null);
         List<Verdict> vs = ReportAnalysis.verdicts(win, t);
         assertThat(verdict(vs, "throughput").tie()).isFalse();
+        assertThat(vs).allSatisfy(x -> assertThat(x.indicative()).as(x.metric()).isFalse()); // 3 rounds each
         // P99: lower wins; cost: 100 / 1000 * 1000 = 100 per 1,000 QPS vs 113.6
         assertThat(verdict(vs, "p99").winner()).isEqualTo("b");
         assertThat(verdict(vs, "p99").threads()).isEqualTo(8);
         assertThat(verdict(vs, "cost").winner()).isEqualTo("a");
         assertThat(verdict(vs, "cost").value()).isCloseTo(100.0, within(1e-9));
+    }
+
+    @Test
+    void singleRound_differenceIsIndicative_notAWin_sameComputation() {
+        Map<String, TargetEnv> t = new TreeMap<>(Map.of("a", env("a", 100.0, "USD", "X", 1), "b",
+                env("b", 100.0, "USD", "X", 1)));
+        // a in 3 rounds, b in one: b's spread is unknown, so a's lead is indicative on every metric
+        List<Verdict> one = ReportAnalysis.verdicts(workload(List.of(row("a", 8, List.of(990.0, 1000.0, 1010.0), 5, 0),
+                row("b", 8, List.of(880.0), 4, 0)), t, null), t);
+        Verdict tput = verdict(one, "throughput");
+        assertThat(tput.winner()).isEqualTo("a");
+        assertThat(tput.value()).isCloseTo(1000.0, within(1e-9));
+        assertThat(tput.runnerUpValue()).isEqualTo(880.0);
+        assertThat(tput.tie()).isFalse();
+        assertThat(tput.indicative()).isTrue();
+        assertThat(verdict(one, "p99").winner()).isEqualTo("b");
+        assertThat(verdict(one, "p99").indicative()).isTrue();
+        assertThat(verdict(one, "cost").indicative()).isTrue();
+        // a difference inside a's own spread stays a tie (the known spread already says it is not a win)
+        Verdict tie = verdict(ReportAnalysis.verdicts(workload(List.of(
+                row("a", 8, List.of(990.0, 1000.0, 1010.0), 5, 0), row("b", 8, List.of(995.0), 4, 0)), t, null), t),
+                "throughput");
+        assertThat(tie.tie()).isTrue();
+        assertThat(tie.indicative()).isFalse();
+        // two rounds each: a win
+        Verdict two = verdict(ReportAnalysis.verdicts(workload(List.of(row("a", 8, List.of(1000.0, 1001.0), 5, 0),
+                row("b", 8, List.of(880.0, 881.0), 4, 0)), t, null), t), "throughput");
+        assertThat(two.tie()).isFalse();
+        assertThat(two.indicative()).isFalse();
     }
 
     @Test

@@ -111,6 +111,114 @@ class ReportGeneratorTest {
     }
 
     @Test
+    void oneRoundEach_verdictsAreIndicative_inHtmlJsonAndMarkdown() throws Exception {
+        SyntheticRun run = new SyntheticRun("run-1r", 5, List.of("producer-a"), List.of(
+                new SyntheticRun.StepSpec("h2-mem", "oltp_point_select", 4, 1, 1, 500, 1000),
+                new SyntheticRun.StepSpec("h2-file", "oltp_point_select", 4, 1, 1, 500, 1000)),
+                400, 1, 1_750_000_000_000L);
+        Path archive = archiveOf(run);
+        ReportModel model = ReportGenerator.load(archive, ReportOptions.allRuns());
+        assertThat(model.verdicts()).hasSize(3).allSatisfy(v -> {
+            assertThat(v.winner()).as(v.metric()).isNotNull();
+            assertThat(v.indicative() || v.tie()).as(v.metric()).isTrue();
+        });
+        assertThat(model.verdicts()).anyMatch(ReportModel.Verdict::indicative);
+        Path html = dir.resolve("r.html");
+        Path json = dir.resolve("r.json");
+        Path md = dir.resolve("r.md");
+        ReportGenerator.generate(archive, ReportOptions.allRuns(), ReportFormat.HTML, html);
+        ReportGenerator.generate(archive, ReportOptions.allRuns(), ReportFormat.JSON, json);
+        ReportGenerator.generate(archive, ReportOptions.allRuns(), ReportFormat.MD, md);
+        String page = Files.readString(html);
+        assertThat(page).contains("data-indicative=\"true\"").contains("<span class=\"badge indicative\"")
+                .contains("round-to-round spread is unknown").doesNotContain("<span class=\"badge win\">");
+        var tree = io.tailstream.schemas.event.Json.MAPPER.readTree(Files.readString(json));
+        assertThat(tree.get("verdicts").get(0).get("indicative").asBoolean())
+                .isEqualTo(model.verdicts().get(0).indicative());
+        assertThat(Files.readString(md)).contains("| indicative |").doesNotContain("| win |");
+    }
+
+    /** Rewrites every steps file of the archive with {@code replace} (a DuckDB {@code REPLACE} list). */
+    private static void rewriteSteps(Path archive, String replace) throws Exception {
+        List<Path> stepFiles;
+        try (var files = Files.walk(archive)) {
+            stepFiles = files.filter(f -> f.getFileName().toString().equals("steps.parquet")).toList();
+        }
+        assertThat(stepFiles).isNotEmpty();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+             java.sql.Statement st = c.createStatement()) {
+            for (Path f : stepFiles) {
+                Path rewritten = f.resolveSibling("rewritten.parquet");
+                st.execute("COPY (SELECT * " + replace + " FROM read_parquet('" + f + "')) TO '" + rewritten
+                        + "' (FORMAT PARQUET)");
+                Files.move(rewritten, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    private static ReportModel.Check check(Path archive, String id) throws Exception {
+        return ReportGenerator.load(archive, ReportOptions.allRuns()).checklist().stream()
+                .filter(c -> c.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void dataLargerThanBufferPool_passFlagNa_fromTheStepsOptionsAndVariables() throws Exception {
+        SyntheticRun run = new SyntheticRun("run-ds", 4, List.of("producer-a"), List.of(
+                new SyntheticRun.StepSpec("h2-mem", "oltp_read_only", 4, 1, 1, 500, 1000),
+                new SyntheticRun.StepSpec("h2-file", "oltp_read_only", 4, 1, 1, 500, 1000)),
+                400, 1, 1_750_000_000_000L);
+        Path archive = archiveOf(run);
+        // the plan did not ask: n/a
+        assertThat(check(archive, "dataSize").status()).isEqualTo("na");
+        // h2-file asked, 5 GiB of data over a 4 GiB pool: pass, with both sizes
+        rewriteSteps(archive, "REPLACE (CASE WHEN target = 'h2-file' THEN"
+                + " '{\"expect.dataLargerThanBufferPool\":\"true\",\"tables\":\"1\"}' ELSE options END AS options,"
+                + " CASE WHEN target = 'h2-file' THEN '{\"innodb_buffer_pool_size\":\"4294967296\","
+                + "\"tailstream.data_bytes\":\"5368709120\"}' ELSE target_variables END AS target_variables)");
+        ReportModel.Check pass = check(archive, "dataSize");
+        assertThat(pass.status()).isEqualTo("pass");
+        assertThat(pass.findings()).hasSize(1);
+        assertThat(pass.findings().get(0).key()).isEqualTo("finding.dataSizeOk");
+        assertThat(pass.findings().get(0).args()).containsExactly("h2-file · oltp_read_only",
+                "5120.0 MiB (5368709120 B)", "4096.0 MiB (4294967296 B)");
+        // h2-mem asked too, but its 1 MiB fits the 4 GiB pool: flag naming it and both sizes
+        rewriteSteps(archive, "REPLACE ('{\"expect.dataLargerThanBufferPool\":\"true\"}' AS options,"
+                + " CASE WHEN target = 'h2-mem' THEN '{\"innodb_buffer_pool_size\":\"4294967296\","
+                + "\"tailstream.data_bytes\":\"1048576\"}' ELSE target_variables END AS target_variables)");
+        ReportModel.Check flag = check(archive, "dataSize");
+        assertThat(flag.status()).isEqualTo("flag");
+        assertThat(flag.findings()).singleElement().satisfies(t -> {
+            assertThat(t.key()).isEqualTo("finding.dataSize");
+            assertThat(t.args()).containsExactly("h2-mem · oltp_read_only", "1.0 MiB (1048576 B)",
+                    "4096.0 MiB (4294967296 B)");
+        });
+        Path html = dir.resolve("ds.html");
+        ReportGenerator.generate(archive, ReportOptions.allRuns(), html);
+        assertThat(Files.readString(html)).contains("<li data-check=\"dataSize\" data-status=\"flag\">")
+                .contains("h2-mem · oltp_read_only: data 1.0 MiB (1048576 B) is not larger than the buffer pool");
+        // asked, but the pool size is unknown (not a number): n/a
+        rewriteSteps(archive, "REPLACE ('{\"innodb_buffer_pool_size\":\"auto\",\"tailstream.data_bytes\":\"1\"}'"
+                + " AS target_variables)");
+        assertThat(check(archive, "dataSize").status()).isEqualTo("na");
+    }
+
+    @Test
+    void archiveWithoutCostItemsColumn_isReadAsNoItems() throws Exception {
+        SyntheticRun run = new SyntheticRun("run-old", 3, List.of("producer-a"), List.of(
+                new SyntheticRun.StepSpec("h2-file", "oltp_point_select", 4, 1, 1, 500, 1000)),
+                400, 1, 1_750_000_000_000L);
+        Path archive = archiveOf(run);
+        assertThat(ReportGenerator.load(archive, ReportOptions.allRuns()).workloads().get(0).costs().get(0).items())
+                .extracting(ReportModel.CostItem::name).containsExactly("storage", "compute");
+        // rewrite every steps file as an archive from before the cost_items column existed
+        rewriteSteps(archive, "EXCLUDE (cost_items)");
+        ReportModel model = ReportGenerator.load(archive, ReportOptions.allRuns());
+        ReportModel.Cost cost = model.workloads().get(0).costs().get(0);
+        assertThat(cost.monthlyCost()).isEqualTo(120.0);
+        assertThat(cost.items()).isEmpty();
+    }
+
+    @Test
     void summaryTable_equalsExactComputationOverMeasuredSamples() throws Exception {
         SyntheticRun run = run("run-a", 7);
         Path archive = archiveOf(run);

@@ -242,6 +242,44 @@ class SeedComparisonReportTest {
     }
 
     @Test
+    void costItems_listedWithTheirShare_costFiguresStayOnTheTotal() throws Exception {
+        WorkloadSummary ro = model.workloads().stream().filter(w -> w.workload().equals(SeedComparison.RO))
+                .findFirst().orElseThrow();
+        Cost polardb = ro.costs().stream().filter(c -> c.target().equals("polardb")).findFirst().orElseThrow();
+        assertThat(polardb.monthlyCost()).isEqualTo(5602.0);
+        assertThat(polardb.items()).extracting(ReportModel.CostItem::name)
+                .containsExactly("compute", "storage", "operations");
+        close(polardb.items().get(0).sharePct(), 3200.0 / 5602 * 100);
+        close(polardb.items().get(1).sharePct(), 1500.0 / 5602 * 100);
+        close(polardb.items().get(2).sharePct(), 902.0 / 5602 * 100);
+        assertThat(ro.costs().stream().filter(c -> !c.target().equals("polardb"))).allMatch(c -> c.items().isEmpty());
+
+        Path html = dir.resolve("items.html");
+        Path json = dir.resolve("items.json");
+        ReportGenerator.generate(archive, OPTIONS, ReportFormat.HTML, html);
+        ReportGenerator.generate(archive, OPTIONS, ReportFormat.JSON, json);
+        String page = Files.readString(html);
+        assertThat(page).contains("<table class=\"cost-items\" data-workload=\"oltp_read_only\">")
+                .contains("<tr data-target=\"polardb\" data-item=\"storage\">")
+                .contains("data-key=\"amount\" data-value=\"1500\"")
+                .contains("data-key=\"share_pct\" data-value=\"" + (1500.0 / 5602 * 100) + "\"")
+                .doesNotContain("data-target=\"mysql-essd\" data-item=");
+        JsonNode tree = Json.MAPPER.readTree(Files.readString(json));
+        JsonNode costs = tree.get("workloads").get(0).get("costs");
+        JsonNode jp = null;
+        for (JsonNode c : costs) {
+            if (c.get("target").asText().equals("polardb")) {
+                jp = c;
+            }
+        }
+        assertThat(jp).isNotNull();
+        assertThat(jp.get("items")).hasSize(3);
+        assertThat(jp.get("items").get(2).get("name").asText()).isEqualTo("operations");
+        assertThat(jp.get("items").get(2).get("amount").asDouble()).isEqualTo(902.0);
+        assertThat(jp.get("items").get(2).get("sharePct").asDouble()).isEqualTo(902.0 / 5602 * 100);
+    }
+
+    @Test
     void scaleOut_polarDbReadOnlyNode_ratioOfPeaks() {
         Map<String, Expected> exp = expected();
         assertThat(model.scaleOut()).hasSize(1);
@@ -312,6 +350,9 @@ class SeedComparisonReportTest {
             }
         }
         assertThat(tree.get("verdicts")).hasSize(9);
+        // three rounds everywhere: no result is merely indicative
+        assertThat(model.verdicts()).noneMatch(Verdict::indicative);
+        assertThat(page).doesNotContain("badge indicative").contains("<span class=\"badge win\">");
         assertThat(tree.get("checklist")).hasSize(model.checklist().size());
         String markdown = Files.readString(md);
         assertThat(markdown).contains("| oltp_read_only | Peak throughput | polardb-1p1r |")

@@ -1,5 +1,7 @@
 package io.tailstream.schemas.event;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -15,6 +17,8 @@ import java.util.Map;
  * @param currency    currency of {@code monthlyCost}
  * @param nodes       nodes serving the target (1 primary + N read-only), or null
  * @param notes       free text from the plan
+ * @param costItems   the parts of {@code monthlyCost} by name ("compute", "storage", ...) in plan order, or null
+ *                    when the plan lists none (absent in JSON of older producers); they sum to {@code monthlyCost}
  */
 public record TargetInfo(
         String name,
@@ -25,9 +29,17 @@ public record TargetInfo(
         Double monthlyCost,
         String currency,
         Integer nodes,
-        String notes) {
+        String notes,
+        Map<String, Double> costItems) {
 
     public TargetInfo {
         variables = variables == null ? Map.of() : Map.copyOf(variables);
+        costItems = costItems == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(costItems));
+    }
+
+    /** A target without cost items. */
+    public TargetInfo(String name, String url, String product, String version, Map<String, String> variables,
+                      Double monthlyCost, String currency, Integer nodes, String notes) {
+        this(name, url, product, version, variables, monthlyCost, currency, nodes, notes, null);
     }
 }

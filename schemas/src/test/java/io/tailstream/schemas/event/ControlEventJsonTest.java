@@ -43,6 +43,21 @@ class ControlEventJsonTest {
     }
 
     @Test
+    void costItems_roundTripInPlanOrder_andAbsentMeansNone() {
+        java.util.LinkedHashMap<String, Double> items = new java.util.LinkedHashMap<>();
+        items.put("storage", 1500.0);
+        items.put("compute", 3200.0);
+        items.put("operations", 902.0);
+        TargetInfo t = new TargetInfo("polardb", "jdbc:mysql://db/sbtest", "MySQL", "8.0", Map.of(), 5602.0, "CNY",
+                1, null, items);
+        TargetInfo back = Json.read(Json.write(t), TargetInfo.class);
+        assertThat(back).isEqualTo(t);
+        assertThat(back.costItems().keySet()).containsExactly("storage", "compute", "operations");
+        assertThat(Json.writeString(TARGET)).doesNotContain("costItems");
+        assertThat(Json.read(Json.writeString(TARGET), TargetInfo.class).costItems()).isNull();
+    }
+
+    @Test
     void unknownFields_areIgnoredSoNewerProducersDoNotBreakOlderConsumers() {
         String json = "{\"type\":\"run_ended\",\"runId\":\"r\",\"atEpochMs\":5,\"producerId\":\"p\",\"blocksSent\":3,"
                 + "\"samplesSent\":9,\"outcome\":\"completed\",\"someFutureField\":{\"x\":1}}";

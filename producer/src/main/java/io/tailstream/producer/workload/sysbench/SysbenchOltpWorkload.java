@@ -76,6 +76,12 @@ public final class SysbenchOltpWorkload implements Workload {
         return options.toMap();
     }
 
+    /** {@code sbtest1..N}. */
+    @Override
+    public List<String> tables() {
+        return java.util.stream.IntStream.rangeClosed(1, options.tables()).mapToObj(i -> "sbtest" + i).toList();
+    }
+
     @Override
     public String dataSetKey() {
         return "sysbench:tables=" + options.tables() + ",table_size=" + script.preparedRows(options) + ",auto_inc="
