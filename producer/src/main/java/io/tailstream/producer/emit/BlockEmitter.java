@@ -82,6 +82,11 @@ final class BlockEmitter {
         return blocksAcked.get();
     }
 
+    /** Block buffers created so far (the pool grows on demand up to {@link EmitterSettings#maxBufferedBlocks()}). */
+    int encodersCreated() {
+        return Math.min(encodersCreated.get(), settings.maxBufferedBlocks());
+    }
+
     /** Blocks handed over and not yet sealed. */
     int backlog() {
         return filled.size();

@@ -142,4 +142,9 @@ public final class KafkaSampleSink implements SampleSink {
             transport.close();
         }
     }
+
+    /** Block buffers the emitter has created so far (tests: pool growth is not per-sample allocation). */
+    int encodersCreated() {
+        return emitter.encodersCreated();
+    }
 }

@@ -34,16 +34,25 @@ class SampleWriterAllocationTest {
             long start = 1_700_000_000_000_000L;
             write(writer, start, 2_000_000); // warm up: JIT, encoder pool filled
             long tid = Thread.currentThread().getId();
+            int encodersBefore = sink.encodersCreated();
             long before = threads.getThreadAllocatedBytes(tid);
             write(writer, start + 1_000_000_000L, 1_000_000);
             long allocated = threads.getThreadAllocatedBytes(tid) - before;
+            int grown = sink.encodersCreated() - encodersBefore;
             writer.flush();
             emission.finish();
-            System.out.printf("worker thread allocated %,d bytes over 1,000,000 writes%n", allocated);
-            // any per-sample object (16 bytes at least) would be >= 16,000,000 bytes here; what a worker may allocate
-            // is a new block buffer (8 KiB) when the emitter thread lags behind this tight loop and the pool grows
-            // (bounded by maxBufferedBlocks): under 2 bytes per sample on average
-            assertThat(allocated).as("bytes allocated by 1,000,000 writes").isLessThan(2_000_000);
+            // When the emitter thread lags behind this tight loop (a loaded machine), the worker creates new block
+            // buffers: pool growth, bounded by maxBufferedBlocks, not per-sample allocation. Each is one encoder
+            // with its sample buffer (maxSamplesPerBlock x 8 bytes; these narrow samples never grow it); discount
+            // them. At most ~980 blocks are filled in the measured loop, so the discount stays under 8.2 MB and a
+            // per-sample object (>= 16 MB) still fails the test.
+            long perEncoder = EmitterSettings.defaults().maxSamplesPerBlock() * 8L + 128;
+            long perSample = allocated - grown * perEncoder;
+            System.out.printf("worker thread allocated %,d bytes over 1,000,000 writes (%d block buffers created)%n",
+                    allocated, grown);
+            // any per-sample object (16 bytes at least) would be >= 16,000,000 bytes here
+            assertThat(perSample).as("bytes allocated by 1,000,000 writes, block buffer creation excluded")
+                    .isLessThan(1_000_000);
         }
     }
 
