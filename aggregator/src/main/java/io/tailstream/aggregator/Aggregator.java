@@ -1,6 +1,7 @@
 package io.tailstream.aggregator;
 
 import io.tailstream.aggregator.topology.AggregatorTopology;
+import io.tailstream.aggregator.topology.TopologyListener;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -51,8 +52,17 @@ public final class Aggregator implements AutoCloseable {
      * @param stateDir directory for Kafka Streams' local state (checkpoints; the stores themselves are in memory)
      */
     public static Aggregator start(String bootstrapServers, AggregatorConfig config, Path stateDir) {
+        return start(bootstrapServers, config, stateDir, TopologyListener.NONE);
+    }
+
+    /**
+     * Starts the aggregator with a listener on the windows and stalls it emits (e.g. the live monitor's
+     * {@link io.tailstream.aggregator.http.LiveWindows}); otherwise as {@link #start(String, AggregatorConfig, Path)}.
+     */
+    public static Aggregator start(String bootstrapServers, AggregatorConfig config, Path stateDir,
+                                   TopologyListener listener) {
         Properties props = streamsProperties(bootstrapServers, config, stateDir);
-        KafkaStreams streams = new KafkaStreams(AggregatorTopology.build(config), props);
+        KafkaStreams streams = new KafkaStreams(AggregatorTopology.build(config, listener), props);
         Aggregator aggregator = new Aggregator(streams, config);
         streams.setUncaughtExceptionHandler(e -> {
             aggregator.failure.compareAndSet(null, e);

@@ -7,6 +7,6 @@
  * <p>The engine is in {@code topology} (the Streams graph, a pure function of the config: stage 1 decodes blocks,
  * stage 2 merges windows, stage 3 analyses steps), {@code window} (the partial/aggregate model and its serde),
  * {@code stall} (the stall rules, pure code) and {@code step} (stage 3: stalls, roll-ups, summaries, block
- * accounting).
+ * accounting); {@code http} is the optional live monitor (Prometheus metrics, JSON API, live page).
  */
 package io.tailstream.aggregator;

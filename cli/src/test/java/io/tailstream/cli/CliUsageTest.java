@@ -47,6 +47,8 @@ class CliUsageTest {
             "report --out /tmp/r.html                     | Missing required option: '--archive",
             "prepare --workload oltp_read_write           | --url is required",
             "aggregate --window 0s --bootstrap-servers 127.0.0.1:1 | window",
+            "aggregate --http-port 70000 --bootstrap-servers 127.0.0.1:1 | --http-port must be in 0..65535, got 70000",
+            "aggregate --http-bind 0.0.0.0 --bootstrap-servers 127.0.0.1:1 | --http-bind needs --http-port",
             "frobnicate                                   | Unmatched argument at index 0: 'frobnicate'",
             "''                                           | a subcommand is required",
     })

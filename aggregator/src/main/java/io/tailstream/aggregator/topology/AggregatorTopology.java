@@ -18,6 +18,7 @@ import io.tailstream.schemas.event.StepSummary;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -81,6 +82,15 @@ public final class AggregatorTopology {
 
     /** Builds the topology; reads nothing but the config. */
     public static Topology build(AggregatorConfig config) {
+        return build(config, TopologyListener.NONE);
+    }
+
+    /**
+     * Builds the topology with a listener on the base windows and stall events it emits (the live monitor); the
+     * graph, its stores and topics are the same whatever the listener.
+     */
+    public static Topology build(AggregatorConfig config, TopologyListener listener) {
+        Objects.requireNonNull(listener, "listener");
         Serde<WindowAggregate> aggregateSerde = new WindowAggregateSerde();
         Serde<WindowStats> windowSerde = new JsonSerde<>(WindowStats.class);
         StreamsBuilder builder = new StreamsBuilder();
@@ -109,6 +119,7 @@ public final class AggregatorTopology {
 
         closed.filter((run, in) -> StepInput.WINDOW.equals(in.kind()) && in.publish(),
                         Named.as("published-windows"))
+                .peek((run, in) -> listener.onWindow(in.window()), Named.as("window-listener"))
                 .map((run, in) -> KeyValue.pair(in.window().scopeKey(), in.window()), Named.as("to-window-stats"))
                 .to(Topics.WINDOWS, Produced.with(Serdes.String(), windowSerde).withName("windows"));
 
@@ -129,6 +140,7 @@ public final class AggregatorTopology {
                 .defaultBranch(Branched.as("rollups"));
         outputs.get("step-stalls")
                 .mapValues(v -> ((StepOutput.Stall) v).event(), Named.as("stall-unwrap"))
+                .peek((key, stall) -> listener.onStall(stall), Named.as("stall-listener"))
                 .to(Topics.STALLS, Produced.with(Serdes.String(), new JsonSerde<>(StallEvent.class))
                         .withName("stalls-out"));
         outputs.get("step-summaries")

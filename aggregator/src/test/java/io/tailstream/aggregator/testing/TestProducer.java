@@ -4,6 +4,11 @@ import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleBlock;
 import io.tailstream.schemas.block.SampleBlockEncoder;
 import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Encodes blocks the way one producer does: one block sequence per producer, markers included. */
 public final class TestProducer {
@@ -16,6 +21,15 @@ public final class TestProducer {
     public TestProducer(String runId, String producerId) {
         this.runId = runId;
         this.producerId = producerId;
+    }
+
+    /** An idempotent, acks=all Kafka producer of string keys and block bytes, as the real producer sends. */
+    public static KafkaProducer<String, byte[]> kafkaProducer(String bootstrapServers) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     }
 
     /** The record key of this producer's blocks. */

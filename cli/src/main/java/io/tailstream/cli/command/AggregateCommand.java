@@ -1,13 +1,22 @@
 package io.tailstream.cli.command;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
+import io.tailstream.aggregator.http.LiveWindows;
+import io.tailstream.aggregator.http.MonitorServer;
+import io.tailstream.aggregator.topology.TopologyListener;
 import io.tailstream.aggregator.stall.StallConfig;
 import io.tailstream.cli.UserFacingException;
 import io.tailstream.cli.options.DurationConverter;
 import io.tailstream.cli.options.KafkaOptions;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.schemas.Topics;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -85,6 +94,16 @@ public final class AggregateCommand implements Callable<Integer> {
             description = "Baseline = median of the last N unstalled measured windows (default: ${DEFAULT-VALUE}).")
     int stallBaselineWindows;
 
+    @Option(names = "--http-port", paramLabel = "PORT", description = "Serve the live monitor on this port: /metrics"
+            + " (Prometheus), /api/runs, /api/windows (JSON) and / (a live page); 0 picks a free port. Off unless"
+            + " given.")
+    Integer httpPort;
+
+    @Option(names = "--http-bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+            description = "Address the live monitor listens on (default: ${DEFAULT-VALUE}; it has no"
+                    + " authentication, so widen it only on a trusted network).")
+    String httpBind;
+
     @Override
     public Integer call() throws Exception {
         if (kafka.bootstrapServers == null) {
@@ -100,10 +119,21 @@ public final class AggregateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
+            throw new ParameterException(spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);
+        }
+        if (httpPort == null && spec.commandLine().getParseResult().hasMatchedOption("--http-bind")) {
+            throw new ParameterException(spec.commandLine(), "--http-bind needs --http-port");
+        }
+        InetSocketAddress httpAddress = httpPort == null ? null : httpAddress();
         TopicProvisioner.ensure(kafka.bootstrapServers, Topics.all(partitions));
         Path dir = stateDir != null ? stateDir : Files.createTempDirectory("tailstream-aggregator-");
         CountDownLatch stopped = new CountDownLatch(1);
-        try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers, config, dir)) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        LiveWindows live = new LiveWindows(registry);
+        try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers, config, dir,
+                httpPort == null ? TopologyListener.NONE : live);
+             MonitorServer monitor = httpPort == null ? null : startMonitor(httpAddress, live, registry)) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 aggregator.close();
                 stopped.countDown();
@@ -114,6 +144,9 @@ public final class AggregateCommand implements Callable<Integer> {
             }
             System.out.println("aggregator running against " + kafka.bootstrapServers + " (application id "
                     + applicationId + "); Ctrl-C to stop");
+            if (monitor != null) {
+                System.out.println("live monitor on " + monitor.url() + " (metrics on " + monitor.url() + "metrics)");
+            }
             while (!stopped.await(1, TimeUnit.SECONDS)) {
                 Optional<Throwable> failure = aggregator.failure();
                 if (failure.isPresent()) {
@@ -123,5 +156,22 @@ public final class AggregateCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    private InetSocketAddress httpAddress() {
+        try {
+            return new InetSocketAddress(InetAddress.getByName(httpBind), httpPort);
+        } catch (UnknownHostException e) {
+            throw new ParameterException(spec.commandLine(), "--http-bind: unknown address '" + httpBind + "'", e);
+        }
+    }
+
+    private static MonitorServer startMonitor(InetSocketAddress address, LiveWindows live,
+                                              PrometheusMeterRegistry registry) {
+        try {
+            return MonitorServer.start(address, live, registry);
+        } catch (UncheckedIOException e) {
+            throw new UserFacingException("--http-port/--http-bind: " + e.getMessage(), e);
+        }
     }
 }

@@ -1,0 +1,289 @@
+package io.tailstream.aggregator.http;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.tailstream.aggregator.topology.TopologyListener;
+import io.tailstream.schemas.event.StallEvent;
+import io.tailstream.schemas.event.WindowStats;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The live monitor's view of a running aggregator: the last {@code windowsKept} base windows of every scope
+ * (run, step, op) and the stalls of every step, fed by the topology as it emits them ({@link TopologyListener}), and
+ * the Micrometer meters that expose the latest figures.
+ *
+ * <p>Why a listener and not a consumer of the output topics or a store: the windows are already in hand on the
+ * stream thread, so there is no second consumer group, no deserialization and no extra changelog; the cost is one
+ * map update per closed window and scope. Windows are replaced by (scope, window start) and stalls by their key, so a
+ * record seen twice (a late correction, or a transaction retried after a crash) is counted once. A record of an
+ * aborted transaction is not taken back; it is replaced when the window is processed again.
+ *
+ * <p>Scope: each aggregator instance sees the windows of the partitions it owns and the stalls if it owns the
+ * one-partition step stage. At most {@code maxRuns} runs are kept; the run whose newest window is oldest is dropped
+ * (with its meters) when a new one arrives.
+ *
+ * <p>Thread safe: written by stream threads, read by the HTTP server's threads; readers get copies.
+ */
+public final class LiveWindows implements TopologyListener {
+
+    /** Windows kept per scope by default: two minutes of 1 s windows. */
+    public static final int DEFAULT_WINDOWS_KEPT = 120;
+    /** Runs kept by default. */
+    public static final int DEFAULT_MAX_RUNS = 32;
+    private static final int ENDED_STALLS_KEPT = 20;
+
+    private final MeterRegistry registry;
+    private final int windowsKept;
+    private final int maxRuns;
+    private final Map<String, Run> runs = new ConcurrentHashMap<>();
+
+    public LiveWindows(MeterRegistry registry) {
+        this(registry, DEFAULT_WINDOWS_KEPT, DEFAULT_MAX_RUNS);
+    }
+
+    public LiveWindows(MeterRegistry registry, int windowsKept, int maxRuns) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        if (windowsKept < 1) {
+            throw new IllegalArgumentException("windowsKept must be at least 1, got " + windowsKept);
+        }
+        if (maxRuns < 1) {
+            throw new IllegalArgumentException("maxRuns must be at least 1, got " + maxRuns);
+        }
+        this.windowsKept = windowsKept;
+        this.maxRuns = maxRuns;
+    }
+
+    @Override
+    public void onWindow(WindowStats window) {
+        step(window.runId(), window.stepId()).scope(window.op()).add(window);
+    }
+
+    @Override
+    public void onStall(StallEvent stall) {
+        step(stall.runId(), stall.stepId()).stall(stall);
+    }
+
+    /** The newest {@code limit} windows of a scope, newest first (empty if the scope is unknown). */
+    public List<WindowStats> windows(String runId, int stepId, String op, int limit) {
+        Run run = runs.get(runId);
+        Step step = run == null ? null : run.steps.get(stepId);
+        Scope scope = step == null ? null : step.scopes.get(op);
+        return scope == null ? List.of() : scope.newest(limit);
+    }
+
+    /** Every run and step known, with the latest window of each op and the stalls. */
+    public List<RunView> runs() {
+        List<RunView> out = new ArrayList<>();
+        for (Run run : runs.values()) {
+            List<StepView> steps = new ArrayList<>();
+            for (Step step : run.steps.values()) {
+                steps.add(step.view());
+            }
+            steps.sort(Comparator.comparingInt(StepView::step));
+            out.add(new RunView(run.id, steps));
+        }
+        out.sort(Comparator.comparing(RunView::run));
+        return out;
+    }
+
+    /** A run's steps. */
+    public record RunView(String run, List<StepView> steps) {}
+
+    /**
+     * A step's latest figures.
+     *
+     * @param latest       the newest window of each op ({@code *} = all ops), by op
+     * @param errorsTotal  errors of all windows seen, by op
+     * @param openStalls   stalls still open
+     * @param endedStalls  the last stalls that ended, newest first
+     */
+    public record StepView(String run, int step, Map<String, WindowStats> latest, Map<String, Long> errorsTotal,
+                           List<StallEvent> openStalls, List<StallEvent> endedStalls) {}
+
+    private Step step(String runId, int stepId) {
+        Run run = runs.get(runId);
+        if (run == null) {
+            synchronized (runs) {
+                run = runs.get(runId);
+                if (run == null) {
+                    evictIfFull();
+                    run = new Run(runId);
+                    runs.put(runId, run);
+                }
+            }
+        }
+        return run.steps.computeIfAbsent(stepId, id -> new Step(runId, id));
+    }
+
+    private void evictIfFull() {
+        while (runs.size() >= maxRuns) {
+            Run oldest = runs.values().stream().min(Comparator.comparingLong(Run::newestWindowEpochMs)).orElseThrow();
+            runs.remove(oldest.id);
+            for (Step step : oldest.steps.values()) {
+                step.meters.forEach(registry::remove);
+                for (Scope scope : step.scopes.values()) {
+                    scope.meters.forEach(registry::remove);
+                }
+            }
+        }
+    }
+
+    private final class Run {
+        final String id;
+        final Map<Integer, Step> steps = new ConcurrentHashMap<>();
+
+        Run(String id) {
+            this.id = id;
+        }
+
+        long newestWindowEpochMs() {
+            long newest = Long.MIN_VALUE;
+            for (Step step : steps.values()) {
+                for (Scope scope : step.scopes.values()) {
+                    WindowStats w = scope.latest;
+                    if (w != null) {
+                        newest = Math.max(newest, w.windowStartEpochMs());
+                    }
+                }
+            }
+            return newest;
+        }
+    }
+
+    private final class Step {
+        final String runId;
+        final int stepId;
+        final Map<String, Scope> scopes = new ConcurrentHashMap<>();
+        /** Open stalls by key. */
+        final Map<String, StallEvent> open = new ConcurrentHashMap<>();
+        /** Ended stalls by key, at most {@link #ENDED_STALLS_KEPT} (guarded by this). */
+        final NavigableMap<String, StallEvent> ended = new TreeMap<>();
+        final List<Meter> meters;
+
+        Step(String runId, int stepId) {
+            this.runId = runId;
+            this.stepId = stepId;
+            this.meters = List.of(Gauge.builder("tailstream.stalls.open", open, Map::size)
+                    .description("Stalls of the step that are open now")
+                    .tags(tags(runId, stepId, WindowStats.ALL_OPS)).register(registry));
+        }
+
+        Scope scope(String op) {
+            return scopes.computeIfAbsent(op, o -> new Scope(runId, stepId, o));
+        }
+
+        void stall(StallEvent stall) {
+            synchronized (this) {
+                if (stall.open()) {
+                    if (!ended.containsKey(stall.key())) {
+                        open.put(stall.key(), stall);
+                    }
+                } else {
+                    open.remove(stall.key());
+                    ended.put(stall.key(), stall);
+                    while (ended.size() > ENDED_STALLS_KEPT) {
+                        String first = ended.values().stream()
+                                .min(Comparator.comparingLong(StallEvent::startEpochMs)).orElseThrow().key();
+                        ended.remove(first);
+                    }
+                }
+            }
+        }
+
+        StepView view() {
+            Map<String, WindowStats> latest = new TreeMap<>();
+            Map<String, Long> errors = new TreeMap<>();
+            for (Scope scope : scopes.values()) {
+                WindowStats w = scope.latest;
+                if (w != null) {
+                    latest.put(scope.op, w);
+                }
+                errors.put(scope.op, scope.errorsTotal());
+            }
+            List<StallEvent> openNow = new ArrayList<>(open.values());
+            openNow.sort(Comparator.comparingLong(StallEvent::startEpochMs));
+            List<StallEvent> endedNow;
+            synchronized (this) {
+                endedNow = new ArrayList<>(ended.values());
+            }
+            endedNow.sort(Comparator.comparingLong(StallEvent::startEpochMs).reversed());
+            return new StepView(runId, stepId, latest, errors, openNow, endedNow);
+        }
+    }
+
+    private final class Scope {
+        final String op;
+        /** Windows by start (guarded by this). */
+        private final NavigableMap<Long, WindowStats> windows = new TreeMap<>();
+        /** Errors of the windows seen; corrections add their difference (guarded by this). */
+        private long errorsTotal;
+        /** The window with the greatest start. */
+        volatile WindowStats latest;
+        final List<Meter> meters;
+
+        Scope(String runId, int stepId, String op) {
+            this.op = op;
+            Tags tags = tags(runId, stepId, op);
+            this.meters = List.of(
+                    gauge("tailstream.window.qps", "Queries per second of the latest window", tags,
+                            WindowStats::qps),
+                    gauge("tailstream.window.tps", "Successful transactions per second of the latest window", tags,
+                            WindowStats::tps),
+                    gauge("tailstream.window.p95.seconds", "P95 latency of the latest window", tags,
+                            w -> w.p95Micros() / 1e6),
+                    gauge("tailstream.window.p99.seconds", "P99 latency of the latest window", tags,
+                            w -> w.p99Micros() / 1e6),
+                    gauge("tailstream.window.count", "Samples completed in the latest window", tags,
+                            w -> w.count()),
+                    FunctionCounter.builder("tailstream.window.errors", this, s -> s.errorsTotal())
+                            .description("Errors of every window seen").tags(tags).register(registry));
+        }
+
+        private Meter gauge(String name, String description, Tags tags, ToDoubleFunction<WindowStats> value) {
+            return Gauge.builder(name, this, s -> {
+                WindowStats w = s.latest;
+                return w == null ? Double.NaN : value.applyAsDouble(w);
+            }).description(description).tags(tags).register(registry);
+        }
+
+        synchronized void add(WindowStats window) {
+            WindowStats previous = windows.put(window.windowStartEpochMs(), window);
+            errorsTotal += window.errors() - (previous == null ? 0 : previous.errors());
+            while (windows.size() > windowsKept) {
+                windows.pollFirstEntry();
+            }
+            WindowStats newest = windows.lastEntry().getValue();
+            latest = newest;
+        }
+
+        synchronized long errorsTotal() {
+            return errorsTotal;
+        }
+
+        synchronized List<WindowStats> newest(int limit) {
+            List<WindowStats> out = new ArrayList<>(Math.min(limit, windows.size()));
+            for (WindowStats w : windows.descendingMap().values()) {
+                if (out.size() >= limit) {
+                    break;
+                }
+                out.add(w);
+            }
+            return out;
+        }
+    }
+
+    private static Tags tags(String runId, int stepId, String op) {
+        return Tags.of("run", runId, "step", Integer.toString(stepId), "op", op);
+    }
+}

@@ -1,0 +1,268 @@
+package io.tailstream.aggregator.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.StallEvent;
+import io.tailstream.schemas.event.WindowStats;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The aggregator's read-only live monitor over HTTP (the JDK's {@link HttpServer}, two threads):
+ *
+ * <ul>
+ *   <li>{@code GET /metrics}: Prometheus text format of {@link LiveWindows}' meters;</li>
+ *   <li>{@code GET /api/runs}: JSON, runs and steps with their latest window per op, errors and stalls;</li>
+ *   <li>{@code GET /api/windows?run=R&step=S[&op=*][&limit=60]}: JSON, the newest windows of a scope, newest first
+ *       (limit 1..{@value LiveWindows#DEFAULT_WINDOWS_KEPT});</li>
+ *   <li>{@code GET /}: a self-contained HTML page that polls the API every second (no external resources).</li>
+ * </ul>
+ *
+ * Anything else is 404; a method other than GET or HEAD is 405; a bad query parameter is 400 with the parameter
+ * named. Bind it to the loopback address (the default of {@code tailstream aggregate}): there is no authentication.
+ *
+ * <p>Thread safe; {@link #close()} is idempotent.
+ */
+public final class MonitorServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MonitorServer.class);
+    /** Prometheus text exposition format 0.0.4. */
+    static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    private static final int DEFAULT_LIMIT = 60;
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final LiveWindows live;
+    private final PrometheusMeterRegistry registry;
+    private final byte[] page;
+
+    private MonitorServer(HttpServer server, ExecutorService executor, LiveWindows live,
+                          PrometheusMeterRegistry registry, byte[] page) {
+        this.server = server;
+        this.executor = executor;
+        this.live = live;
+        this.registry = registry;
+        this.page = page;
+    }
+
+    /**
+     * Starts serving.
+     *
+     * @param address  where to listen; port 0 picks a free port (see {@link #address()})
+     * @param registry the registry {@code live} registered its meters in
+     * @throws UncheckedIOException if the address cannot be bound (the message names it)
+     */
+    public static MonitorServer start(InetSocketAddress address, LiveWindows live, PrometheusMeterRegistry registry) {
+        Objects.requireNonNull(address, "address");
+        Objects.requireNonNull(live, "live");
+        Objects.requireNonNull(registry, "registry");
+        byte[] page;
+        try (InputStream in = MonitorServer.class.getResourceAsStream("live.html")) {
+            if (in == null) {
+                throw new IllegalStateException("live.html is missing from the class path next to "
+                        + MonitorServer.class.getName());
+            }
+            page = in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read live.html", e);
+        }
+        HttpServer server;
+        try {
+            server = HttpServer.create(address, 16);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on " + address + ": " + e.getMessage(), e);
+        }
+        ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "tailstream-monitor-http");
+            t.setDaemon(true);
+            return t;
+        });
+        MonitorServer monitor = new MonitorServer(server, executor, live, registry, page);
+        server.createContext("/", monitor::handle);
+        server.setExecutor(executor);
+        server.start();
+        LOG.info("live monitor on http://{}:{}/", server.getAddress().getHostString(), server.getAddress().getPort());
+        return monitor;
+    }
+
+    /** The bound address (with the actual port). */
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    /** The page's URL, e.g. {@code http://127.0.0.1:9464/}. */
+    public String url() {
+        return "http://" + server.getAddress().getHostString() + ":" + server.getAddress().getPort() + "/";
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String method = exchange.getRequestMethod();
+            if (!"GET".equals(method) && !"HEAD".equals(method)) {
+                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+                send(exchange, 405, "text/plain; charset=utf-8", ("method " + method + " not allowed: the monitor is"
+                        + " read-only\n").getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            String path = exchange.getRequestURI().getPath();
+            try {
+                switch (path) {
+                    case "/" -> send(exchange, 200, "text/html; charset=utf-8", page);
+                    case "/metrics" -> send(exchange, 200, PROMETHEUS_CONTENT_TYPE,
+                            registry.scrape().getBytes(StandardCharsets.UTF_8));
+                    case "/api/runs" -> sendJson(exchange, Map.of("runs", runs()));
+                    case "/api/windows" -> sendJson(exchange, windows(query(exchange.getRequestURI().getRawQuery())));
+                    default -> send(exchange, 404, "text/plain; charset=utf-8",
+                            ("no such resource: " + path + " (try /, /metrics, /api/runs, /api/windows)\n")
+                                    .getBytes(StandardCharsets.UTF_8));
+                }
+            } catch (BadRequest e) {
+                send(exchange, 400, "text/plain; charset=utf-8",
+                        (e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
+            } catch (RuntimeException e) {
+                LOG.warn("monitor request {} {} failed", method, exchange.getRequestURI(), e);
+                send(exchange, 500, "text/plain; charset=utf-8",
+                        ("internal error: " + e + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    private List<Map<String, Object>> runs() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (LiveWindows.RunView run : live.runs()) {
+            List<Map<String, Object>> steps = new ArrayList<>();
+            for (LiveWindows.StepView step : run.steps()) {
+                Map<String, Object> latest = new LinkedHashMap<>();
+                step.latest().forEach((op, w) -> latest.put(op, window(w)));
+                Map<String, Object> s = new LinkedHashMap<>();
+                s.put("step", step.step());
+                s.put("latest", latest);
+                s.put("errorsTotal", step.errorsTotal());
+                s.put("openStalls", step.openStalls());
+                s.put("endedStalls", step.endedStalls());
+                steps.add(s);
+            }
+            out.add(Map.of("run", run.run(), "steps", steps));
+        }
+        return out;
+    }
+
+    private Map<String, Object> windows(Map<String, String> query) {
+        String run = query.get("run");
+        if (run == null || run.isEmpty()) {
+            throw new BadRequest("query parameter 'run' is required, e.g. /api/windows?run=R&step=1");
+        }
+        int step = intParam(query, "step", null, 0, Integer.MAX_VALUE);
+        int limit = intParam(query, "limit", DEFAULT_LIMIT, 1, LiveWindows.DEFAULT_WINDOWS_KEPT);
+        String op = query.getOrDefault("op", WindowStats.ALL_OPS);
+        List<Map<String, Object>> windows = new ArrayList<>();
+        for (WindowStats w : live.windows(run, step, op, limit)) {
+            windows.add(window(w));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("run", run);
+        out.put("step", step);
+        out.put("op", op);
+        out.put("windows", windows);
+        return out;
+    }
+
+    /** A window without its histogram (kilobytes of base64 nobody polling every second needs). */
+    private static Map<String, Object> window(WindowStats w) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("op", w.op());
+        m.put("windowStartEpochMs", w.windowStartEpochMs());
+        m.put("windowEndEpochMs", w.windowEndEpochMs());
+        m.put("count", w.count());
+        m.put("errors", w.errors());
+        m.put("queries", w.queries());
+        m.put("lateCount", w.lateCount());
+        m.put("qps", w.qps());
+        m.put("tps", w.tps());
+        m.put("meanMicros", w.meanMicros());
+        m.put("p50Micros", w.p50Micros());
+        m.put("p95Micros", w.p95Micros());
+        m.put("p99Micros", w.p99Micros());
+        m.put("maxMicros", w.maxMicros());
+        return m;
+    }
+
+    private static int intParam(Map<String, String> query, String name, Integer byDefault, int min, int max) {
+        String value = query.get(name);
+        if (value == null) {
+            if (byDefault == null) {
+                throw new BadRequest("query parameter '" + name + "' is required");
+            }
+            return byDefault;
+        }
+        int parsed;
+        try {
+            parsed = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new BadRequest("query parameter '" + name + "' must be an integer, got '" + value + "'");
+        }
+        if (parsed < min || parsed > max) {
+            throw new BadRequest("query parameter '" + name + "' must be in " + min + ".." + max + ", got " + parsed);
+        }
+        return parsed;
+    }
+
+    private static Map<String, String> query(String raw) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (raw == null || raw.isEmpty()) {
+            return out;
+        }
+        for (String pair : raw.split("&")) {
+            int eq = pair.indexOf('=');
+            String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            out.put(key, value);
+        }
+        return out;
+    }
+
+    private static void sendJson(HttpExchange exchange, Object body) throws IOException {
+        send(exchange, 200, "application/json", Json.write(body));
+    }
+
+    private static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        exchange.getResponseHeaders().set("Cache-Control", "no-store");
+        boolean head = "HEAD".equals(exchange.getRequestMethod());
+        exchange.sendResponseHeaders(status, head ? -1 : body.length);
+        if (!head) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    /** A request the server cannot answer as asked (400). */
+    private static final class BadRequest extends RuntimeException {
+        BadRequest(String message) {
+            super(message);
+        }
+    }
+}

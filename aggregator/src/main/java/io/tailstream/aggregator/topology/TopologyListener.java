@@ -1,0 +1,25 @@
+package io.tailstream.aggregator.topology;
+
+import io.tailstream.schemas.event.StallEvent;
+import io.tailstream.schemas.event.WindowStats;
+
+/**
+ * A hook on what the topology emits, called on the stream thread that emits it (so implementations must be thread
+ * safe and fast: no I/O). Methods are no-op defaults, so the topology calls them unconditionally.
+ *
+ * <p>Under exactly-once the call happens when the record is sent, before its transaction commits: after a crash
+ * the same window (same scope and start) or stall (same key) can be seen again, and an aborted record is not taken
+ * back. A listener must therefore replace by key rather than add ({@link io.tailstream.aggregator.http.LiveWindows}
+ * does).
+ */
+public interface TopologyListener {
+
+    /** The no-op listener the plain {@link AggregatorTopology#build(io.tailstream.aggregator.AggregatorConfig)} uses. */
+    TopologyListener NONE = new TopologyListener() {};
+
+    /** A base window on its way to {@code tailstream.windows}: a closed window, or a late correction of one. */
+    default void onWindow(WindowStats window) {}
+
+    /** A stall event on its way to {@code tailstream.stalls} (open while it lasts, once more when it ends). */
+    default void onStall(StallEvent stall) {}
+}
