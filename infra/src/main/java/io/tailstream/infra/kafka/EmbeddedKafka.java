@@ -89,8 +89,11 @@ public final class EmbeddedKafka implements AutoCloseable {
                 throw new IllegalArgumentException("port must be in 0..65535, was " + port);
             }
         }
-        return startOn(logDir, deleteOnClose, brokerPort > 0 ? brokerPort : freePort(),
-                controllerPort > 0 ? controllerPort : freePort());
+        // both free ports are taken while both sockets are open: picked one after the other, the OS may hand out
+        // the same port twice and the broker then fails to bind its second listener (seen under load)
+        int[] free = freePorts(2, brokerPort, controllerPort);
+        return startOn(logDir, deleteOnClose, brokerPort > 0 ? brokerPort : free[0],
+                controllerPort > 0 ? controllerPort : free[1]);
     }
 
     private static EmbeddedKafka startOn(Path logDir, boolean deleteOnClose, int brokerPort, int controllerPort) {
@@ -215,13 +218,33 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket()) {
-            s.setReuseAddress(true);
-            s.bind(new InetSocketAddress("127.0.0.1", 0));
-            return s.getLocalPort();
+    /** {@code n} distinct free ports on 127.0.0.1, none equal to a port already chosen ({@code taken}). */
+    private static int[] freePorts(int n, int... taken) {
+        java.util.List<ServerSocket> sockets = new java.util.ArrayList<>();
+        try {
+            int[] ports = new int[n];
+            int found = 0;
+            while (found < n) {
+                ServerSocket s = new ServerSocket();
+                sockets.add(s);
+                s.setReuseAddress(true);
+                s.bind(new InetSocketAddress("127.0.0.1", 0));
+                int port = s.getLocalPort();
+                if (java.util.Arrays.stream(taken).noneMatch(t -> t == port)) {
+                    ports[found++] = port;
+                }
+            }
+            return ports;
         } catch (IOException e) {
             throw new UncheckedIOException("no free port on 127.0.0.1", e);
+        } finally {
+            for (ServerSocket s : sockets) {
+                try {
+                    s.close();
+                } catch (IOException e) {
+                    log.debug("closing a port probe: {}", e.toString());
+                }
+            }
         }
     }
 
