@@ -97,8 +97,6 @@ public final class Aggregator implements AutoCloseable {
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
         p.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
                 BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
-        p.put(StreamsConfig.InternalConfig.EMIT_INTERVAL_MS_KSTREAMS_WINDOWED_AGGREGATION,
-                config.emitInterval().toMillis());
         // no global stores here; set so Kafka Streams does not warn on every start
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");

@@ -20,10 +20,6 @@ import java.util.regex.Pattern;
  * @param processingGuarantee    {@code exactly_once_v2} (default) or {@code at_least_once}
  * @param streamThreads          Kafka Streams threads of this instance
  * @param commitInterval         Streams {@code commit.interval.ms}: under EOS also how often output becomes visible
- * @param emitInterval           Kafka Streams' internal {@code __emit.interval.ms.kstreams.windowed.aggregation__},
- *                               which throttles DSL windowed aggregations. The topology has none since stage 2 became
- *                               a processor (it emits a window as soon as stream time closes it); kept (default 0)
- *                               so configurations written for the skeleton stay valid.
  * @param endOfStepCheckInterval how often (wall clock) stage 1 checks whether an ended step's last window may be
  *                               closed (see {@code io.tailstream.aggregator.topology})
  * @param clientOverrides        extra Kafka Streams / client properties passed through unchanged (SASL, TLS, ...);
@@ -41,7 +37,6 @@ public record AggregatorConfig(
         String processingGuarantee,
         int streamThreads,
         Duration commitInterval,
-        Duration emitInterval,
         Duration endOfStepCheckInterval,
         Map<String, String> clientOverrides,
         StallConfig stalls,
@@ -70,7 +65,6 @@ public record AggregatorConfig(
             throw new IllegalArgumentException("aggregator streamThreads must be in 1..64, was " + streamThreads);
         }
         requireWholeMillis("commitInterval", commitInterval, 1);
-        requireWholeMillis("emitInterval", emitInterval, 0);
         requireWholeMillis("endOfStepCheckInterval", endOfStepCheckInterval, 1);
         clientOverrides = Map.copyOf(Objects.requireNonNull(clientOverrides, "clientOverrides"));
         Objects.requireNonNull(stalls, "stalls");
@@ -86,10 +80,10 @@ public record AggregatorConfig(
         }
     }
 
-    /** Defaults: 1 s windows, 2 s grace, exactly once, 1 thread, commit every 100 ms, no emit throttle. */
+    /** Defaults: 1 s windows, 2 s grace, exactly once, 1 thread, commit every 100 ms. */
     public static AggregatorConfig defaults() {
         return new AggregatorConfig(DEFAULT_APPLICATION_ID, Duration.ofSeconds(1), Duration.ofSeconds(2),
-                EXACTLY_ONCE_V2, 1, Duration.ofMillis(100), Duration.ZERO, Duration.ofMillis(100), Map.of(),
+                EXACTLY_ONCE_V2, 1, Duration.ofMillis(100), Duration.ofMillis(100), Map.of(),
                 StallConfig.defaults(), List.of());
     }
 
@@ -100,17 +94,17 @@ public record AggregatorConfig(
 
     public AggregatorConfig withStalls(StallConfig newStalls) {
         return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads,
-                commitInterval, emitInterval, endOfStepCheckInterval, clientOverrides, newStalls, rollups);
+                commitInterval, endOfStepCheckInterval, clientOverrides, newStalls, rollups);
     }
 
     public AggregatorConfig withRollups(List<Duration> newRollups) {
         return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads,
-                commitInterval, emitInterval, endOfStepCheckInterval, clientOverrides, stalls, newRollups);
+                commitInterval, endOfStepCheckInterval, clientOverrides, stalls, newRollups);
     }
 
     public AggregatorConfig withCommitInterval(Duration interval) {
         return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads, interval,
-                emitInterval, endOfStepCheckInterval, clientOverrides, stalls, rollups);
+                endOfStepCheckInterval, clientOverrides, stalls, rollups);
     }
 
     /** Roll-up sizes in ms. */
@@ -120,27 +114,27 @@ public record AggregatorConfig(
 
     public AggregatorConfig withApplicationId(String id) {
         return new AggregatorConfig(id, windowSize, grace, processingGuarantee, streamThreads, commitInterval,
-                emitInterval, endOfStepCheckInterval, clientOverrides, stalls, rollups);
+                endOfStepCheckInterval, clientOverrides, stalls, rollups);
     }
 
     public AggregatorConfig withWindow(Duration size, Duration newGrace) {
         return new AggregatorConfig(applicationId, size, newGrace, processingGuarantee, streamThreads, commitInterval,
-                emitInterval, endOfStepCheckInterval, clientOverrides, stalls, rollups);
+                endOfStepCheckInterval, clientOverrides, stalls, rollups);
     }
 
     public AggregatorConfig withProcessingGuarantee(String guarantee) {
         return new AggregatorConfig(applicationId, windowSize, grace, guarantee, streamThreads, commitInterval,
-                emitInterval, endOfStepCheckInterval, clientOverrides, stalls, rollups);
+                endOfStepCheckInterval, clientOverrides, stalls, rollups);
     }
 
     public AggregatorConfig withStreamThreads(int threads) {
         return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, threads, commitInterval,
-                emitInterval, endOfStepCheckInterval, clientOverrides, stalls, rollups);
+                endOfStepCheckInterval, clientOverrides, stalls, rollups);
     }
 
     public AggregatorConfig withClientOverrides(Map<String, String> overrides) {
         return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads,
-                commitInterval, emitInterval, endOfStepCheckInterval, overrides, stalls, rollups);
+                commitInterval, endOfStepCheckInterval, overrides, stalls, rollups);
     }
 
     /** Window size in ms. */
@@ -158,7 +152,7 @@ public record AggregatorConfig(
     public String toString() {
         return "AggregatorConfig[applicationId=" + applicationId + ", windowSize=" + windowSize + ", grace=" + grace
                 + ", processingGuarantee=" + processingGuarantee + ", streamThreads=" + streamThreads
-                + ", commitInterval=" + commitInterval + ", emitInterval=" + emitInterval
+                + ", commitInterval=" + commitInterval
                 + ", endOfStepCheckInterval=" + endOfStepCheckInterval
                 + ", clientOverrides=" + clientOverrides.keySet() + ", stalls=" + stalls + ", rollups=" + rollups + "]";
     }

@@ -43,7 +43,8 @@
  * Windows close only when the stage-2 task's stream time passes window end + grace, and stream time comes from
  * records. Heartbeats (every ≤ 250 ms per active step) become empty partials for each op of the step and "all ops",
  * so a hard stall still yields count-0 windows and time advances. An end-of-step marker becomes "tick" partials at
- * (marker's window end + grace) that close the step's last window; a window holding only ticks is not emitted.
+ * (marker's window end + grace) that close the step's last window (stage 2 closes only that scope's windows and
+ * keeps stream time where it is, see {@code WindowMergeProcessor}); a window holding only ticks is not emitted.
  *
  * <p>Change from the first sketch, and why: ticks are <em>not</em> forwarded when the marker is read. Stream time
  * is per stage-2 partition, shared by every scope hashed there; a tick that jumped stream time grace + 1 s ahead
@@ -54,11 +55,8 @@
  * and a wall-clock punctuation forwards the ticks once the wall clock has reached their timestamp: stream time
  * then never runs ahead of real time (assuming producer and aggregator clocks agree to well under the grace).
  *
- * <p>Emission: Kafka Streams looks for closed windows only when a record arrives, throttled by its internal emit
- * interval. The aggregator sets that interval to 0 (see {@code AggregatorConfig#emitInterval}): otherwise the final
- * ticks of a run, arriving within the throttle of the previous check, close windows that are never emitted.
- * Because every partial's timestamp is its window start, the close time moves once per window, so the check is
- * cheap.
+ * <p>Emission: stage 2 is a processor, not a DSL windowed aggregate, so Kafka Streams' internal emit throttle does
+ * not apply; a window is emitted as soon as stream time (or its scope's end-of-step tick) closes it.
  *
  * <h2>Known limits</h2>
  * <ul>
