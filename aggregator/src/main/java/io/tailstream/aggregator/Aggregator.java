@@ -81,9 +81,8 @@ public final class Aggregator implements AutoCloseable {
     }
 
     /**
-     * The Kafka Streams properties the aggregator runs with: in-memory stores, the configured guarantee, a low
-     * emit interval for closed windows, reading from the earliest offset on first start, then the config's
-     * client overrides (which win).
+     * The Kafka Streams properties the aggregator runs with: in-memory stores, the configured guarantee and commit
+     * interval, reading from the earliest offset on first start, then the config's client overrides (which win).
      */
     public static Properties streamsProperties(String bootstrapServers, AggregatorConfig config, Path stateDir) {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
