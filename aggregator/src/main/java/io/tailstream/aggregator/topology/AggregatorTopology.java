@@ -61,6 +61,13 @@ public final class AggregatorTopology {
 
     /** Stage 1's store of end-of-step markers whose ticks are still due. */
     public static final String PENDING_STEP_ENDS_STORE = "pending-step-ends";
+    /** Stage 1's hook store that flushes its combined partials when the task prepares a commit. */
+    public static final String DECODE_COMMIT_HOOK = "decode-commit-hook";
+    /**
+     * Partial builders (189 KB each) stage 1 may have in use before it flushes early: bounds its heap when a commit
+     * interval spans many windows, as when a backlog is replayed.
+     */
+    static final int MAX_COMBINED_PARTIALS = 64;
     /** Stage 1's store of the producers ({@code runId/producerId}) whose data the task's partition carries. */
     public static final String HOME_PRODUCERS_STORE = "home-producers";
     /** Stage 2's window store of merged aggregates (queryable by scope key and window). */
@@ -228,7 +235,7 @@ public final class AggregatorTopology {
         @Override
         public Processor<byte[], byte[], String, StageOne> get() {
             return new BlockDecodeProcessor(config.windowSizeMs(), config.graceMs(), config.endOfStepCheckInterval(),
-                    PENDING_STEP_ENDS_STORE, HOME_PRODUCERS_STORE);
+                    PENDING_STEP_ENDS_STORE, HOME_PRODUCERS_STORE, DECODE_COMMIT_HOOK, MAX_COMBINED_PARTIALS);
         }
 
         @Override
@@ -238,7 +245,7 @@ public final class AggregatorTopology {
                     new JsonSerde<>(PendingStepEnd.class));
             StoreBuilder<KeyValueStore<String, Boolean>> homes = Stores.keyValueStoreBuilder(
                     Stores.inMemoryKeyValueStore(HOME_PRODUCERS_STORE), Serdes.String(), Serdes.Boolean());
-            return Set.of(store, homes);
+            return Set.of(store, homes, PreCommitHook.builder(DECODE_COMMIT_HOOK));
         }
     }
 }

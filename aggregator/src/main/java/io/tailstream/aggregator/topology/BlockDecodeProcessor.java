@@ -26,12 +26,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Stage 1: decodes each sample block into partials keyed by scope ({@code runId/stepId/op}) with the window start
- * as record timestamp. Sample blocks give one partial per (window, op) plus "all ops"; heartbeats give an empty
- * partial per op of the step plus "all ops" in the heartbeat's window; end-of-step markers are remembered in a store
- * and turned into ticks by a wall-clock punctuation once the step's last window may close — but only on the
- * producer's home partition (the one carrying its data and heartbeats, where the marker follows the producer's last
- * block); marker copies on other partitions are only counted as received blocks. Undecodable blocks are forwarded
- * as dead letters.
+ * as record timestamp. Blocks are combined in heap ({@link PartialCombiner}) and the combined partials are sent when
+ * the task prepares a commit ({@link PreCommitHook}), so the records crossing the repartition topic grow with the
+ * windows and scopes touched per commit, not with the samples. Sample blocks count per (window, op) plus "all ops";
+ * heartbeats count as alive in the heartbeat's window for each op of the step plus "all ops"; end-of-step markers
+ * are remembered in a store and turned into ticks by a wall-clock punctuation once the step's last window may
+ * close — but only on the producer's home partition (the one carrying its data and heartbeats, where the marker
+ * follows the producer's last block); marker copies on other partitions are only counted as received blocks.
+ * Undecodable blocks are forwarded as dead letters.
  *
  * <p>Not thread safe: Kafka Streams gives each task its own instance.
  */
@@ -44,21 +46,23 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
     private final Duration endOfStepCheckInterval;
     private final String pendingStoreName;
     private final String homeStoreName;
+    private final String hookStoreName;
     /** {@code runId/producerId} of producers whose data or heartbeats this task's partition carries (heap mirror). */
     private final Set<String> homeProducers = new HashSet<>();
     private KeyValueStore<String, Boolean> homes;
-    private final BlockPartials partials;
+    private final PartialCombiner combined;
     private ProcessorContext<String, StageOne> context;
     private KeyValueStore<String, PendingStepEnd> pending;
 
     BlockDecodeProcessor(long windowSizeMs, long graceMs, Duration endOfStepCheckInterval, String pendingStoreName,
-                         String homeStoreName) {
+                         String homeStoreName, String hookStoreName, int maxCombinedPartials) {
         this.windowSizeMs = windowSizeMs;
         this.graceMs = graceMs;
         this.endOfStepCheckInterval = endOfStepCheckInterval;
         this.pendingStoreName = pendingStoreName;
         this.homeStoreName = homeStoreName;
-        this.partials = new BlockPartials(windowSizeMs);
+        this.hookStoreName = hookStoreName;
+        this.combined = new PartialCombiner(windowSizeMs, maxCombinedPartials);
     }
 
     @Override
@@ -72,6 +76,10 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
                 homeProducers.add(it.next().key);
             }
         }
+        // the combiner is empty here: on a clean hand-over it was flushed by the last commit, after a crash its
+        // content was never committed and the input it came from is read again
+        PreCommitHook hook = ctx.getStateStore(hookStoreName);
+        hook.onCommit(ctx, this::flushCombined);
         ctx.schedule(endOfStepCheckInterval, PunctuationType.WALL_CLOCK_TIME, this::sendDueTicks);
     }
 
@@ -79,8 +87,7 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
     public void process(Record<byte[], byte[]> record) {
         BlockHeader header;
         try {
-            partials.begin();
-            header = SampleBlockDecoder.decode(record.value(), partials);
+            header = SampleBlockDecoder.decode(record.value(), combined.stage());
         } catch (CorruptBlockException e) {
             deadLetter(record, e.getMessage());
             return;
@@ -89,30 +96,30 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
         if (!header.endOfStep() && homeProducers.add(producerKey)) {
             homes.put(producerKey, Boolean.TRUE);
         }
+        long sealedWindow = windowStart(Math.floorDiv(header.sealedAtEpochMicros(), 1000L));
         if (header.endOfStep() && !homeProducers.contains(producerKey)) {
             // a marker copy on a partition the producer sends nothing else to: counted as received, but it must not
             // end the step here, where it may overtake the producer's data still being processed on its own
             // partition (see the package documentation)
-            long windowStart = windowStart(Math.floorDiv(header.sealedAtEpochMicros(), 1000L));
-            forward(windowStart, new WindowAggregate(header.runId(), header.stepId(), WindowStats.ALL_OPS)
-                    .addBlocks(1));
+            combined.addBlocks(header.runId(), header.stepId(), sealedWindow, 1);
         } else if (header.heartbeat()) {
-            long windowStart = windowStart(Math.floorDiv(header.sealedAtEpochMicros(), 1000L));
-            for (String op : header.ops()) {
-                forward(windowStart, WindowAggregate.heartbeat(header.runId(), header.stepId(), op));
-            }
-            forward(windowStart, WindowAggregate.heartbeat(header.runId(), header.stepId(), WindowStats.ALL_OPS)
-                    .addBlocks(1));
+            combined.addHeartbeat(header.runId(), header.stepId(), header.ops(), sealedWindow);
         } else if (header.endOfStep()) {
             rememberStepEnd(header);
-        } else if (partials.hasSamples()) {
-            partials.emit(header, this::forward);
+        } else if (combined.stagedSamples()) {
+            combined.addStaged(header);
         } else {
             // a data block without samples still counts as received (block-sequence accounting)
-            long windowStart = windowStart(Math.floorDiv(header.sealedAtEpochMicros(), 1000L));
-            forward(windowStart, WindowAggregate.heartbeat(header.runId(), header.stepId(), WindowStats.ALL_OPS)
-                    .addBlocks(1));
+            combined.addBlocks(header.runId(), header.stepId(), sealedWindow, 1);
         }
+        if (combined.full()) {
+            flushCombined();
+        }
+    }
+
+    /** Sends the combined partials (at commit, before ticks, or when the combiner is full). */
+    private void flushCombined() {
+        combined.flush(this::forward);
     }
 
     private void forward(long windowStartEpochMs, WindowAggregate partial) {
@@ -145,6 +152,9 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
                     due.add(kv);
                 }
             }
+        }
+        if (!due.isEmpty()) {
+            flushCombined(); // a tick must not overtake partials of its step still in the combiner
         }
         for (KeyValue<String, PendingStepEnd> kv : due) {
             PendingStepEnd end = kv.value;

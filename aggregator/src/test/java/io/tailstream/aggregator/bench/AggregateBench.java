@@ -6,6 +6,7 @@ import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.aggregator.testing.TestProducer;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.schemas.TopicSpec;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleStatus;
@@ -36,69 +37,119 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class AggregateBench {
 
+    private static final List<String> OPS = List.of("read", "write");
+    /**
+     * Samples per second of event time (system property {@code tailstream.bench.eventRate}, default 100,000): how
+     * many samples each 1 s window holds, so per-window costs (window emission, stage 3) weigh 1 / rate per sample.
+     */
+    private static final long EVENT_RATE = Long.getLong("tailstream.bench.eventRate", 100_000L);
+
     private AggregateBench() {}
 
     public static void main(String[] args) throws Exception {
         long samples = args.length > 0 ? Long.parseLong(args[0]) : 5_000_000L;
-        int perBlock = 1024;
-        long blocks = (samples + perBlock - 1) / perBlock;
+        long naiveSamples = args.length > 1 ? Long.parseLong(args[1]) : 40_000L;
         String run = "bench";
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(1));
-            TestProducer p = new TestProducer(run, "p1");
-            Random random = new Random(1);
-            long baseMicros = (System.currentTimeMillis() / 1000 - 7200) * 1_000_000L;
+            TopicProvisioner.ensure(kafka.bootstrapServers(), List.of(new TopicSpec(NaiveDslBaseline.INPUT, 1,
+                    Map.of())));
             long fillStart = System.nanoTime();
-            long sent = 0;
-            try (KafkaProducer<String, byte[]> producer = producer(kafka.bootstrapServers())) {
-                List<Sample> batch = new ArrayList<>(perBlock);
-                for (long b = 0; b < blocks; b++) {
-                    long blockEnd = baseMicros + (b + 1) * perBlock * 10L; // 100,000 samples per event second
-                    batch.clear();
-                    int n = (int) Math.min(perBlock, samples - sent);
-                    for (int i = 0; i < n; i++) {
-                        long end = blockEnd - random.nextInt(perBlock * 10);
-                        long latency = (long) Math.exp(Math.log(50) + random.nextDouble()
-                                * (Math.log(200_000) - Math.log(50)));
-                        int op = random.nextInt(2);
-                        batch.add(new Sample(end - latency, latency, end - latency, op, SampleStatus.OK, op + 1,
-                                false));
-                    }
-                    sent += n;
-                    producer.send(new ProducerRecord<>(Topics.SAMPLES, p.key(), p.samples(1, List.of("read",
-                            "write"), batch, blockEnd)));
-                }
-                producer.send(new ProducerRecord<>(Topics.SAMPLES, p.key(),
-                        p.endOfStep(1, List.of("read", "write"), baseMicros + blocks * perBlock * 10L + 1))).get();
-            }
-            System.out.printf("pre-filled %,d samples in %,d blocks in %.1f s%n", sent, blocks,
+            long sent = prefill(kafka.bootstrapServers(), Topics.SAMPLES, run, samples, true);
+            System.out.printf("pre-filled %,d samples (%,d per second of event time) in %.1f s%n", sent, EVENT_RATE,
                     (System.nanoTime() - fillStart) / 1e9);
+
             Path state = Files.createTempDirectory("aggregate-bench-");
             AggregatorConfig config = AggregatorConfig.defaults().withApplicationId("bench");
+            String commitMs = System.getProperty("tailstream.bench.commitMs");
+            if (commitMs != null) {
+                config = config.withCommitInterval(Duration.ofMillis(Long.parseLong(commitMs)));
+            }
+            double tailstreamRate;
             long started = System.nanoTime();
             try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers(), config, state);
                  AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of())) {
                 // steady-state rate: from the first committed window to the last, start-up excluded
                 long firstAt = 0;
                 long firstCount = 0;
+                ThreadCpu cpuAtFirst = null;
                 while (firstAt == 0) {
                     progress.poll(Duration.ofMillis(50));
                     long counted = progress.countedSamples(run, 1);
                     if (counted > 0) {
                         firstAt = System.nanoTime();
                         firstCount = counted;
+                        cpuAtFirst = ThreadCpu.snapshot();
                     }
                 }
                 progress.awaitCounts(run, Map.of(1, sent), Duration.ofMinutes(30));
                 long doneAt = System.nanoTime();
+                ThreadCpu cpu = ThreadCpu.snapshot().minus(cpuAtFirst);
+                long steadySamples = sent - firstCount;
                 double seconds = (doneAt - started) / 1e9;
-                System.out.printf("steady state: %,d samples in %.2f s after the first window: %,.0f samples/s%n",
-                        sent - firstCount, (doneAt - firstAt) / 1e9, (sent - firstCount) / ((doneAt - firstAt) / 1e9));
-                System.out.printf("aggregated %,d samples with %s in %.2f s: %,.0f samples/s (start-up included); "
+                tailstreamRate = steadySamples / ((doneAt - firstAt) / 1e9);
+                System.out.printf("tailstream, steady state: %,d samples in %.2f s after the first window: %,.0f "
+                        + "samples/s%n", steadySamples, (doneAt - firstAt) / 1e9, tailstreamRate);
+                System.out.printf("tailstream, start-up included: %,d samples with %s in %.2f s: %,.0f samples/s; "
                                 + "heap used %,d MB%n", sent, config.processingGuarantee(), seconds, sent / seconds,
                         (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
+                System.out.printf("tailstream, CPU per sample in steady state (ns): %s%n",
+                        cpu.perSample(steadySamples));
+                double streamNs = cpu.nanosOf(ThreadCpu.STREAM_THREADS) / (double) steadySamples;
+                System.out.printf("tailstream, one stream thread's capacity at that CPU cost: %,.0f samples/s%n",
+                        1e9 / streamNs);
             }
+
+            prefill(kafka.bootstrapServers(), NaiveDslBaseline.INPUT, run, naiveSamples, false);
+            NaiveDslBaseline.Result naive = NaiveDslBaseline.run(kafka.bootstrapServers(), naiveSamples,
+                    Files.createTempDirectory("aggregate-bench-naive-"));
+            System.out.printf("naive DSL baseline (one record per sample, HdrHistogram serde per update, %s): "
+                            + "%,d samples in %.2f s: %,.0f samples/s%n", config.processingGuarantee(), naiveSamples,
+                    naive.seconds(), naive.samplesPerSecond());
+            System.out.printf("ratio tailstream / naive (steady state, same run): %,.0f%n",
+                    tailstreamRate / naive.samplesPerSecond());
         }
+    }
+
+    /**
+     * Writes {@code samples} samples in blocks of 1,024 (one producer, ops read/write, latencies log-uniform
+     * 50 µs..200 ms, 100,000 samples per second of event time, two hours ago) and, if asked, the end-of-step marker.
+     *
+     * @return samples written
+     */
+    static long prefill(String bootstrap, String topic, String run, long samples, boolean endOfStep)
+            throws Exception {
+        int perBlock = 1024;
+        long blocks = (samples + perBlock - 1) / perBlock;
+        long microsPerBlock = perBlock * 1_000_000L / EVENT_RATE; // event time one block spans
+        TestProducer p = new TestProducer(run, "p1");
+        Random random = new Random(1);
+        long baseMicros = (System.currentTimeMillis() / 1000 - 7200) * 1_000_000L;
+        long sent = 0;
+        try (KafkaProducer<String, byte[]> producer = producer(bootstrap)) {
+            List<Sample> batch = new ArrayList<>(perBlock);
+            for (long b = 0; b < blocks; b++) {
+                long blockEnd = baseMicros + (b + 1) * microsPerBlock;
+                batch.clear();
+                int n = (int) Math.min(perBlock, samples - sent);
+                for (int i = 0; i < n; i++) {
+                    long end = blockEnd - random.nextInt((int) microsPerBlock);
+                    long latency = (long) Math.exp(Math.log(50) + random.nextDouble()
+                            * (Math.log(200_000) - Math.log(50)));
+                    int op = random.nextInt(2);
+                    batch.add(new Sample(end - latency, latency, end - latency, op, SampleStatus.OK, op + 1,
+                            false));
+                }
+                sent += n;
+                producer.send(new ProducerRecord<>(topic, p.key(), p.samples(1, OPS, batch, blockEnd)));
+            }
+            if (endOfStep) {
+                producer.send(new ProducerRecord<>(topic, p.key(),
+                        p.endOfStep(1, OPS, baseMicros + blocks * microsPerBlock + 1)));
+            }
+            producer.flush();
+        }
+        return sent;
     }
 
     private static KafkaProducer<String, byte[]> producer(String bootstrap) {
