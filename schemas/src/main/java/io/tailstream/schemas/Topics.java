@@ -14,6 +14,9 @@ import java.util.Map;
  *   <li>{@link #WINDOWS}: JSON {@link io.tailstream.schemas.event.WindowStats}, key {@code runId/stepId/op}.</li>
  *   <li>{@link #STALLS}: JSON {@link io.tailstream.schemas.event.StallEvent}s, key {@code StallEvent.key()}.</li>
  *   <li>{@link #SUMMARIES}: JSON {@link io.tailstream.schemas.event.StepSummary}s, key {@code StepSummary.key()}.</li>
+ *   <li>{@link #RUN_SUMMARIES}: JSON {@link io.tailstream.schemas.event.RunSummary}s (across rounds, sweeps and
+ *       endpoints), key {@code runId}. A topic of its own so that every record of {@link #SUMMARIES} stays a
+ *       {@code StepSummary} for the consumers that already read it.</li>
  *   <li>{@link #DEAD_LETTER}: blocks the aggregator could not decode, with the reason in headers.</li>
  * </ul>
  */
@@ -24,6 +27,7 @@ public final class Topics {
     public static final String WINDOWS = "tailstream.windows";
     public static final String STALLS = "tailstream.stalls";
     public static final String SUMMARIES = "tailstream.summaries";
+    public static final String RUN_SUMMARIES = "tailstream.run-summaries";
     public static final String DEAD_LETTER = "tailstream.deadletter";
 
     /** Seven days: long enough to re-aggregate or re-archive a week-end soak from the topic. */
@@ -50,6 +54,7 @@ public final class Topics {
                 new TopicSpec(WINDOWS, samplePartitions, retained),
                 new TopicSpec(STALLS, 1, retained),
                 new TopicSpec(SUMMARIES, 1, retained),
+                new TopicSpec(RUN_SUMMARIES, 1, retained),
                 new TopicSpec(DEAD_LETTER, 1, retained));
     }
 }

@@ -6,12 +6,16 @@ import io.tailstream.aggregator.stall.StallDetector;
 import io.tailstream.aggregator.stall.WindowPoint;
 import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunStarted;
+import io.tailstream.schemas.event.RunSummary;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
 import io.tailstream.schemas.event.StepSummary;
 import io.tailstream.schemas.event.WindowStats;
 import io.tailstream.schemas.histogram.LatencyHistograms;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,10 +24,15 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.HdrHistogram.Histogram;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Stage 3: per run (one task reads every closed window of every scope, plus the control topic), in window order
@@ -37,6 +46,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *   <li><b>summaries</b> — when a scope ends (its end-of-step ticks closed its last window) a {@link StepSummary}
  *       of its measurement phase; published again if anything changes later (late corrections, a
  *       {@code StepEnded} that completes the block accounting). Consumers keep the last record per key.</li>
+ *   <li><b>run summaries</b> — every step summary's figures are kept per run; when a {@code RunEnded} arrives a
+ *       {@link RunSummary} (across rounds, sweeps and endpoints, {@link RunSummaryCalculator}) is published, and
+ *       again on each later {@code RunEnded} (several producers) and each step summary published after it (the
+ *       last step's summary usually comes after {@code RunEnded}: it crosses two repartitions, the control event
+ *       none). Consumers keep the last record per run. A run's state is dropped {@link #RUN_GRACE} (wall clock)
+ *       after its last run summary, or {@link #RUN_IDLE_LIMIT} after its last change if it never ends; a step
+ *       summary of a dropped run is not reflected (the run summary published stands).</li>
  * </ul>
  * The measurement phase starts at the first non-empty window without warm-up samples; from then on every window
  * of the scope, empty (stalled) ones included, is measured.
@@ -47,21 +63,36 @@ import org.apache.kafka.streams.state.KeyValueStore;
 public final class StepProcessor implements Processor<String, StepInput, String, StepOutput> {
 
     private static final double MS_PER_HOUR = 3_600_000.0;
+    private static final Logger LOG = LoggerFactory.getLogger(StepProcessor.class);
+
+    /**
+     * How long a run's state outlives its last run summary: late step summaries (late corrections of windows within
+     * the window grace, other producers' {@code StepEnded}) come within seconds; ten minutes is generous.
+     */
+    public static final Duration RUN_GRACE = Duration.ofMinutes(10);
+    /** A run that never ends (its producer was killed) is dropped after this long without a change: the topics'
+     *  retention, past which its data could not be re-aggregated anyway. */
+    public static final Duration RUN_IDLE_LIMIT = Duration.ofDays(7);
+    /** How often ended and idle runs are looked for. */
+    static final Duration RUN_SWEEP_INTERVAL = Duration.ofMinutes(1);
 
     private final StallConfig stallConfig;
     private final List<Long> rollupSizesMs;
     private final String scopeStoreName;
     private final String stepStoreName;
+    private final String runStoreName;
     private ProcessorContext<String, StepOutput> context;
     private KeyValueStore<String, ScopeState> scopes;
     private KeyValueStore<String, StepMeta> steps;
+    private KeyValueStore<String, RunState> runs;
 
     public StepProcessor(StallConfig stallConfig, List<Long> rollupSizesMs, String scopeStoreName,
-                         String stepStoreName) {
+                         String stepStoreName, String runStoreName) {
         this.stallConfig = stallConfig;
         this.rollupSizesMs = List.copyOf(rollupSizesMs);
         this.scopeStoreName = scopeStoreName;
         this.stepStoreName = stepStoreName;
+        this.runStoreName = runStoreName;
     }
 
     @Override
@@ -69,6 +100,8 @@ public final class StepProcessor implements Processor<String, StepInput, String,
         this.context = ctx;
         this.scopes = ctx.getStateStore(scopeStoreName);
         this.steps = ctx.getStateStore(stepStoreName);
+        this.runs = ctx.getStateStore(runStoreName);
+        ctx.schedule(RUN_SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::dropFinishedRuns);
     }
 
     @Override
@@ -202,6 +235,7 @@ public final class StepProcessor implements Processor<String, StepInput, String,
     }
 
     private void control(ControlEvent event) {
+        runControl(event);
         if (event instanceof StepStarted e) {
             StepMeta m = meta(e.runId(), e.stepId());
             Set<String> producers = new TreeSet<>(m.producers());
@@ -284,6 +318,81 @@ public final class StepProcessor implements Processor<String, StepInput, String,
                 WindowStats.ALL_OPS.equals(s.op()) ? meta.missingBlocks() : -1,
                 LatencyHistograms.toBase64(h), context.currentSystemTimeMs());
         context.forward(new Record<>(summary.key(), new StepOutput.Summary(summary), Math.max(0, s.measureEndMs())));
+        runFigures(summary);
+    }
+
+    // ---- run summaries ----
+
+    private void runControl(ControlEvent event) {
+        long now = context.currentSystemTimeMs();
+        if (event instanceof RunStarted e) {
+            PlateauRule plan = PlateauRule.fromSettings(e.settings());
+            runs.put(e.runId(), run(e.runId(), now).withPlateau(plan == null ? null : plan.minGainPct(),
+                    plan == null ? null : plan.patience(), now));
+        } else if (event instanceof StepStarted e) {
+            String target = e.target() == null || e.target().name() == null ? "" : e.target().name();
+            RunState.StepDesc desc = new RunState.StepDesc(e.stepId(), target,
+                    e.target() == null ? null : e.target().product(), e.target() == null ? null : e.target().nodes(),
+                    e.workload() == null ? "" : e.workload(), e.threads(), e.round());
+            runs.put(e.runId(), run(e.runId(), now).withStep(desc, now));
+        } else if (event instanceof RunEnded e) {
+            RunState r = runs.get(e.runId());
+            if (r == null) {
+                LOG.info("run {} ended (producer {}) but stage 3 holds nothing of it (no RunStarted or StepStarted, "
+                        + "or dropped {} after its last run summary): no run summary", e.runId(), e.producerId(),
+                        RUN_GRACE);
+                return;
+            }
+            publishRun(r.endedAt(now));
+        }
+    }
+
+    private void runFigures(StepSummary s) {
+        RunState r = runs.get(s.runId());
+        if (r == null) {
+            return; // no StepStarted of the run (or dropped after its grace): nothing to group the step by
+        }
+        long now = context.currentSystemTimeMs();
+        RunState next = r.withFigures(new RunState.StepFigures(s.stepId(), s.op(), s.count(), s.errors(), s.queries(),
+                Math.max(0, s.measureEndEpochMs() - s.measureStartEpochMs()) / 1000.0, s.qps(), s.tps(),
+                s.meanMicros(), s.p95Micros(), s.p99Micros()), now);
+        if (next.ended()) {
+            publishRun(next);
+        } else {
+            runs.put(s.runId(), next);
+        }
+    }
+
+    private void publishRun(RunState r) {
+        long now = context.currentSystemTimeMs();
+        RunSummary summary = RunSummaryCalculator.compute(r, now);
+        runs.put(r.runId(), r.publishedAt(now));
+        context.forward(new Record<>(summary.key(), new StepOutput.RunSummaryOut(summary), now));
+    }
+
+    private void dropFinishedRuns(long now) {
+        List<String> drop = new ArrayList<>();
+        try (KeyValueIterator<String, RunState> it = runs.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, RunState> e = it.next();
+                RunState r = e.value;
+                boolean published = r.ended() && r.publishedAtMs() >= 0
+                        && now - r.publishedAtMs() >= RUN_GRACE.toMillis();
+                boolean idle = now - r.updatedAtMs() >= RUN_IDLE_LIMIT.toMillis();
+                if (published || idle) {
+                    drop.add(e.key);
+                }
+            }
+        }
+        for (String run : drop) {
+            runs.delete(run);
+            LOG.debug("run {}: run-summary state dropped", run);
+        }
+    }
+
+    private RunState run(String runId, long now) {
+        RunState r = runs.get(runId);
+        return r == null ? RunState.start(runId, now) : r;
     }
 
     private StepMeta meta(String runId, int stepId) {

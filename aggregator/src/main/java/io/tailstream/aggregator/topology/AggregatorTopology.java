@@ -9,10 +9,12 @@ import io.tailstream.schemas.event.WindowStats;
 import io.tailstream.aggregator.step.ScopeState;
 import io.tailstream.aggregator.step.StepInput;
 import io.tailstream.aggregator.step.StepMeta;
+import io.tailstream.aggregator.step.RunState;
 import io.tailstream.aggregator.step.StepOutput;
 import io.tailstream.aggregator.step.StepProcessor;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.RunSummary;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepSummary;
 import java.time.Duration;
@@ -50,8 +52,9 @@ import org.slf4j.LoggerFactory;
  *                                            ─▶ merge-partials: window store, emit on close, late corrections [stage 2]
  *                                            ├─▶ WindowStats JSON ─▶ tailstream.windows
  *                                            └─▶ step-input (repartition by run, 1 partition) + tailstream.control
- *                                                 ─▶ steps: stalls, roll-ups, summaries [stage 3]
- *                                                 ─▶ tailstream.stalls / tailstream.summaries / tailstream.windows
+ *                                                 ─▶ steps: stalls, roll-ups, summaries, run summaries [stage 3]
+ *                                                 ─▶ tailstream.stalls / tailstream.summaries /
+ *                                                    tailstream.run-summaries / tailstream.windows
  * </pre>
  *
  * Every store is in memory (RocksDB is not on the class path) and change-logged, so exactly-once processing holds
@@ -82,6 +85,8 @@ public final class AggregatorTopology {
     public static final String SCOPE_STORE = "step-scopes";
     /** Stage 3's store of per-step state (block accounting, producers). */
     public static final String STEP_STORE = "steps";
+    /** Stage 3's store of per-run state for run summaries (steps' descriptions and summary figures). */
+    public static final String RUN_STORE = "run-summaries";
 
     private static final Logger LOG = LoggerFactory.getLogger(AggregatorTopology.class);
 
@@ -144,6 +149,7 @@ public final class AggregatorTopology {
                 .split(Named.as("step-"))
                 .branch((key, value) -> value instanceof StepOutput.Stall, Branched.as("stalls"))
                 .branch((key, value) -> value instanceof StepOutput.Summary, Branched.as("summaries"))
+                .branch((key, value) -> value instanceof StepOutput.RunSummaryOut, Branched.as("run-summaries"))
                 .defaultBranch(Branched.as("rollups"));
         outputs.get("step-stalls")
                 .mapValues(v -> ((StepOutput.Stall) v).event(), Named.as("stall-unwrap"))
@@ -154,6 +160,10 @@ public final class AggregatorTopology {
                 .mapValues(v -> ((StepOutput.Summary) v).summary(), Named.as("summary-unwrap"))
                 .to(Topics.SUMMARIES, Produced.with(Serdes.String(), new JsonSerde<>(StepSummary.class))
                         .withName("summaries-out"));
+        outputs.get("step-run-summaries")
+                .mapValues(v -> ((StepOutput.RunSummaryOut) v).summary(), Named.as("run-summary-unwrap"))
+                .to(Topics.RUN_SUMMARIES, Produced.with(Serdes.String(), new JsonSerde<>(RunSummary.class))
+                        .withName("run-summaries-out"));
         outputs.get("step-rollups")
                 .mapValues(v -> ((StepOutput.Rollup) v).window(), Named.as("rollup-unwrap"))
                 .to(Topics.WINDOWS, Produced.with(Serdes.String(), windowSerde).withName("rollups-out"));
@@ -211,7 +221,7 @@ public final class AggregatorTopology {
 
         @Override
         public Processor<String, StepInput, String, StepOutput> get() {
-            return new StepProcessor(config.stalls(), config.rollupsMs(), SCOPE_STORE, STEP_STORE);
+            return new StepProcessor(config.stalls(), config.rollupsMs(), SCOPE_STORE, STEP_STORE, RUN_STORE);
         }
 
         @Override
@@ -221,7 +231,9 @@ public final class AggregatorTopology {
                     .withCachingEnabled();
             StoreBuilder<KeyValueStore<String, StepMeta>> steps = Stores.keyValueStoreBuilder(
                     Stores.inMemoryKeyValueStore(STEP_STORE), Serdes.String(), new JsonSerde<>(StepMeta.class));
-            return Set.of(scopes, steps);
+            StoreBuilder<KeyValueStore<String, RunState>> runs = Stores.keyValueStoreBuilder(
+                    Stores.inMemoryKeyValueStore(RUN_STORE), Serdes.String(), new JsonSerde<>(RunState.class));
+            return Set.of(scopes, steps, runs);
         }
     }
 

@@ -34,6 +34,8 @@ import org.slf4j.LoggerFactory;
  *   stalls/run_id=RUN/stalls.parquet      (derived from stall_events: last record per stall)
  *   summary_events/run_id=RUN/tailstream.summaries-p0-...parquet
  *   summaries/run_id=RUN/summaries.parquet (derived from summary_events: last record per step and op)
+ *   run_summary_events/run_id=RUN/tailstream.run-summaries-p0-...parquet
+ *   run_summaries/run_id=RUN/run_summaries.parquet (derived from run_summary_events: the rows of the last record)
  * </pre>
  *
  * A file read from a topic is named after the topic, partition and the first and last offset it covers
@@ -63,9 +65,13 @@ public final class ArchiveLayout {
     public static final String SUMMARY_EVENTS = "summary_events";
     /** One row per step and op: the last summary per key, derived from {@link #SUMMARY_EVENTS}. */
     public static final String SUMMARIES = "summaries";
+    /** Every record of {@code tailstream.run-summaries} as received, flattened (one row per group, sweep, pair). */
+    public static final String RUN_SUMMARY_EVENTS = "run_summary_events";
+    /** The rows of the run's last run summary record, derived from {@link #RUN_SUMMARY_EVENTS}. */
+    public static final String RUN_SUMMARIES = "run_summaries";
     /** Every dataset, in the order they are documented. */
     public static final List<String> DATASETS = List.of(SAMPLES, BLOCKS, WINDOWS, CONTROL, STEPS, RUNS, CLIENT_HEALTH,
-            STALL_EVENTS, STALLS, SUMMARY_EVENTS, SUMMARIES);
+            STALL_EVENTS, STALLS, SUMMARY_EVENTS, SUMMARIES, RUN_SUMMARY_EVENTS, RUN_SUMMARIES);
 
     /** The hive partition key of every dataset. Never also a column inside the files (DuckDB lets it win). */
     public static final String RUN_KEY = "run_id";

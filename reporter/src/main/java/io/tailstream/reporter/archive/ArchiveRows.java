@@ -1,5 +1,9 @@
 package io.tailstream.reporter.archive;
 
+import io.tailstream.schemas.event.RunSummary;
+import java.util.ArrayList;
+import java.util.List;
+
 /** Row records of the small datasets (one object per row is fine at their volume). */
 final class ArchiveRows {
 
@@ -31,6 +35,39 @@ final class ArchiveRows {
 
     /** One step summary record as received (per step and op; the last one per key wins). */
     record SummaryRow(io.tailstream.schemas.event.StepSummary s, int kafkaPartition, long kafkaOffset) {}
+
+    /**
+     * One row of a run summary record as received: the record flattened into a {@code run} row (run-level columns
+     * only), a {@code rounds} row per group, a {@code sweep} row per sweep and a {@code scale_out} row per pair;
+     * exactly one of {@code rounds}, {@code sweep}, {@code scaleOut} is set except on the {@code run} row. Every row
+     * repeats the run-level columns, so the rows of the last record can be selected by them.
+     */
+    record RunSummaryRow(RunSummary r, String kind, RunSummary.RoundStats rounds, RunSummary.Sweep sweep,
+                         RunSummary.ScaleOut scaleOut, int kafkaPartition, long kafkaOffset) {
+
+        static final String RUN = "run";
+        static final String ROUNDS = "rounds";
+        static final String SWEEP = "sweep";
+        static final String SCALE_OUT = "scale_out";
+
+        static List<RunSummaryRow> of(RunSummary r, int partition, long offset) {
+            List<RunSummaryRow> out = new ArrayList<>();
+            out.add(new RunSummaryRow(r, RUN, null, null, null, partition, offset));
+            r.rounds().forEach(g -> out.add(new RunSummaryRow(r, ROUNDS, g, null, null, partition, offset)));
+            r.sweeps().forEach(w -> out.add(new RunSummaryRow(r, SWEEP, null, w, null, partition, offset)));
+            r.scaleOut().forEach(x -> out.add(new RunSummaryRow(r, SCALE_OUT, null, null, x, partition, offset)));
+            return out;
+        }
+
+        String target() {
+            return rounds != null ? rounds.target() : sweep != null ? sweep.target() : null;
+        }
+
+        String workload() {
+            return rounds != null ? rounds.workload() : sweep != null ? sweep.workload()
+                    : scaleOut != null ? scaleOut.workload() : null;
+        }
+    }
 
     /** One client_health control event. */
     record ClientHealthRow(io.tailstream.schemas.event.ClientHealth h, int kafkaPartition, long kafkaOffset) {}

@@ -6,6 +6,7 @@ import io.tailstream.reporter.archive.ArchiveRows.RunRow;
 import io.tailstream.reporter.archive.ArchiveRows.StepRow;
 import io.tailstream.reporter.parquet.TableSchema;
 import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.RunSummary;
 import io.tailstream.schemas.event.WindowStats;
 
 /**
@@ -178,4 +179,61 @@ final class ArchiveSchemas {
             .int32("kafka_partition", ArchiveRows.SummaryRow::kafkaPartition)
             .int64Sorted("kafka_offset", ArchiveRows.SummaryRow::kafkaOffset)
             .build();
+
+    static final TableSchema<ArchiveRows.RunSummaryRow> RUN_SUMMARY_EVENTS = runSummaryColumns(
+            TableSchema.<ArchiveRows.RunSummaryRow>builder("run_summary_events"))
+            .int32("kafka_partition", ArchiveRows.RunSummaryRow::kafkaPartition)
+            .int64Sorted("kafka_offset", ArchiveRows.RunSummaryRow::kafkaOffset)
+            .build();
+
+    /** The columns of a flattened {@code RunSummary} (docs/archive.md); null where a column is not the row kind's. */
+    private static TableSchema.Builder<ArchiveRows.RunSummaryRow> runSummaryColumns(
+            TableSchema.Builder<ArchiveRows.RunSummaryRow> b) {
+        b.string("kind", ArchiveRows.RunSummaryRow::kind)
+                .optionalString("target", ArchiveRows.RunSummaryRow::target)
+                .optionalString("workload", ArchiveRows.RunSummaryRow::workload)
+                .optionalInt32("threads", r -> r.rounds() == null ? null : r.rounds().threads())
+                .optionalString("op", r -> r.rounds() == null ? null : r.rounds().op())
+                .optionalInt32("rounds", r -> r.rounds() == null ? null : r.rounds().rounds())
+                .optionalString("step_ids", r -> r.rounds() == null ? null : Json.writeString(r.rounds().stepIds()));
+        figure(b, "qps", RunSummary.RoundStats::qps);
+        figure(b, "tps", RunSummary.RoundStats::tps);
+        figure(b, "mean_us", RunSummary.RoundStats::meanMicros);
+        figure(b, "p95_us", RunSummary.RoundStats::p95Micros);
+        figure(b, "p99_us", RunSummary.RoundStats::p99Micros);
+        return b.optionalFloat64("pooled_qps", r -> r.rounds() == null ? null : r.rounds().pooledQps())
+                .optionalFloat64("pooled_tps", r -> r.rounds() == null ? null : r.rounds().pooledTps())
+                .optionalInt32("round", r -> r.sweep() == null ? null : r.sweep().round())
+                .optionalString("levels", r -> r.sweep() == null ? null : Json.writeString(r.sweep().levels()))
+                .optionalFloat64("peak_qps", r -> r.sweep() == null ? null : r.sweep().peakQps())
+                .optionalInt32("peak_threads", r -> r.sweep() == null ? null : r.sweep().peakThreads())
+                .optionalInt32("plateau_threads", r -> r.sweep() == null ? null : r.sweep().plateauThreads())
+                .optionalFloat64("plateau_qps", r -> r.sweep() == null ? null : r.sweep().plateauQps())
+                .optionalString("basis", r -> r.scaleOut() == null ? null : r.scaleOut().basis())
+                .optionalString("product", r -> r.scaleOut() == null ? null : r.scaleOut().product())
+                .optionalString("single_target", r -> r.scaleOut() == null ? null : r.scaleOut().singleTarget())
+                .optionalString("multi_target", r -> r.scaleOut() == null ? null : r.scaleOut().multiTarget())
+                .optionalInt32("nodes", r -> r.scaleOut() == null ? null : r.scaleOut().nodes())
+                .optionalInt32("single_threads", r -> r.scaleOut() == null ? null : r.scaleOut().singleThreads())
+                .optionalFloat64("single_qps", r -> r.scaleOut() == null ? null : r.scaleOut().singleQps())
+                .optionalInt32("multi_threads", r -> r.scaleOut() == null ? null : r.scaleOut().multiThreads())
+                .optionalFloat64("multi_qps", r -> r.scaleOut() == null ? null : r.scaleOut().multiQps())
+                .optionalFloat64("ratio", r -> r.scaleOut() == null ? null : r.scaleOut().ratio())
+                .float64("plateau_min_gain_pct", r -> r.r().plateauMinGainPct())
+                .int32("plateau_patience", r -> r.r().plateauPatience())
+                .optionalString("plateau_source", r -> r.r().plateauSource())
+                .int32("steps_summarized", r -> r.r().stepsSummarized())
+                .string("steps_pending", r -> Json.writeString(r.r().stepsPending()))
+                .bool("complete", r -> r.r().complete())
+                .int64("at_ms", r -> r.r().atEpochMs());
+    }
+
+    /** {@code NAME_mean}, {@code NAME_stddev} (sample, n - 1; null with one round), {@code NAME_min}, {@code NAME_max}. */
+    private static void figure(TableSchema.Builder<ArchiveRows.RunSummaryRow> b, String name,
+                               java.util.function.Function<RunSummary.RoundStats, RunSummary.Figure> get) {
+        b.optionalFloat64(name + "_mean", r -> r.rounds() == null ? null : get.apply(r.rounds()).mean())
+                .optionalFloat64(name + "_stddev", r -> r.rounds() == null ? null : get.apply(r.rounds()).stddev())
+                .optionalFloat64(name + "_min", r -> r.rounds() == null ? null : get.apply(r.rounds()).min())
+                .optionalFloat64(name + "_max", r -> r.rounds() == null ? null : get.apply(r.rounds()).max());
+    }
 }

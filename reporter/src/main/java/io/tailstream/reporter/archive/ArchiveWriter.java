@@ -20,6 +20,7 @@ import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunEnded;
 import io.tailstream.schemas.event.RunStarted;
+import io.tailstream.schemas.event.RunSummary;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepStarted;
@@ -175,6 +176,7 @@ public final class ArchiveWriter implements AutoCloseable {
             case Topics.CONTROL -> addControl(pp, r);
             case Topics.STALLS -> addStall(pp, r);
             case Topics.SUMMARIES -> addSummary(pp, r);
+            case Topics.RUN_SUMMARIES -> addRunSummary(pp, r);
             default -> throw new IllegalArgumentException("the archiver does not read topic " + tp.topic());
         }
         pp.consumed(r.offset());
@@ -284,6 +286,20 @@ public final class ArchiveWriter implements AutoCloseable {
         pp.rows++;
     }
 
+    private void addRunSummary(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
+        RunSummary s = readJson(r, RunSummary.class);
+        if (s == null) {
+            return;
+        }
+        if (s.runId() == null) {
+            corrupt(r, "run summary without runId");
+            return;
+        }
+        List<ArchiveRows.RunSummaryRow> rows = ArchiveRows.RunSummaryRow.of(s, r.partition(), r.offset());
+        pp.run(s.runId()).runSummaries.addAll(rows);
+        pp.rows += rows.size();
+    }
+
     /** The record's JSON value as {@code type}, or null (counted and logged as corrupt) if it does not parse. */
     private <E> E readJson(ConsumerRecord<byte[], byte[]> r, Class<E> type) {
         if (r.value() == null) {
@@ -341,6 +357,7 @@ public final class ArchiveWriter implements AutoCloseable {
         Set<String> controlRuns = new TreeSet<>();
         Set<String> stallRuns = new TreeSet<>();
         Set<String> summaryRuns = new TreeSet<>();
+        Set<String> runSummaryRuns = new TreeSet<>();
         try {
             for (PendingPartition pp : partitions) {
                 if (pp.isEmpty()) {
@@ -387,6 +404,11 @@ public final class ArchiveWriter implements AutoCloseable {
                                 w -> rows.summaries.forEach(w::write));
                         summaryRuns.add(run);
                     }
+                    if (!rows.runSummaries.isEmpty()) {
+                        write(ArchiveLayout.RUN_SUMMARY_EVENTS, run, name, ArchiveSchemas.RUN_SUMMARY_EVENTS,
+                                w -> rows.runSummaries.forEach(w::write));
+                        runSummaryRuns.add(run);
+                    }
                     touchedRuns.add(run);
                 }
                 commits.put(tp, new OffsetAndMetadata(pp.lastOffset + 1));
@@ -401,6 +423,12 @@ public final class ArchiveWriter implements AutoCloseable {
             for (String run : summaryRuns) {
                 rebuildLastPerKey(run, ArchiveLayout.SUMMARY_EVENTS, ArchiveLayout.SUMMARIES, "step_id, op",
                         "at_ms DESC, kafka_offset DESC");
+            }
+            for (String run : runSummaryRuns) {
+                // one record is many rows (all with the record's at_ms and offset): rank keeps every row of the last
+                rebuildQualified(run, ArchiveLayout.RUN_SUMMARY_EVENTS, ArchiveLayout.RUN_SUMMARIES,
+                        "rank() OVER (ORDER BY at_ms DESC, kafka_offset DESC) = 1", "kind, target, workload, threads,"
+                                + " op, round, basis, single_target, multi_target, single_threads");
             }
         } catch (IOException e) {
             throw new UncheckedIOException("writing archive files under " + archiveDir, e);
@@ -462,7 +490,17 @@ public final class ArchiveWriter implements AutoCloseable {
      * record per key (by {@code order}), without the Kafka coordinates, sorted by key.
      */
     private void rebuildLastPerKey(String run, String source, String dataset, String key, String order)
-            throws SQLException, IOException {
+            throws IOException {
+        rebuildQualified(run, source, dataset, "row_number() OVER (PARTITION BY " + key + " ORDER BY " + order
+                + ") = 1", key);
+    }
+
+    /**
+     * Rewrites a run's derived {@code dataset}/{@code dataset}.parquet from all its {@code source} files: the rows
+     * for which {@code qualify} (a window predicate) holds, without the Kafka coordinates, sorted by {@code sortBy}.
+     */
+    private void rebuildQualified(String run, String source, String dataset, String qualify, String sortBy)
+            throws IOException {
         Path sourceDir = ArchiveLayout.runDir(archiveDir, source, run);
         String read = "read_parquet(" + ArchiveDatabase.sqlString(sourceDir.toAbsolutePath() + "/*.parquet")
                 + ", hive_partitioning=false, union_by_name=true)";
@@ -471,8 +509,8 @@ public final class ArchiveWriter implements AutoCloseable {
         ArchiveLayout.writeAtomically(target, tmp -> {
             try (Statement st = duckdb().createStatement()) {
                 count[0] = st.executeUpdate("COPY (SELECT * EXCLUDE (kafka_partition, kafka_offset) FROM " + read
-                        + " QUALIFY row_number() OVER (PARTITION BY " + key + " ORDER BY " + order + ") = 1"
-                        + " ORDER BY " + key + ") TO " + ArchiveDatabase.sqlString(tmp.toAbsolutePath().toString())
+                        + " QUALIFY " + qualify
+                        + " ORDER BY " + sortBy + ") TO " + ArchiveDatabase.sqlString(tmp.toAbsolutePath().toString())
                         + " (FORMAT parquet, COMPRESSION zstd)");
             } catch (SQLException e) {
                 throw new IOException("deriving " + target + " from " + sourceDir + ": " + e.getMessage(), e);

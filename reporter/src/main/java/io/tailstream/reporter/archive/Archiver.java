@@ -24,20 +24,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consumes {@link Topics#SAMPLES}, {@link Topics#WINDOWS}, {@link Topics#CONTROL}, {@link Topics#STALLS} and
- * {@link Topics#SUMMARIES} (those that exist) and writes the archive's
+ * Consumes {@link Topics#SAMPLES}, {@link Topics#WINDOWS}, {@link Topics#CONTROL}, {@link Topics#STALLS},
+ * {@link Topics#SUMMARIES} and {@link Topics#RUN_SUMMARIES} (those that exist) and writes the archive's
  * Parquet datasets (layout in {@link ArchiveLayout}, columns in {@code package-info.java}).
  *
  * <h2>Exactly once into files</h2>
  * Rows are buffered per topic partition. A flush writes, for each run in the buffer, one file per dataset named
  * after the partition and the offset range it covers, each to a temporary name that is atomically renamed into
- * place; derived datasets ({@code steps}, {@code runs} from the run's whole {@code control} dataset, {@code stalls}
- * and {@code summaries} from its {@code stall_events} and {@code summary_events}) are then recomputed and replaced; only then is the offset after the range committed. A crash before the commit leaves files
+ * place; derived datasets ({@code steps}, {@code runs} from the run's whole {@code control} dataset, {@code stalls},
+ * {@code summaries} and {@code run_summaries} from its {@code stall_events}, {@code summary_events} and
+ * {@code run_summary_events}) are then recomputed and replaced; only then is the offset after the range committed. A crash before the commit leaves files
  * whose range starts at or after the committed offset: on restart the archiver finds them and flushes at exactly
  * the same offsets again, so the rewritten files replace the old ones under the same names. Neither duplicates
  * nor gaps, which {@link ArchiveVerifier} proves from block sequences.
  *
- * <p>One archiver per archive directory and consumer group: it assigns itself every partition of the five topics
+ * <p>One archiver per archive directory and consumer group: it assigns itself every partition of the six topics
  * (no group rebalancing), so several archivers on one group would write the same ranges.
  *
  * <p>Thread safety: {@link #runUntilCaughtUp()} or {@link #runUntilClosed()} runs on one thread; {@link #close()}
@@ -48,7 +49,7 @@ public final class Archiver implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Archiver.class);
     private static final List<String> TOPICS = List.of(Topics.SAMPLES, Topics.WINDOWS, Topics.CONTROL,
-            Topics.STALLS, Topics.SUMMARIES);
+            Topics.STALLS, Topics.SUMMARIES, Topics.RUN_SUMMARIES);
     private static final Duration POLL = Duration.ofMillis(200);
     /** A caught-up run gives up when no partition moved for this long: the broker is gone or stuck. */
     private static final Duration NO_PROGRESS_TIMEOUT = Duration.ofSeconds(60);

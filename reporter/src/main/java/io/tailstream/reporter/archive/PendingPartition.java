@@ -58,5 +58,6 @@ final class PendingPartition {
         final List<ArchiveRows.ClientHealthRow> clientHealth = new ArrayList<>();
         final List<ArchiveRows.StallRow> stalls = new ArrayList<>();
         final List<ArchiveRows.SummaryRow> summaries = new ArrayList<>();
+        final List<ArchiveRows.RunSummaryRow> runSummaries = new ArrayList<>();
     }
 }

@@ -89,6 +89,14 @@
  * {@code qps}, {@code p99_us}, {@code stall_ms}, {@code qps_slope_pct_per_hour}, {@code qps_cv}, ...; see
  * docs/archive.md); summary_events adds {@code kafka_partition}, {@code kafka_offset}.
  *
+ * <h3>run_summary_events (every record of {@code tailstream.run-summaries}) and run_summaries (derived: the rows of
+ * the run's last record)</h3>
+ * A {@code RunSummary} flattened into rows by {@code kind}: {@code run}, {@code rounds} (per target, workload,
+ * threads and op: {@code qps_mean}, {@code qps_stddev}, {@code qps_min}, {@code qps_max}, the same for {@code tps},
+ * {@code mean_us}, {@code p95_us}, {@code p99_us}, and {@code pooled_qps}), {@code sweep} ({@code peak_qps},
+ * {@code peak_threads}, {@code plateau_threads}, {@code levels} JSON) and {@code scale_out} ({@code ratio}, ...);
+ * columns that do not apply to the kind are null; see docs/archive.md.
+ *
  * <h2>Exactly once</h2>
  * See {@link io.tailstream.reporter.archive.Archiver}: atomic rename of files named by offset range, derived
  * files recomputed from the whole control dataset, offsets committed last, replay at the same boundaries after a

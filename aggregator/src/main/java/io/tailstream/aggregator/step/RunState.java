@@ -1,0 +1,71 @@
+package io.tailstream.aggregator.step;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What stage 3 remembers about a run for its {@link io.tailstream.schemas.event.RunSummary}; JSON in a change-logged
+ * store, one entry per run, removed a grace period after the run summary was last published (or after a long
+ * silence for a run that never ends). Immutable.
+ *
+ * @param plateauMinGainPct the plan's plateau threshold ({@code RunStarted.settings} {@code plateau}), or null
+ * @param plateauPatience   the plan's plateau patience, or null
+ * @param steps             steps that started, by step id (as a string: JSON object keys)
+ * @param figures           the latest step summary figures, by {@code stepId/op}
+ * @param ended             a {@code RunEnded} arrived
+ * @param publishedAtMs     wall clock of the last run summary published, -1 before the first
+ * @param updatedAtMs       wall clock of the last change
+ */
+public record RunState(String runId, Double plateauMinGainPct, Integer plateauPatience, Map<String, StepDesc> steps,
+                       Map<String, StepFigures> figures, boolean ended, long publishedAtMs, long updatedAtMs) {
+
+    public RunState {
+        steps = steps == null ? Map.of() : new TreeMap<>(steps);
+        figures = figures == null ? Map.of() : new TreeMap<>(figures);
+    }
+
+    public static RunState start(String runId, long nowMs) {
+        return new RunState(runId, null, null, Map.of(), Map.of(), false, -1, nowMs);
+    }
+
+    RunState withPlateau(Double minGainPct, Integer patience, long nowMs) {
+        return new RunState(runId, minGainPct, patience, steps, figures, ended, publishedAtMs, nowMs);
+    }
+
+    RunState withStep(StepDesc step, long nowMs) {
+        Map<String, StepDesc> next = new TreeMap<>(steps);
+        next.put(String.valueOf(step.stepId()), step);
+        return new RunState(runId, plateauMinGainPct, plateauPatience, next, figures, ended, publishedAtMs, nowMs);
+    }
+
+    RunState withFigures(StepFigures f, long nowMs) {
+        Map<String, StepFigures> next = new TreeMap<>(figures);
+        next.put(f.stepId() + "/" + f.op(), f);
+        return new RunState(runId, plateauMinGainPct, plateauPatience, steps, next, ended, publishedAtMs, nowMs);
+    }
+
+    RunState endedAt(long nowMs) {
+        return new RunState(runId, plateauMinGainPct, plateauPatience, steps, figures, true, publishedAtMs, nowMs);
+    }
+
+    RunState publishedAt(long nowMs) {
+        return new RunState(runId, plateauMinGainPct, plateauPatience, steps, figures, ended, nowMs, updatedAtMs);
+    }
+
+    /**
+     * A step as its {@code StepStarted} described it.
+     *
+     * @param product the target's database product, or null
+     * @param nodes   nodes serving the target, or null if the plan did not say
+     */
+    public record StepDesc(int stepId, String target, String product, Integer nodes, String workload, int threads,
+                           int round) {}
+
+    /**
+     * The figures of one step summary the run summary reads.
+     *
+     * @param seconds measured seconds ({@code measureEnd - measureStart})
+     */
+    public record StepFigures(int stepId, String op, long count, long errors, long queries, double seconds,
+                              double qps, double tps, double meanMicros, long p95Micros, long p99Micros) {}
+}

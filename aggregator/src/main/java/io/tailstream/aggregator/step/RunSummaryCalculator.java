@@ -1,0 +1,226 @@
+package io.tailstream.aggregator.step;
+
+import io.tailstream.schemas.event.RunSummary;
+import io.tailstream.schemas.event.WindowStats;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * A {@link RunSummary} as a pure function of a {@link RunState}: groups the run's step summaries into rounds,
+ * sweeps and scale-out pairs with the definitions documented on {@link RunSummary} (the report's and the producer's).
+ * Only steps with a {@code StepStarted} (which says target, workload, threads and round) and a scope that measured
+ * at least one sample take part. Stateless and thread safe.
+ */
+public final class RunSummaryCalculator {
+
+    private RunSummaryCalculator() {}
+
+    public static RunSummary compute(RunState run, long atEpochMs) {
+        PlateauRule plan = run.plateauMinGainPct() == null || run.plateauPatience() == null ? null
+                : new PlateauRule(run.plateauMinGainPct(), run.plateauPatience());
+        PlateauRule rule = plan == null ? PlateauRule.DEFAULT : plan;
+
+        // (target, workload, threads, op) -> rounds, in step order
+        Map<GroupKey, List<Round>> groups = new TreeMap<>();
+        TreeSet<Integer> summarized = new TreeSet<>();
+        for (RunState.StepFigures f : run.figures().values()) {
+            if (WindowStats.ALL_OPS.equals(f.op())) {
+                summarized.add(f.stepId());
+            }
+            RunState.StepDesc d = run.steps().get(String.valueOf(f.stepId()));
+            if (d == null || f.count() == 0) {
+                continue;
+            }
+            groups.computeIfAbsent(new GroupKey(d.target(), d.workload(), d.threads(), f.op()), k -> new ArrayList<>())
+                    .add(new Round(d, f));
+        }
+        groups.values().forEach(rs -> rs.sort(Comparator.comparingInt(r -> r.desc().stepId())));
+
+        List<RunSummary.RoundStats> rounds = new ArrayList<>();
+        groups.forEach((k, rs) -> rounds.add(roundStats(k, rs)));
+
+        List<RunSummary.Sweep> sweeps = new ArrayList<>();
+        // (target, workload) -> threads -> rounds of the "*" scope
+        Map<List<String>, Map<Integer, List<Round>>> sweepInput = new TreeMap<>(LIST_ORDER);
+        groups.forEach((k, rs) -> {
+            if (WindowStats.ALL_OPS.equals(k.op())) {
+                sweepInput.computeIfAbsent(List.of(k.target(), k.workload()), x -> new TreeMap<>())
+                        .put(k.threads(), rs);
+            }
+        });
+        Map<List<String>, RunSummary.Sweep> allRounds = new TreeMap<>(LIST_ORDER);
+        sweepInput.forEach((tw, levels) -> {
+            RunSummary.Sweep all = sweep(tw, RunSummary.ALL_ROUNDS, levels, rule);
+            allRounds.put(tw, all);
+            sweeps.add(all);
+            TreeSet<Integer> roundNumbers = new TreeSet<>();
+            levels.values().forEach(rs -> rs.forEach(r -> roundNumbers.add(r.desc().round())));
+            for (int round : roundNumbers) {
+                Map<Integer, List<Round>> ofRound = new TreeMap<>();
+                levels.forEach((threads, rs) -> {
+                    List<Round> these = rs.stream().filter(r -> r.desc().round() == round).toList();
+                    if (!these.isEmpty()) {
+                        ofRound.put(threads, these);
+                    }
+                });
+                sweeps.add(sweep(tw, round, ofRound, rule));
+            }
+        });
+
+        List<Integer> pending = new ArrayList<>();
+        for (RunState.StepDesc d : run.steps().values()) {
+            if (!summarized.contains(d.stepId())) {
+                pending.add(d.stepId());
+            }
+        }
+        pending.sort(Comparator.naturalOrder());
+        return new RunSummary(run.runId(), rounds, sweeps, scaleOut(run, allRounds), rule.minGainPct(),
+                rule.patience(), plan == null ? "default" : "plan", summarized.size(), pending,
+                run.ended() && pending.isEmpty(), atEpochMs);
+    }
+
+    private static RunSummary.RoundStats roundStats(GroupKey k, List<Round> rs) {
+        double seconds = 0;
+        long queries = 0;
+        long ok = 0;
+        for (Round r : rs) {
+            seconds += r.figures().seconds();
+            queries += r.figures().queries();
+            ok += r.figures().count() - r.figures().errors();
+        }
+        return new RunSummary.RoundStats(k.target(), k.workload(), k.threads(), k.op(), rs.size(),
+                rs.stream().map(r -> r.desc().stepId()).toList(),
+                figure(rs, r -> r.figures().qps()), figure(rs, r -> r.figures().tps()),
+                figure(rs, r -> r.figures().meanMicros()), figure(rs, r -> r.figures().p95Micros()),
+                figure(rs, r -> r.figures().p99Micros()),
+                seconds > 0 ? queries / seconds : 0, seconds > 0 ? ok / seconds : 0);
+    }
+
+    /** Mean, sample standard deviation (n - 1; two passes), min and max. */
+    static RunSummary.Figure figure(List<Round> rs, ToDoubleFunction<Round> value) {
+        int n = rs.size();
+        double sum = 0;
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (Round r : rs) {
+            double v = value.applyAsDouble(r);
+            sum += v;
+            min = Math.min(min, v);
+            max = Math.max(max, v);
+        }
+        double mean = sum / n;
+        Double stddev = null;
+        if (n > 1) {
+            double squares = 0;
+            for (Round r : rs) {
+                double d = value.applyAsDouble(r) - mean;
+                squares += d * d;
+            }
+            stddev = Math.sqrt(squares / (n - 1));
+        }
+        return new RunSummary.Figure(mean, stddev, min, max);
+    }
+
+    private static RunSummary.Sweep sweep(List<String> tw, int round, Map<Integer, List<Round>> levels,
+                                          PlateauRule rule) {
+        List<RunSummary.Level> out = new ArrayList<>();
+        int peak = -1;
+        for (Map.Entry<Integer, List<Round>> e : levels.entrySet()) {
+            List<Round> rs = e.getValue();
+            double seconds = rs.stream().mapToDouble(r -> r.figures().seconds()).sum();
+            long queries = rs.stream().mapToLong(r -> r.figures().queries()).sum();
+            double pooled = seconds > 0 ? queries / seconds : 0;
+            double mean = rs.stream().mapToDouble(r -> r.figures().qps()).sum() / rs.size();
+            out.add(new RunSummary.Level(e.getKey(), pooled, mean, rs.size()));
+            // strictly higher: the lowest thread count wins a tie, as in the report
+            if (peak < 0 || pooled > out.get(peak).qps()) {
+                peak = out.size() - 1;
+            }
+        }
+        int plateau = rule.begin(out.stream().map(RunSummary.Level::plateauQps).toList());
+        RunSummary.Level p = out.get(peak);
+        return new RunSummary.Sweep(tw.get(0), tw.get(1), round, out, p.qps(), p.threads(),
+                plateau < 0 ? null : out.get(plateau).threads(), plateau < 0 ? null : out.get(plateau).plateauQps());
+    }
+
+    /**
+     * Per workload and product: each 1-node target against each N-node target, at their peaks and at every thread
+     * count both measured. A target is described by its latest step (as the report does).
+     */
+    private static List<RunSummary.ScaleOut> scaleOut(RunState run, Map<List<String>, RunSummary.Sweep> sweeps) {
+        Map<String, RunState.StepDesc> targets = new TreeMap<>();
+        run.steps().values().stream().sorted(Comparator.comparingInt(RunState.StepDesc::stepId))
+                .forEach(d -> targets.put(d.target(), d));
+        // workload -> product -> targets with a node count
+        Map<String, Map<String, List<String>>> byWorkload = new TreeMap<>();
+        sweeps.keySet().forEach(tw -> {
+            RunState.StepDesc d = targets.get(tw.get(0));
+            if (d != null && d.nodes() != null) {
+                byWorkload.computeIfAbsent(tw.get(1), w -> new TreeMap<>())
+                        .computeIfAbsent(Objects.toString(d.product(), ""), p -> new ArrayList<>()).add(tw.get(0));
+            }
+        });
+        List<RunSummary.ScaleOut> out = new ArrayList<>();
+        byWorkload.forEach((workload, products) -> products.forEach((product, names) -> {
+            for (String single : names) {
+                if (targets.get(single).nodes() != 1) {
+                    continue;
+                }
+                for (String multi : names) {
+                    int nodes = targets.get(multi).nodes();
+                    if (nodes <= 1) {
+                        continue;
+                    }
+                    RunSummary.Sweep s = sweeps.get(List.of(single, workload));
+                    RunSummary.Sweep m = sweeps.get(List.of(multi, workload));
+                    out.add(new RunSummary.ScaleOut(workload, RunSummary.ScaleOut.PEAK, product, single, multi, nodes,
+                            s.peakThreads(), s.peakQps(), m.peakThreads(), m.peakQps(), ratio(m.peakQps(),
+                            s.peakQps())));
+                    for (RunSummary.Level sl : s.levels()) {
+                        for (RunSummary.Level ml : m.levels()) {
+                            if (sl.threads() == ml.threads()) {
+                                out.add(new RunSummary.ScaleOut(workload, RunSummary.ScaleOut.THREADS, product, single,
+                                        multi, nodes, sl.threads(), sl.qps(), ml.threads(), ml.qps(),
+                                        ratio(ml.qps(), sl.qps())));
+                            }
+                        }
+                    }
+                }
+            }
+        }));
+        return out;
+    }
+
+    private static double ratio(double multi, double single) {
+        return single > 0 ? multi / single : 0;
+    }
+
+    private static final Comparator<List<String>> LIST_ORDER = (a, b) -> {
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+            int c = a.get(i).compareTo(b.get(i));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(a.size(), b.size());
+    };
+
+    private record GroupKey(String target, String workload, int threads, String op) implements Comparable<GroupKey> {
+        private static final Comparator<GroupKey> ORDER = Comparator.comparing(GroupKey::target)
+                .thenComparing(GroupKey::workload).thenComparingInt(GroupKey::threads).thenComparing(GroupKey::op);
+
+        @Override
+        public int compareTo(GroupKey o) {
+            return ORDER.compare(this, o);
+        }
+    }
+
+    /** One step of a group. */
+    record Round(RunState.StepDesc desc, RunState.StepFigures figures) {}
+}
