@@ -49,6 +49,12 @@ class CliUsageTest {
             "aggregate --window 0s --bootstrap-servers 127.0.0.1:1 | window",
             "aggregate --http-port 70000 --bootstrap-servers 127.0.0.1:1 | --http-port must be in 0..65535, got 70000",
             "aggregate --http-bind 0.0.0.0 --bootstrap-servers 127.0.0.1:1 | --http-bind needs --http-port",
+            "aggregate --http 127.0.0.1 --bootstrap-servers 127.0.0.1:1 | --http must be HOST:PORT",
+            "aggregate --http :9464 --bootstrap-servers 127.0.0.1:1 | --http must be HOST:PORT",
+            "aggregate --http 127.0.0.1:99999 --bootstrap-servers 127.0.0.1:1 | --http-port must be in 0..65535",
+            "aggregate --http 127.0.0.1:1 --http-port 2 --bootstrap-servers 127.0.0.1:1 | cannot be combined",
+            "aggregate --stream-threads 0 --bootstrap-servers 127.0.0.1:1 | streamThreads must be in 1..64",
+            "aggregate --commit-interval 0s --bootstrap-servers 127.0.0.1:1 | commitInterval",
             "frobnicate                                   | Unmatched argument at index 0: 'frobnicate'",
             "''                                           | a subcommand is required",
     })

@@ -3,13 +3,25 @@
  * no per-sample record ever crosses a topic.
  *
  * <h2>Stage 1: decode blocks into partials (one task per samples partition)</h2>
- * {@code BlockDecodeProcessor} decodes each block with a visitor (no per-sample object) into one partial per
- * (window, op) plus the step's "all ops" partial per window, keyed by scope {@code runId/stepId/op}, record timestamp
- * = window start. A sample counts in the window it completed in. Per sample the cost is a bucket computation and an
- * array append; per (window, op) a sort of ≤ block-size longs. Partials go through the repartition topic
+ * {@code BlockDecodeProcessor} decodes each block with a visitor (no per-sample object) and adds its samples to a
+ * heap combiner ({@code PartialCombiner}): one recycled histogram builder per (run, step, window, op) touched since
+ * the last flush. A sample counts in the window it completed in; per sample the cost is a window computation, an
+ * array append while the block is validated, and one histogram record. The combiner is flushed — one partial per
+ * (window, op) plus the step's "all ops" partial per window, keyed by scope {@code runId/stepId/op}, record
+ * timestamp = window start, windows in ascending order — when the task prepares a commit, before end-of-step ticks,
+ * and when 64 builders are in use. Partials go through the repartition topic
  * {@value io.tailstream.aggregator.topology.AggregatorTopology#PARTIALS_REPARTITION} so all producers' partials of a
  * scope meet in one stage-2 task. Undecodable blocks go, unchanged, to the dead-letter topic with reason, topic,
  * partition and offset in headers ({@link io.tailstream.aggregator.topology.DeadLetters}); processing continues.
+ *
+ * <p>Why a combiner flushed at commit, and why that is exactly-once: Kafka Streams commits a task's input offsets
+ * and its output in one transaction. The flush runs inside the task's commit preparation ({@code PreCommitHook},
+ * the call Kafka Streams makes to flush its record caches), so every sample whose block offset is committed has
+ * its partial in the same transaction; after a crash the uncommitted transaction is aborted, the heap combiner is
+ * gone with the process, and the blocks are read again. The records crossing the repartition topic and the stage-2
+ * store then depend on the windows and scopes touched per commit interval, not on the sample rate: one partial per
+ * block (ops + 1 records per 1,024 samples, the first design) measured 0.12–0.5 M samples/s, the combiner
+ * several million (docs/aggregator-benchmarks.md).
  *
  * <h2>Stage 2: merge partials per window</h2>
  * {@code WindowMergeProcessor}, a processor over an in-memory, change-logged window store
@@ -21,8 +33,8 @@
  * of the closed window holding only the late samples, {@code lateCount == count} — and is counted into the step
  * summary's {@code lateCount}. Why a correction and not only a counter: the windows topic then still accounts for
  * every sample sent (sent = aggregated holds even with late data) and shows where lateness happened. The aggregate
- * is serialized per partial update, which is why its form is the cheap {@code SparseHistogram} (package
- * {@code window}) rather than an HdrHistogram.
+ * is serialized per partial update (a few per window and scope per commit interval, since stage 1 combines),
+ * which is why its form is the cheap {@code SparseHistogram} (package {@code window}) rather than an HdrHistogram.
  *
  * <h2>Stage 3: per-run step analysis</h2>
  * Closed windows, late corrections and scope ends are re-keyed by run id into the one-partition internal topic
@@ -64,11 +76,10 @@
  *       more than the grace in event time and the leading one closes windows the others still feed. Their samples
  *       are no longer lost (late corrections), but the windows are split into a regular record and corrections.
  *       Live (the demo, a soak) the skew is the processing lag, far below 2 s.</li>
- *   <li>Throughput: the per-update serde is O(non-empty buckets of the window), a few µs; a 1024-sample block
- *       costs (ops + 1) updates. See {@code docs/aggregator-benchmarks.md} for measured figures and the path to
- *       10 M samples/s (live aggregates in heap within a commit interval, written to the change-logged store once
- *       per commit).</li>
- *   <li>Summaries are emitted when a scope's end-of-step ticks arrive; with several samples partitions each
+ *   <li>Throughput: per sample, stage 1 decodes and records into a histogram; per window and scope, stages 2 and 3
+ *       serialize aggregates, build an HdrHistogram for the window's figures and parse it again for stalls and
+ *       roll-ups (a few ms per window). See {@code docs/aggregator-benchmarks.md} for the measured split.</li>
+  <li>Summaries are emitted when a scope's end-of-step ticks arrive; with several samples partitions each
  *       partition's ticks end the scope once, so a summary may be published more than once (the last one is
  *       complete); consumers keep the last record per key, as for stalls.</li>
  * </ul>

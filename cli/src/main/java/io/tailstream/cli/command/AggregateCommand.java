@@ -94,6 +94,21 @@ public final class AggregateCommand implements Callable<Integer> {
             description = "Baseline = median of the last N unstalled measured windows (default: ${DEFAULT-VALUE}).")
     int stallBaselineWindows;
 
+    @Option(names = "--commit-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "100ms", description = "Kafka Streams commit interval: under exactly-once also how often"
+                    + " results become visible and stage 1 sends its combined partials (default: ${DEFAULT-VALUE}).")
+    Duration commitInterval;
+
+    @Option(names = "--stream-threads", paramLabel = "N", defaultValue = "1",
+            description = "Kafka Streams threads of this instance; useful up to the samples topic's partitions"
+                    + " (default: ${DEFAULT-VALUE}).")
+    int streamThreads;
+
+    @Option(names = "--http", paramLabel = "HOST:PORT", description = "Serve the live monitor on this address:"
+            + " /metrics (Prometheus), /api/runs, /api/windows (JSON) and / (a live page), e.g. 127.0.0.1:9464;"
+            + " port 0 picks a free port. Same as --http-bind HOST --http-port PORT.")
+    String http;
+
     @Option(names = "--http-port", paramLabel = "PORT", description = "Serve the live monitor on this port: /metrics"
             + " (Prometheus), /api/runs, /api/windows (JSON) and / (a live page); 0 picks a free port. Off unless"
             + " given.")
@@ -115,9 +130,17 @@ public final class AggregateCommand implements Callable<Integer> {
                     stallLatencyWindows, stallBaselineWindows,
                     Math.min(StallConfig.defaults().minBaselineWindows(), stallBaselineWindows));
             config = AggregatorConfig.defaults().withApplicationId(applicationId).withWindow(window, grace)
-                    .withStalls(stalls).withRollups(noRollups ? List.of() : rollups);
+                    .withStalls(stalls).withRollups(noRollups ? List.of() : rollups)
+                    .withCommitInterval(commitInterval).withStreamThreads(streamThreads);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (http != null) {
+            if (httpPort != null || spec.commandLine().getParseResult().hasMatchedOption("--http-bind")) {
+                throw new ParameterException(spec.commandLine(), "--http cannot be combined with --http-port or"
+                        + " --http-bind");
+            }
+            splitHttp();
         }
         if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
             throw new ParameterException(spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);
@@ -156,6 +179,22 @@ public final class AggregateCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** {@code HOST:PORT} (an IPv6 host in brackets) into {@link #httpBind} and {@link #httpPort}. */
+    private void splitHttp() {
+        int colon = http.lastIndexOf(':');
+        String port = colon < 0 ? "" : http.substring(colon + 1);
+        String host = colon < 0 ? "" : http.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        if (host.isEmpty() || !port.matches("[0-9]{1,5}")) {
+            throw new ParameterException(spec.commandLine(), "--http must be HOST:PORT, e.g. 127.0.0.1:9464, got '"
+                    + http + "'");
+        }
+        httpBind = host;
+        httpPort = Integer.parseInt(port);
     }
 
     private InetSocketAddress httpAddress() {
