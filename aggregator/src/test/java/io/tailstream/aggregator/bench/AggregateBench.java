@@ -65,6 +65,14 @@ public final class AggregateBench {
             if (commitMs != null) {
                 config = config.withCommitInterval(Duration.ofMillis(Long.parseLong(commitMs)));
             }
+            String overrides = System.getProperty("tailstream.bench.overrides"); // k=v,k=v: Streams/client configs
+            if (overrides != null) {
+                Map<String, String> o = new java.util.HashMap<>();
+                for (String kv : overrides.split(",")) {
+                    o.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+                }
+                config = config.withClientOverrides(o);
+            }
             double tailstreamRate;
             long started = System.nanoTime();
             try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers(), config, state);
