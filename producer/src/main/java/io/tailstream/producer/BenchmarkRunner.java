@@ -21,6 +21,7 @@ import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.producer.workload.Workloads;
 import io.tailstream.schemas.event.RunEnded;
 import io.tailstream.schemas.event.RunStarted;
+import io.tailstream.schemas.event.Secrets;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
 import io.tailstream.schemas.event.TargetInfo;
@@ -336,6 +337,9 @@ public final class BenchmarkRunner {
         for (Target t : plan.targets()) {
             String p = "target." + t.name() + ".";
             m.put(p + "url", t.redactedUrl());
+            if (!t.readOnlyUrls().isEmpty()) {
+                m.put(p + "readOnlyUrls", t.readOnlyUrls().stream().map(Secrets::redactUrl).toList().toString());
+            }
             if (t.user() != null) {
                 m.put(p + "user", t.user());
             }

@@ -38,8 +38,8 @@ public final class PrepareCommand implements Callable<Integer> {
         if (parallel < 1) {
             throw new ParameterException(spec.commandLine(), "--parallel must be at least 1, was " + parallel);
         }
-        BenchmarkRunner.prepare(CommandInputs.target(target, spec.commandLine()), CommandInputs.workloads(workload),
-                parallel, System.out);
+        BenchmarkRunner.prepare(CommandInputs.target(target, spec.commandLine()),
+                CommandInputs.workloads(workload, spec.commandLine()), parallel, System.out);
         return 0;
     }
 }
