@@ -16,6 +16,7 @@ import io.tailstream.producer.target.Target;
 import io.tailstream.producer.target.TargetConnections;
 import io.tailstream.producer.target.TargetException;
 import io.tailstream.producer.time.Clock;
+import io.tailstream.producer.workload.LoadProgress;
 import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.producer.workload.Workloads;
@@ -261,9 +262,31 @@ public final class BenchmarkRunner {
      * @param parallelism tables loaded at once
      */
     public static void prepare(Target target, List<WorkloadSpec> workloads, int parallelism, PrintStream console) {
+        prepare(target, workloads, parallelism, console, LoadProgress.NONE);
+    }
+
+    /**
+     * Creates and loads the tables of {@code workloads} on {@code target}, telling {@code rows} about every row
+     * inserted (in total {@link #rowsToLoad}).
+     */
+    public static void prepare(Target target, List<WorkloadSpec> workloads, int parallelism, PrintStream console,
+                               LoadProgress rows) {
         try (TargetConnections tc = TargetConnections.open(target, Math.max(1, parallelism))) {
-            prepare(tc, workloads, console);
+            prepare(tc, workloads, console, rows);
         }
+    }
+
+    /** Rows {@link #prepare} inserts for {@code workloads}: each distinct data set once. */
+    public static long rowsToLoad(List<WorkloadSpec> workloads) {
+        Set<String> done = new LinkedHashSet<>();
+        long rows = 0;
+        for (WorkloadSpec ws : workloads) {
+            Workload w = Workloads.create(ws);
+            if (done.add(w.dataSetKey())) {
+                rows += w.rowsToLoad();
+            }
+        }
+        return rows;
     }
 
     /** Drops the tables of {@code workloads} on {@code target}. */
@@ -285,13 +308,18 @@ public final class BenchmarkRunner {
     }
 
     private static void prepare(TargetConnections tc, List<WorkloadSpec> workloads, PrintStream console) {
+        prepare(tc, workloads, console, LoadProgress.NONE);
+    }
+
+    private static void prepare(TargetConnections tc, List<WorkloadSpec> workloads, PrintStream console,
+                                LoadProgress rows) {
         Set<String> done = new LinkedHashSet<>();
         for (WorkloadSpec ws : workloads) {
             Workload w = Workloads.create(ws);
             if (done.add(w.dataSetKey())) {
                 console.println("Preparing " + w.name() + " on target '" + tc.target().name() + "'");
                 try {
-                    w.prepare(tc.dataSource(), tc.dialect(), tc.size(), console);
+                    w.prepare(tc.dataSource(), tc.dialect(), tc.size(), console, rows);
                 } catch (SQLException e) {
                     throw new TargetException("prepare of " + w.name() + " on target '" + tc.target().name()
                             + "' failed: " + SqlErrors.describe(e), e);
