@@ -54,6 +54,8 @@ public final class BenchmarkRunner {
     private final SampleSink sink;
     private final PrintStream console;
     private final Clock clock;
+    /** Whether any step of the current run was client-bound (for RunEnded). */
+    private boolean runClientBound;
 
     public BenchmarkRunner(SampleSink sink, PrintStream console) {
         this(sink, console, Clock.system());
@@ -85,10 +87,11 @@ public final class BenchmarkRunner {
             result = new BenchmarkRunner(sink, console).run(plan);
             stats = sink.spoolStats();
         }
-        if (stats != null && stats.blocksSpooled() > 0) {
-            console.printf(java.util.Locale.ROOT, "spool: %,d blocks (%,d bytes, at most %,d at once) went through %s"
-                    + " while Kafka was slow or away (%d episode(s)); all replayed%n", stats.blocksSpooled(),
-                    stats.bytesSpooled(), stats.highWaterBytes(), stats.path(), stats.episodes());
+        if (stats != null && (stats.blocksSpooled() > 0 || stats.controlEventsSpooled() > 0)) {
+            console.printf(java.util.Locale.ROOT, "spool: %,d blocks and %,d control events (%,d bytes, at most %,d"
+                    + " at once) went through %s while Kafka was slow or away (%d episode(s)); all replayed%n",
+                    stats.blocksSpooled(), stats.controlEventsSpooled(), stats.bytesSpooled(), stats.highWaterBytes(),
+                    stats.path().getParent(), stats.episodes());
         }
         return result;
     }
@@ -115,6 +118,8 @@ public final class BenchmarkRunner {
      */
     public RunResult run(RunPlan plan) {
         List<StepResult> results = new ArrayList<>();
+        runClientBound = false;
+        sink.takeSpoolHighWaterBytes();
         List<TargetInfo> announced = plan.targets().stream().map(TargetConnections::describeOffline).toList();
         sink.publish(new RunStarted(plan.runId(), nowMs(), sink.producerId(), plan.planName(), announced,
                 clientInfo(), settings(plan)));
@@ -225,6 +230,8 @@ public final class BenchmarkRunner {
         sink.publish(new StepStarted(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), info, workload.name(),
                 spec.threads(), spec.round(), spec.warmup().toMillis(), spec.measure().toMillis(), workload.ops(),
                 workload.queriesPerTransaction(), options));
+        SpoolingTransport.SpoolStats spoolBefore = sink.spoolStats();
+        sink.takeSpoolHighWaterBytes();
         StepEmission emission = sink.beginStep(spec.stepId(), workload.ops(), spec.openLoop());
         StepResult result;
         StepFailedException failure = null;
@@ -239,8 +246,14 @@ public final class BenchmarkRunner {
         // always finished, so downstream windows of a failed step close too
         StepEmission.StepCounts counts = emission.finish();
         long errors = result == null ? 0 : result.errors();
+        runClientBound |= stepHealth.clientBound();
+        SpoolingTransport.SpoolStats spoolAfter = sink.spoolStats();
+        long stepSpoolPeak = sink.takeSpoolHighWaterBytes();
         sink.publish(new StepEnded(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), counts.samplesSent(),
-                counts.blocksSent(), errors, failure == null ? "completed" : "failed: " + failure.getMessage()));
+                counts.blocksSent(), errors, failure == null ? "completed" : "failed: " + failure.getMessage(),
+                stepHealth.clientBound(), spoolAfter == null ? 0 : spoolAfter.blocksSpooled()
+                        - spoolBefore.blocksSpooled(), spoolAfter == null ? 0 : spoolAfter.controlEventsSpooled()
+                        - spoolBefore.controlEventsSpooled(), stepSpoolPeak));
         if (failure != null) {
             throw failure;
         }
@@ -251,8 +264,10 @@ public final class BenchmarkRunner {
     }
 
     private void publishRunEnded(RunPlan plan, String outcome) {
+        SpoolingTransport.SpoolStats spool = sink.spoolStats();
         sink.publish(new RunEnded(plan.runId(), nowMs(), sink.producerId(), sink.blocksSent(), sink.samplesSent(),
-                outcome));
+                outcome, runClientBound, spool == null ? 0 : spool.blocksSpooled(),
+                spool == null ? 0 : spool.controlEventsSpooled(), spool == null ? 0 : spool.highWaterBytes()));
     }
 
     /**
