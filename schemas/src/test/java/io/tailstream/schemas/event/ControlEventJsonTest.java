@@ -32,11 +32,16 @@ class ControlEventJsonTest {
 
     @Test
     void goldenJson_v2_staysReadable() throws IOException {
-        String[] lines = resource("/golden/control-events-v2.jsonl").split("\n");
-        assertThat(lines).hasSameSizeAs(EVENTS_V2);
+        assertGolden("/golden/control-events-v2.jsonl", EVENTS_V2);
+    }
+
+    /** Each line of the golden file reads to its event, and the event writes to exactly that line. */
+    private static void assertGolden(String resource, List<ControlEvent> events) throws IOException {
+        String[] lines = resource(resource).split("\n");
+        assertThat(lines).hasSameSizeAs(events);
         for (int i = 0; i < lines.length; i++) {
-            assertThat(Json.read(lines[i], ControlEvent.class)).isEqualTo(EVENTS_V2.get(i));
-            assertThat(Json.writeString(EVENTS_V2.get(i))).isEqualTo(lines[i]);
+            assertThat(Json.read(lines[i], ControlEvent.class)).isEqualTo(events.get(i));
+            assertThat(Json.writeString(events.get(i))).isEqualTo(lines[i]);
         }
     }
 
@@ -66,12 +71,7 @@ class ControlEventJsonTest {
 
     @Test
     void goldenJson_v1_staysReadable() throws IOException {
-        String[] lines = resource("/golden/control-events-v1.jsonl").split("\n");
-        assertThat(lines).hasSameSizeAs(EVENTS);
-        for (int i = 0; i < lines.length; i++) {
-            assertThat(Json.read(lines[i], ControlEvent.class)).isEqualTo(EVENTS.get(i));
-            assertThat(Json.writeString(EVENTS.get(i))).isEqualTo(lines[i]);
-        }
+        assertGolden("/golden/control-events-v1.jsonl", EVENTS);
     }
 
     @Test
