@@ -96,6 +96,74 @@ class RunPlanCommandIntegrationTest {
         assertThat(err).doesNotContain("[ 1s ]").contains("run plan-run-1:");
     }
 
+    /**
+     * A target with a primary and a read-only endpoint (two in-memory H2 databases standing in for two nodes): the
+     * read-only step's workers run on both, the writing step's on the primary only. H2's query statistics count the
+     * point selects each database answered.
+     */
+    @Test
+    void planWithEndpoints_spreadsReadOnlyStepsOverTheNodes_andWritesOnlyToThePrimary() throws Exception {
+        String primary = "jdbc:h2:mem:ep-primary;DB_CLOSE_DELAY=-1;QUERY_STATISTICS=TRUE";
+        String replica = "jdbc:h2:mem:ep-replica;DB_CLOSE_DELAY=-1;QUERY_STATISTICS=TRUE";
+        // the "replica" gets the same data by its own prepare: H2 databases do not replicate
+        assertThat(Cli.commandLine().execute("prepare", "--url", replica, "--user", "sa", "--workload",
+                "oltp_point_select", "--table-size", "500")).isZero();
+        Path plan = dir.resolve("nodes.yaml");
+        Files.writeString(plan, """
+                targets:
+                  - name: h2-2nodes
+                    endpoints:
+                      primary: "%s"
+                      readOnly: ["%s"]
+                    user: sa
+                workloads:
+                  - name: oltp_point_select
+                    options: {table_size: 500}
+                  - name: oltp_update_non_index
+                    options: {table_size: 500}
+                threads: 4
+                warmup: 0s
+                duration: 700ms
+                reportInterval: 0
+                prepare: true
+                """.formatted(primary, replica));
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        PrintStream oldOut = System.out;
+        int code;
+        System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
+        try {
+            code = Cli.commandLine().execute("run", "--plan", plan.toString(), "--json", "--bootstrap-servers",
+                    kafka.bootstrapServers(), "--run-id", "plan-endpoints-1");
+        } finally {
+            System.setOut(oldOut);
+        }
+        assertThat(code).isZero();
+        JsonNode steps = new ObjectMapper().readTree(stdout.toString(StandardCharsets.UTF_8)).get("steps");
+        assertThat(steps).hasSize(2);
+        assertThat(steps.get(0).get("errors").asLong()).isZero();
+        long selectsOnPrimary = executions(primary, "SELECT c FROM sbtest1 WHERE id=%");
+        long selectsOnReplica = executions(replica, "SELECT c FROM sbtest1 WHERE id=%");
+        // 4 workers round robin over 2 endpoints: 2 on each
+        assertThat(selectsOnPrimary).isPositive();
+        assertThat(selectsOnReplica).isPositive();
+        assertThat(selectsOnPrimary + selectsOnReplica).isEqualTo(steps.get(0).get("transactions").asLong());
+        assertThat(executions(primary, "UPDATE sbtest1 SET c=%")).isPositive();
+        assertThat(executions(replica, "UPDATE sbtest1 SET c=%")).isZero();
+    }
+
+    /** Executions of the statements matching {@code like}, from H2's query statistics. */
+    static long executions(String url, String like) throws java.sql.SQLException {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "sa", "");
+             java.sql.PreparedStatement ps = c.prepareStatement("SELECT COALESCE(SUM(EXECUTION_COUNT), 0) FROM"
+                     + " INFORMATION_SCHEMA.QUERY_STATISTICS WHERE SQL_STATEMENT LIKE ?")) {
+            ps.setString(1, like);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
     @Test
     void planErrors_areUsageErrorsNamingFileLineAndField() throws Exception {
         Path plan = dir.resolve("bad.yaml");

@@ -16,11 +16,13 @@ import io.tailstream.producer.target.Target;
 import io.tailstream.producer.target.TargetConnections;
 import io.tailstream.producer.target.TargetException;
 import io.tailstream.producer.time.Clock;
+import io.tailstream.producer.workload.LoadProgress;
 import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.producer.workload.Workloads;
 import io.tailstream.schemas.event.RunEnded;
 import io.tailstream.schemas.event.RunStarted;
+import io.tailstream.schemas.event.Secrets;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
 import io.tailstream.schemas.event.TargetInfo;
@@ -52,6 +54,8 @@ public final class BenchmarkRunner {
     private final SampleSink sink;
     private final PrintStream console;
     private final Clock clock;
+    /** Whether any step of the current run was client-bound (for RunEnded). */
+    private boolean runClientBound;
 
     public BenchmarkRunner(SampleSink sink, PrintStream console) {
         this(sink, console, Clock.system());
@@ -83,10 +87,11 @@ public final class BenchmarkRunner {
             result = new BenchmarkRunner(sink, console).run(plan);
             stats = sink.spoolStats();
         }
-        if (stats != null && stats.blocksSpooled() > 0) {
-            console.printf(java.util.Locale.ROOT, "spool: %,d blocks (%,d bytes, at most %,d at once) went through %s"
-                    + " while Kafka was slow or away (%d episode(s)); all replayed%n", stats.blocksSpooled(),
-                    stats.bytesSpooled(), stats.highWaterBytes(), stats.path(), stats.episodes());
+        if (stats != null && (stats.blocksSpooled() > 0 || stats.controlEventsSpooled() > 0)) {
+            console.printf(java.util.Locale.ROOT, "spool: %,d blocks and %,d control events (%,d bytes, at most %,d"
+                    + " at once) went through %s while Kafka was slow or away (%d episode(s)); all replayed%n",
+                    stats.blocksSpooled(), stats.controlEventsSpooled(), stats.bytesSpooled(), stats.highWaterBytes(),
+                    stats.path().getParent(), stats.episodes());
         }
         return result;
     }
@@ -113,6 +118,8 @@ public final class BenchmarkRunner {
      */
     public RunResult run(RunPlan plan) {
         List<StepResult> results = new ArrayList<>();
+        runClientBound = false;
+        sink.takeSpoolHighWaterBytes();
         List<TargetInfo> announced = plan.targets().stream().map(TargetConnections::describeOffline).toList();
         sink.publish(new RunStarted(plan.runId(), nowMs(), sink.producerId(), plan.planName(), announced,
                 clientInfo(), settings(plan)));
@@ -223,6 +230,8 @@ public final class BenchmarkRunner {
         sink.publish(new StepStarted(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), info, workload.name(),
                 spec.threads(), spec.round(), spec.warmup().toMillis(), spec.measure().toMillis(), workload.ops(),
                 workload.queriesPerTransaction(), options));
+        SpoolingTransport.SpoolStats spoolBefore = sink.spoolStats();
+        sink.takeSpoolHighWaterBytes();
         StepEmission emission = sink.beginStep(spec.stepId(), workload.ops(), spec.openLoop());
         StepResult result;
         StepFailedException failure = null;
@@ -237,8 +246,14 @@ public final class BenchmarkRunner {
         // always finished, so downstream windows of a failed step close too
         StepEmission.StepCounts counts = emission.finish();
         long errors = result == null ? 0 : result.errors();
+        runClientBound |= stepHealth.clientBound();
+        SpoolingTransport.SpoolStats spoolAfter = sink.spoolStats();
+        long stepSpoolPeak = sink.takeSpoolHighWaterBytes();
         sink.publish(new StepEnded(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), counts.samplesSent(),
-                counts.blocksSent(), errors, failure == null ? "completed" : "failed: " + failure.getMessage()));
+                counts.blocksSent(), errors, failure == null ? "completed" : "failed: " + failure.getMessage(),
+                stepHealth.clientBound(), spoolAfter == null ? 0 : spoolAfter.blocksSpooled()
+                        - spoolBefore.blocksSpooled(), spoolAfter == null ? 0 : spoolAfter.controlEventsSpooled()
+                        - spoolBefore.controlEventsSpooled(), stepSpoolPeak));
         if (failure != null) {
             throw failure;
         }
@@ -249,8 +264,10 @@ public final class BenchmarkRunner {
     }
 
     private void publishRunEnded(RunPlan plan, String outcome) {
+        SpoolingTransport.SpoolStats spool = sink.spoolStats();
         sink.publish(new RunEnded(plan.runId(), nowMs(), sink.producerId(), sink.blocksSent(), sink.samplesSent(),
-                outcome));
+                outcome, runClientBound, spool == null ? 0 : spool.blocksSpooled(),
+                spool == null ? 0 : spool.controlEventsSpooled(), spool == null ? 0 : spool.highWaterBytes()));
     }
 
     /**
@@ -260,9 +277,31 @@ public final class BenchmarkRunner {
      * @param parallelism tables loaded at once
      */
     public static void prepare(Target target, List<WorkloadSpec> workloads, int parallelism, PrintStream console) {
+        prepare(target, workloads, parallelism, console, LoadProgress.NONE);
+    }
+
+    /**
+     * Creates and loads the tables of {@code workloads} on {@code target}, telling {@code rows} about every row
+     * inserted (in total {@link #rowsToLoad}).
+     */
+    public static void prepare(Target target, List<WorkloadSpec> workloads, int parallelism, PrintStream console,
+                               LoadProgress rows) {
         try (TargetConnections tc = TargetConnections.open(target, Math.max(1, parallelism))) {
-            prepare(tc, workloads, console);
+            prepare(tc, workloads, console, rows);
         }
+    }
+
+    /** Rows {@link #prepare} inserts for {@code workloads}: each distinct data set once. */
+    public static long rowsToLoad(List<WorkloadSpec> workloads) {
+        Set<String> done = new LinkedHashSet<>();
+        long rows = 0;
+        for (WorkloadSpec ws : workloads) {
+            Workload w = Workloads.create(ws);
+            if (done.add(w.dataSetKey())) {
+                rows += w.rowsToLoad();
+            }
+        }
+        return rows;
     }
 
     /** Drops the tables of {@code workloads} on {@code target}. */
@@ -284,13 +323,18 @@ public final class BenchmarkRunner {
     }
 
     private static void prepare(TargetConnections tc, List<WorkloadSpec> workloads, PrintStream console) {
+        prepare(tc, workloads, console, LoadProgress.NONE);
+    }
+
+    private static void prepare(TargetConnections tc, List<WorkloadSpec> workloads, PrintStream console,
+                                LoadProgress rows) {
         Set<String> done = new LinkedHashSet<>();
         for (WorkloadSpec ws : workloads) {
             Workload w = Workloads.create(ws);
             if (done.add(w.dataSetKey())) {
                 console.println("Preparing " + w.name() + " on target '" + tc.target().name() + "'");
                 try {
-                    w.prepare(tc.dataSource(), tc.dialect(), tc.size(), console);
+                    w.prepare(tc.dataSource(), tc.dialect(), tc.size(), console, rows);
                 } catch (SQLException e) {
                     throw new TargetException("prepare of " + w.name() + " on target '" + tc.target().name()
                             + "' failed: " + SqlErrors.describe(e), e);
@@ -336,6 +380,9 @@ public final class BenchmarkRunner {
         for (Target t : plan.targets()) {
             String p = "target." + t.name() + ".";
             m.put(p + "url", t.redactedUrl());
+            if (!t.readOnlyUrls().isEmpty()) {
+                m.put(p + "readOnlyUrls", t.readOnlyUrls().stream().map(Secrets::redactUrl).toList().toString());
+            }
             if (t.user() != null) {
                 m.put(p + "user", t.user());
             }

@@ -158,8 +158,14 @@ public final class SyntheticRun {
                     seq.merge(p, 1L, Long::sum);
                 }
                 samplesByProducer.merge(p, samples, Long::sum);
-                control.add(new StepEnded(runId, stepStartMs + durationMs, p, stepId, samples,
-                        seq.get(p) - blocksAtStart, errors, "completed"));
+                // step 1 as producers before event version 2 write it; from step 2 with the spool statistics
+                int producerIndex = producers.indexOf(p);
+                control.add(stepId == 1
+                        ? new StepEnded(runId, stepStartMs + durationMs, p, stepId, samples,
+                                seq.get(p) - blocksAtStart, errors, "completed")
+                        : new StepEnded(runId, stepStartMs + durationMs, p, stepId, samples,
+                                seq.get(p) - blocksAtStart, errors, "completed", producerIndex == 1, 5L + 2 * producerIndex,
+                                1L + producerIndex, 1000L + 2000 * producerIndex));
             }
             for (Map.Entry<Long, Histogram> e : hist.entrySet()) {
                 long[] c = counters.get(e.getKey());
@@ -170,8 +176,12 @@ public final class SyntheticRun {
         }
         for (String p : producers) {
             blocksSent.put(p, seq.get(p));
-            control.add(new RunEnded(runId, stepStartMs, p, seq.get(p), samplesByProducer.getOrDefault(p, 0L),
-                    "completed"));
+            // the first producer writes event version 2, the others version 1
+            control.add(producers.indexOf(p) == 0
+                    ? new RunEnded(runId, stepStartMs, p, seq.get(p), samplesByProducer.getOrDefault(p, 0L),
+                            "completed", false, 5L, 1L, 1000L)
+                    : new RunEnded(runId, stepStartMs, p, seq.get(p), samplesByProducer.getOrDefault(p, 0L),
+                            "completed"));
         }
     }
 

@@ -29,8 +29,8 @@ public final class CleanupCommand implements Callable<Integer> {
         if (target.url == null) {
             throw new ParameterException(spec.commandLine(), "--url is required");
         }
-        BenchmarkRunner.cleanup(CommandInputs.target(target, spec.commandLine()), CommandInputs.workloads(workload),
-                System.out);
+        BenchmarkRunner.cleanup(CommandInputs.target(target, spec.commandLine()),
+                CommandInputs.workloads(workload, spec.commandLine()), System.out);
         return 0;
     }
 }

@@ -3,6 +3,12 @@ package io.tailstream.cli.command;
 import io.tailstream.cli.options.TargetOptions;
 import io.tailstream.cli.options.WorkloadOptions;
 import io.tailstream.producer.BenchmarkRunner;
+import io.tailstream.producer.target.Target;
+import io.tailstream.producer.time.Clock;
+import io.tailstream.producer.workload.WorkloadSpec;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -29,6 +35,9 @@ public final class PrepareCommand implements Callable<Integer> {
             description = "Tables loaded in parallel (default: ${DEFAULT-VALUE}).")
     int parallel;
 
+    @Option(names = "--quiet", description = "No progress bar and no per-table lines (errors still print).")
+    boolean quiet;
+
     @Override
     public Integer call() {
         if (target.url == null) {
@@ -38,8 +47,22 @@ public final class PrepareCommand implements Callable<Integer> {
         if (parallel < 1) {
             throw new ParameterException(spec.commandLine(), "--parallel must be at least 1, was " + parallel);
         }
-        BenchmarkRunner.prepare(CommandInputs.target(target, spec.commandLine()), CommandInputs.workloads(workload),
-                parallel, System.out);
+        Target t = CommandInputs.target(target, spec.commandLine());
+        List<WorkloadSpec> workloads = CommandInputs.workloads(workload, spec.commandLine());
+        if (quiet) {
+            BenchmarkRunner.prepare(t, workloads, parallel, new PrintStream(OutputStream.nullOutputStream()));
+            return 0;
+        }
+        long total = BenchmarkRunner.rowsToLoad(workloads);
+        if (total == 0) {
+            BenchmarkRunner.prepare(t, workloads, parallel, System.out);
+            return 0;
+        }
+        boolean terminal = PrepareProgress.stderrIsTerminal();
+        try (PrepareProgress progress = new PrepareProgress(total, System.err, terminal, Clock.system()).start()) {
+            // on a terminal the table lines go above the bar; elsewhere they stay on stdout
+            BenchmarkRunner.prepare(t, workloads, parallel, terminal ? progress.messages() : System.out, progress);
+        }
         return 0;
     }
 }

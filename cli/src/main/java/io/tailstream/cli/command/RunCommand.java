@@ -132,8 +132,8 @@ public final class RunCommand implements Callable<Integer> {
 
     /** Options a plan file sets itself. */
     static final List<String> PLAN_KEYS = List.of("--url", "--user", "--password-env", "--target-name", "--workload",
-            "--tables", "--table-size", "--threads", "--warmup", "--duration", "--rounds", "--report-interval",
-            "--prepare", "--transactions", "--rate", "--plateau", "--plateau-patience", "--client-cpu-limit");
+            "--tables", "--table-size", "--option", "--read-only-url", "--threads", "--warmup", "--duration",
+            "--rounds", "--report-interval", "--prepare", "--transactions", "--rate", "--plateau", "--plateau-patience", "--client-cpu-limit");
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
@@ -215,9 +215,9 @@ public final class RunCommand implements Callable<Integer> {
                 "--duration") ? TRANSACTIONS_TIME_CAP : duration;
         try {
             Plateau plateau = plateauPct == null ? null : new Plateau(plateauPct, plateauPatience);
-            return new RunPlan(id, "adhoc", List.of(t), CommandInputs.workloads(workload), threads, rounds, warmup,
-                    measure, reportInterval, prepare || embedded, null, null, transactions, rate, plateau,
-                    clientCpuLimit);
+            return new RunPlan(id, "adhoc", List.of(t), CommandInputs.workloads(workload, spec.commandLine()),
+                    threads, rounds, warmup, measure, reportInterval, prepare || embedded, null, null, transactions,
+                    rate, plateau, clientCpuLimit);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

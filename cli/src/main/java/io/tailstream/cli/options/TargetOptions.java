@@ -16,6 +16,12 @@ public final class TargetOptions {
             description = "Name of the environment variable holding the password (never pass it on the command line).")
     public String passwordEnv;
 
+    @Option(names = "--read-only-url", paramLabel = "JDBC_URL",
+            description = "A read-only endpoint (replica, read-only node) of the same database, same user and"
+                    + " password; repeat for several. Read-only workloads spread their workers over --url and these,"
+                    + " the others run on --url.")
+    public java.util.List<String> readOnlyUrls = new java.util.ArrayList<>();
+
     @Option(names = "--target-name", paramLabel = "NAME",
             description = "Name of the target in events and reports (default: derived from the URL).")
     public String targetName;

@@ -17,4 +17,11 @@ public final class WorkloadOptions {
 
     @Option(names = "--table-size", paramLabel = "ROWS", description = "Rows per table (sysbench default 10000).")
     public Integer tableSize;
+
+    @Option(names = {"-o", "--option"}, paramLabel = "KEY=VALUE",
+            description = "A workload option, as a plan file's workloads[].options gives it: sysbench's"
+                    + " (range_size=100, rand_type=pareto), YCSB's (recordcount=100000, requestdistribution=zipfian,"
+                    + " readproportion=0.5, fieldcount=10, fieldlength=100) or large_row_insert's (value_bytes=9405);"
+                    + " repeat for several. Unknown keys are refused with the list of valid ones.")
+    public java.util.List<String> options = new java.util.ArrayList<>();
 }

@@ -22,8 +22,28 @@ public interface BlockTransport extends AutoCloseable {
      */
     void sendBlock(Integer partition, byte[] key, byte[] block, Ack ack);
 
-    /** Sends a control event and waits for its acknowledgement. */
+    /**
+     * Sends a control event. Returns when it is acknowledged, or, for a transport that spools
+     * ({@link SpoolingTransport}), when it is queued behind the earlier ones, to be delivered in order; {@link #flush}
+     * waits for it either way.
+     *
+     * @throws EmitException if it cannot be delivered (or queued)
+     */
     void sendControl(byte[] key, byte[] json);
+
+    /**
+     * Sends a control event asynchronously; {@code ack} runs once when it is acknowledged or failed. By default
+     * {@link #sendControl} run on the caller's thread.
+     */
+    default void sendControlAsync(byte[] key, byte[] json, Ack ack) {
+        try {
+            sendControl(key, json);
+        } catch (RuntimeException e) {
+            ack.done(e);
+            return;
+        }
+        ack.done(null);
+    }
 
     /** Waits until every record sent so far is acknowledged or failed (and its {@link Ack} ran). */
     void flush();

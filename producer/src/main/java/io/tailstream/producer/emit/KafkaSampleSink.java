@@ -68,8 +68,14 @@ public final class KafkaSampleSink implements SampleSink {
     }
 
     /** What the spool did, or null when the sink does not spool. */
+    @Override
     public SpoolingTransport.SpoolStats spoolStats() {
         return transport instanceof SpoolingTransport s ? s.stats() : null;
+    }
+
+    @Override
+    public long takeSpoolHighWaterBytes() {
+        return transport instanceof SpoolingTransport s ? s.takePeriodHighWaterBytes() : 0;
     }
 
     private void loop() {

@@ -70,6 +70,11 @@ public final class KafkaTransport implements BlockTransport {
     }
 
     @Override
+    public void sendControlAsync(byte[] key, byte[] json, Ack ack) {
+        producer.send(new ProducerRecord<>(Topics.CONTROL, key, json), (metadata, error) -> ack.done(error));
+    }
+
+    @Override
     public void flush() {
         producer.flush();
     }

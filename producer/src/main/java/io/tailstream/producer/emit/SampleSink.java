@@ -11,8 +11,21 @@ public interface SampleSink extends AutoCloseable {
     /** The producer id every block and event carries. */
     String producerId();
 
-    /** Sends a control event and waits until it is acknowledged. */
+    /**
+     * Sends a control event: returns when it is acknowledged, or (a spooling sink, the broker slow or away) when it
+     * is spooled behind the earlier ones, to be delivered in order; {@link #close()} waits for it.
+     */
     void publish(ControlEvent event);
+
+    /** What the spool did in the run so far, or null when this sink does not spool. */
+    default SpoolingTransport.SpoolStats spoolStats() {
+        return null;
+    }
+
+    /** Most bytes the spool held at once since the previous call (a step's peak); 0 when this sink does not spool. */
+    default long takeSpoolHighWaterBytes() {
+        return 0;
+    }
 
     /**
      * Starts emitting a step's samples: heartbeats begin, and workers take writers from the returned emission.

@@ -143,6 +143,16 @@ final class SpoolFile implements AutoCloseable {
         return true;
     }
 
+    /** Bytes the file holds now (records read but not yet truncated away included). */
+    synchronized long heldBytes() {
+        return writePos;
+    }
+
+    /** Bytes a record of {@code e} takes in the file. */
+    static long recordBytes(Entry e) {
+        return 16L + e.key().length + e.block().length;
+    }
+
     synchronized boolean isEmpty() {
         return readPos >= writePos;
     }

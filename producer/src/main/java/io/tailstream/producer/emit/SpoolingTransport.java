@@ -16,8 +16,13 @@ import org.slf4j.LoggerFactory;
  * bounded by the in-flight limit; disk by the spool limit, which stops the run with a message when reached. Nothing
  * is dropped: each block's {@link Ack} runs exactly once, when Kafka acknowledged it or failed it for good.
  *
- * <p>Control events are not spooled (they are few and each is awaited): the broker must be reachable when a run
- * starts and when steps start and end, within Kafka's timeouts.
+ * <p>Control events take their own ordered path through a second spool file: one is in flight at a time, the next
+ * is sent only once the previous one is acknowledged, so they reach the control topic exactly in the order they
+ * were sent. {@link #sendControl} hands an event to Kafka when the previous one is acknowledged within
+ * {@link #CONTROL_WAIT}; otherwise (the broker is slow or away) it appends it to the control spool and returns, and
+ * the control sender delivers it later. An event whose send fails with a retriable error is re-sent. Both files
+ * count against the spool limit; reaching it stops the run; a control event that could not be spooled or that
+ * Kafka refused for good fails every later send and {@link #flush}, so nothing is dropped silently.
  *
  * <p>Thread safe.
  */
@@ -25,10 +30,27 @@ public final class SpoolingTransport implements BlockTransport {
 
     private static final Logger log = LoggerFactory.getLogger(SpoolingTransport.class);
 
+    /** How long {@link #sendControl} waits for the previous control event before spooling the next. */
+    static final java.time.Duration CONTROL_WAIT = java.time.Duration.ofMillis(500);
+    /** Pause before a control event whose send failed with a retriable error is sent again. */
+    static final java.time.Duration CONTROL_RETRY_BACKOFF = java.time.Duration.ofMillis(200);
+
     private final BlockTransport inner;
     private final SpoolSettings settings;
     private final SpoolFile spool;
+    private final SpoolFile controlSpool;
     private final Thread replayer;
+    private final Thread controlSender;
+    // guarded by this: the control event being delivered (oldest first), and what follows it in controlSpool
+    private SpoolFile.Entry controlHead;
+    private boolean controlHeadSent;
+    private boolean controlHeadCounted;
+    private long controlRetryAtNanos;
+    private long controlQueued;
+    private long controlEventsSpooled;
+    private EmitException controlFailure;
+    private long heldHighWaterBytes;
+    private long periodHighWaterBytes;
     // guarded by this
     private final ArrayDeque<Ack> spooledAcks = new ArrayDeque<>();
     private long inflightBytes;
@@ -42,11 +64,29 @@ public final class SpoolingTransport implements BlockTransport {
     public SpoolingTransport(BlockTransport inner, SpoolSettings settings, String producerId) {
         this.inner = inner;
         this.settings = settings;
-        this.spool = new SpoolFile(settings.dir().resolve("spool-" + producerId.replaceAll("[^A-Za-z0-9._-]", "_")
-                + ".bin"), settings.limitBytes());
+        String base = "spool-" + producerId.replaceAll("[^A-Za-z0-9._-]", "_");
+        this.spool = new SpoolFile(settings.dir().resolve(base + ".bin"), settings.limitBytes());
+        this.controlSpool = new SpoolFile(settings.dir().resolve(base + "-control.bin"), settings.limitBytes());
         this.replayer = new Thread(this::replayLoop, "tailstream-spool-replay-" + producerId);
         this.replayer.setDaemon(true);
         this.replayer.start();
+        this.controlSender = new Thread(this::controlLoop, "tailstream-spool-control-" + producerId);
+        this.controlSender.setDaemon(true);
+        this.controlSender.start();
+    }
+
+    /** Refuses a record that would take both spool files together past the limit. */
+    private void checkLimitLocked(SpoolFile.Entry e) {
+        long held = spool.heldBytes() + controlSpool.heldBytes();
+        if (held + SpoolFile.recordBytes(e) > settings.limitBytes()) {
+            throw SpoolFile.spoolFull(spool.path(), settings.limitBytes(), held, blocksSpooled + controlEventsSpooled);
+        }
+    }
+
+    private void trackHeldLocked() {
+        long held = spool.heldBytes() + controlSpool.heldBytes();
+        heldHighWaterBytes = Math.max(heldHighWaterBytes, held);
+        periodHighWaterBytes = Math.max(periodHighWaterBytes, held);
     }
 
     @Override
@@ -77,9 +117,11 @@ public final class SpoolingTransport implements BlockTransport {
     }
 
     private void spoolLocked(SpoolFile.Entry e, Ack ack) {
+        checkLimitLocked(e);
         spool.append(e);
         spooledAcks.add(ack);
         blocksSpooled++;
+        trackHeldLocked();
         notifyAll();
     }
 
@@ -144,9 +186,139 @@ public final class SpoolingTransport implements BlockTransport {
         }
     }
 
+    /**
+     * Queues a control event behind the earlier ones: handed to Kafka when the previous one is acknowledged within
+     * {@link #CONTROL_WAIT}, else appended to the control spool. Does not wait for its acknowledgement
+     * ({@link #flush} does).
+     *
+     * @throws EmitException if an earlier control event failed for good, or the spool is full
+     */
     @Override
     public void sendControl(byte[] key, byte[] json) {
-        inner.sendControl(key, json);
+        SpoolFile.Entry e = new SpoolFile.Entry(null, key, json);
+        synchronized (this) {
+            throwIfControlFailedLocked();
+            if (closed) {
+                throw new EmitException("control event sent after the spool " + controlSpool.path() + " closed", null);
+            }
+            long deadline = System.nanoTime() + CONTROL_WAIT.toNanos();
+            while (controlHead != null || controlQueued > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || controlFailure != null) {
+                    break;
+                }
+                try {
+                    wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    break; // spooled below rather than lost
+                }
+            }
+            throwIfControlFailedLocked();
+            if (controlHead == null && controlQueued == 0) {
+                controlHead = e;
+                controlHeadSent = false;
+                controlHeadCounted = false;
+                notifyAll();
+                return;
+            }
+            try {
+                checkLimitLocked(e);
+                controlSpool.append(e);
+            } catch (RuntimeException full) {
+                // sticky: every later control event and flush fails with it, so the run stops saying why
+                controlFailure = full instanceof EmitException ee ? ee
+                        : new EmitException("cannot spool a control event: " + full.getMessage(), full);
+                notifyAll();
+                throw controlFailure;
+            }
+            controlQueued++;
+            controlEventsSpooled++;
+            trackHeldLocked();
+            notifyAll();
+        }
+    }
+
+    private void throwIfControlFailedLocked() {
+        if (controlFailure != null) {
+            throw new EmitException(controlFailure.getMessage(), controlFailure);
+        }
+    }
+
+    /** Delivers control events one at a time, in order: the next is sent only once the previous is acknowledged. */
+    private void controlLoop() {
+        while (true) {
+            SpoolFile.Entry e;
+            synchronized (this) {
+                try {
+                    while (!closed && controlFailure == null && !controlReadyLocked()) {
+                        long waitMs = controlHead != null && !controlHeadSent
+                                ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(controlRetryAtNanos - System.nanoTime()))
+                                : 20;
+                        wait(Math.min(waitMs, 20));
+                    }
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                if (closed || controlFailure != null) {
+                    return;
+                }
+                if (controlHead == null) {
+                    try {
+                        controlHead = controlSpool.next();
+                    } catch (RuntimeException ex) {
+                        controlFailure = new EmitException("control spool replay failed: " + ex.getMessage(), ex);
+                        notifyAll();
+                        return;
+                    }
+                    controlQueued--;
+                    controlHeadCounted = true; // counted when it was spooled
+                    if (controlQueued == 0) {
+                        controlSpool.resetIfCaughtUp();
+                    }
+                }
+                controlHeadSent = true;
+                e = controlHead;
+            }
+            try {
+                inner.sendControlAsync(e.key(), e.block(), error -> controlDone(e, error));
+            } catch (RuntimeException ex) {
+                controlDone(e, ex);
+            }
+        }
+    }
+
+    private boolean controlReadyLocked() {
+        if (controlHead != null) {
+            return !controlHeadSent && System.nanoTime() >= controlRetryAtNanos;
+        }
+        return controlQueued > 0;
+    }
+
+    private void controlDone(SpoolFile.Entry e, Exception error) {
+        synchronized (this) {
+            if (controlHead != e) {
+                return; // defensive: each head is acknowledged once
+            }
+            if (error == null) {
+                controlHead = null;
+                controlHeadSent = false;
+            } else if (error instanceof RetriableException && !closed) {
+                log.warn("control event not acknowledged by Kafka ({}): sending it again", error.toString());
+                controlHeadSent = false;
+                controlRetryAtNanos = System.nanoTime() + CONTROL_RETRY_BACKOFF.toNanos();
+                if (!controlHeadCounted) {
+                    controlHeadCounted = true;
+                    controlEventsSpooled++;
+                }
+            } else {
+                controlFailure = new EmitException("a control event (" + e.block().length + " bytes) could not be"
+                        + " delivered to Kafka: " + error.getMessage(), error);
+                log.error("{}", controlFailure.getMessage());
+            }
+            notifyAll();
+        }
     }
 
     /** Waits until the spool is drained and every block acknowledged, at most the drain timeout. */
@@ -159,15 +331,16 @@ public final class SpoolingTransport implements BlockTransport {
                 if (replayFailure != null) {
                     throw new EmitException("the spool replay failed: " + replayFailure.getMessage(), replayFailure);
                 }
-                if (spool.isEmpty() && inflightBlocks == 0) {
+                throwIfControlFailedLocked();
+                if (spool.isEmpty() && inflightBlocks == 0 && controlHead == null && controlQueued == 0) {
                     return;
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     throw new EmitException("the spool " + spool.path() + " did not drain within "
                             + settings.drainTimeout().toSeconds() + " s (" + spooledAcks.size()
-                            + " blocks waiting, " + inflightBlocks + " unacknowledged): is the broker reachable?",
-                            null);
+                            + " blocks waiting, " + inflightBlocks + " unacknowledged, " + controlWaitingLocked()
+                            + " control events waiting): is the broker reachable?", null);
                 }
                 try {
                     wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 100)));
@@ -179,12 +352,39 @@ public final class SpoolingTransport implements BlockTransport {
         }
     }
 
-    /** What the spool did in this run. */
-    public record SpoolStats(Path path, long blocksSpooled, long bytesSpooled, long highWaterBytes, long episodes) {}
+    private long controlWaitingLocked() {
+        return controlQueued + (controlHead != null ? 1 : 0);
+    }
+
+    /**
+     * What the spool did in this run.
+     *
+     * @param blocksSpooled        blocks appended to the spool (a block spooled again after a retriable failure counts
+     *                             again)
+     * @param bytesSpooled         bytes appended to both spool files
+     * @param highWaterBytes       most bytes both files held at once
+     * @param episodes             times the block path switched from Kafka to the spool
+     * @param controlEventsSpooled control events that waited for the broker: appended to the control spool, or sent
+     *                             again after a retriable failure
+     */
+    public record SpoolStats(Path path, long blocksSpooled, long bytesSpooled, long highWaterBytes, long episodes,
+                             long controlEventsSpooled) {}
 
     public synchronized SpoolStats stats() {
-        return new SpoolStats(spool.path(), blocksSpooled, spool.bytesAppended(), spool.highWaterBytes(),
-                spoolEpisodes);
+        return new SpoolStats(spool.path(), blocksSpooled, spool.bytesAppended() + controlSpool.bytesAppended(),
+                heldHighWaterBytes, spoolEpisodes, controlEventsSpooled);
+    }
+
+    /** Most bytes both spool files held at once since the previous call (or the start): a step's peak. */
+    public synchronized long takePeriodHighWaterBytes() {
+        long peak = periodHighWaterBytes;
+        periodHighWaterBytes = spool.heldBytes() + controlSpool.heldBytes();
+        return peak;
+    }
+
+    /** Control events not yet acknowledged. */
+    public synchronized long controlEventsWaiting() {
+        return controlWaitingLocked();
     }
 
     /** Blocks waiting in the spool. */
@@ -200,6 +400,7 @@ public final class SpoolingTransport implements BlockTransport {
         }
         try {
             replayer.join(5_000);
+            controlSender.join(5_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -226,7 +427,19 @@ public final class SpoolingTransport implements BlockTransport {
                     ack.done(lost);
                 }
             }
-            spool.close();
+            long controlLeft;
+            synchronized (this) {
+                controlLeft = controlWaitingLocked();
+            }
+            if (controlLeft > 0) {
+                log.error("closing with {} control events not delivered (file {} kept)", controlLeft,
+                        controlSpool.path());
+            }
+            try {
+                spool.close();
+            } finally {
+                controlSpool.close();
+            }
         }
     }
 }

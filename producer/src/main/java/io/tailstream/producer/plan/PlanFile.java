@@ -135,8 +135,34 @@ public final class PlanFile {
                             + monthlyCost + " is not the sum of costItems " + t.costItems + " = " + sum, null);
                 }
             }
-            targets.add(new Target(t.name, t.url, t.user, password, monthlyCost, t.currency, t.nodes, t.notes,
-                    List.of(), t.costItems));
+            if ((t.url == null) == (t.endpoints == null)) {
+                throw new PlanException(fileName, t.line, t.column, field, "target '" + t.name + "' needs either url"
+                        + " or endpoints: {primary: URL, readOnly: [URL, ...]}" + (t.url == null ? "" : ", not both"),
+                        null);
+            }
+            if (t.endpoints != null && t.endpoints.primary == null) {
+                throw new PlanException(fileName, t.endpoints.line, t.endpoints.column, field + ".endpoints.primary",
+                        "the primary endpoint's JDBC URL is required", null);
+            }
+            String primary = t.url != null ? t.url : t.endpoints.primary;
+            List<String> readOnly = t.endpoints == null ? List.of() : t.endpoints.readOnly;
+            Integer nodes = t.nodes;
+            int endpoints = 1 + readOnly.size();
+            if (t.endpoints != null && nodes == null) {
+                nodes = endpoints;
+            } else if (nodes != null && nodes < endpoints) {
+                // an endpoint may front several nodes (a cluster or proxy endpoint), never the other way round
+                throw new PlanException(fileName, t.line, t.column, field + ".nodes", "target '" + t.name + "' has "
+                        + endpoints + " endpoints but nodes is " + nodes + " (nodes must be >= the endpoints)", null);
+            }
+            try {
+                targets.add(new Target(t.name, primary, t.user, password, monthlyCost, t.currency, nodes, t.notes,
+                        readOnly, t.costItems));
+            } catch (IllegalArgumentException e) {
+                PlanSyntax.Located at = t.endpoints != null ? t.endpoints : t;
+                throw new PlanException(fileName, at.line, at.column, field + (t.endpoints != null ? ".endpoints"
+                        : ""), e.getMessage(), e);
+            }
         }
         List<WorkloadSpec> workloads = new ArrayList<>();
         Set<WorkloadSpec> seen = new LinkedHashSet<>();

@@ -223,6 +223,7 @@ final class PlanSyntax {
     static final class TargetEntry extends Located {
         final String name;
         final String url;
+        EndpointsEntry endpoints;
         String user;
         String passwordEnv;
         Double monthlyCost;
@@ -233,16 +234,20 @@ final class PlanSyntax {
 
         @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
         TargetEntry(@JsonProperty(value = "name", required = true) String name,
-                    @JsonProperty(value = "url", required = true) String url) {
+                    @JsonProperty(value = "url") String url) {
             if (name == null || !name.matches("[A-Za-z0-9._-]{1,64}")) {
                 throw new IllegalArgumentException("name must be 1..64 of [A-Za-z0-9._-], was '" + name + "'");
             }
-            if (url == null || !url.startsWith("jdbc:")) {
-                throw new IllegalArgumentException("url must start with 'jdbc:', was '"
-                        + io.tailstream.schemas.event.Secrets.redactUrl(String.valueOf(url)) + "'");
+            if (url != null) {
+                jdbcUrl("url", url);
             }
             this.name = name;
             this.url = url;
+        }
+
+        @JsonSetter("endpoints")
+        void endpoints(EndpointsEntry v) {
+            endpoints = v;
         }
 
         @JsonSetter("user")
@@ -300,6 +305,45 @@ final class PlanSyntax {
         @JsonSetter("notes")
         void notes(String v) {
             notes = v;
+        }
+    }
+
+    /**
+     * A target's endpoints: {@code {primary: URL, readOnly: [URL, ...]}}. Read-only workloads spread their workers
+     * over the primary and the read-only endpoints; the others run on the primary.
+     */
+    static final class EndpointsEntry extends Located {
+        String primary;
+        List<String> readOnly = List.of();
+
+        @JsonSetter("primary")
+        void primary(String v) {
+            jdbcUrl("primary", v);
+            primary = v;
+        }
+
+        @JsonSetter("readOnly")
+        void readOnly(List<String> v) {
+            if (v == null || v.isEmpty()) {
+                throw new IllegalArgumentException("must list at least one JDBC URL (leave readOnly out for a single"
+                        + " endpoint)");
+            }
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (String url : v) {
+                jdbcUrl("readOnly", url);
+                if (!seen.add(url)) {
+                    throw new IllegalArgumentException("endpoint '" + io.tailstream.schemas.event.Secrets.redactUrl(url)
+                            + "' is listed twice");
+                }
+            }
+            readOnly = List.copyOf(v);
+        }
+    }
+
+    private static void jdbcUrl(String key, String url) {
+        if (url == null || !url.startsWith("jdbc:")) {
+            throw new IllegalArgumentException(key + " must start with 'jdbc:', was '"
+                    + io.tailstream.schemas.event.Secrets.redactUrl(String.valueOf(url)) + "'");
         }
     }
 

@@ -76,7 +76,12 @@ public record Target(
             }
             costItems = Collections.unmodifiableMap(new LinkedHashMap<>(costItems));
         }
+        java.util.Set<String> distinct = new java.util.HashSet<>(List.of(jdbcUrl));
         for (String url : readOnlyUrls) {
+            if (!distinct.add(url)) {
+                throw new IllegalArgumentException("target " + name + ": endpoint " + Secrets.redactUrl(url)
+                        + " appears twice");
+            }
             if (!url.startsWith("jdbc:")) {
                 throw new IllegalArgumentException("target " + name + ": read-only endpoint URL must start with"
                         + " 'jdbc:', was " + Secrets.redactUrl(url));

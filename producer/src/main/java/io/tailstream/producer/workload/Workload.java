@@ -56,7 +56,24 @@ public interface Workload {
      * @param parallelism how many tables may be loaded at once
      * @param progress    receives one line per table and phase
      */
-    void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress) throws SQLException;
+    default void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress)
+            throws SQLException {
+        prepare(dataSource, dialect, parallelism, progress, LoadProgress.NONE);
+    }
+
+    /**
+     * Creates and loads the workload's tables, counting the inserted rows as it goes.
+     *
+     * @param parallelism how many tables may be loaded at once
+     * @param progress    receives one line per table and phase
+     * @param rows        told after each INSERT how many rows it inserted; the total at the end is
+     *                    {@link #rowsToLoad()}
+     */
+    void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress, LoadProgress rows)
+            throws SQLException;
+
+    /** Rows {@link #prepare} inserts in total (0 for a workload that starts from empty tables). */
+    long rowsToLoad();
 
     /** Drops the workload's tables; missing tables are not an error. */
     void cleanup(DataSource dataSource, Dialect dialect, PrintStream progress) throws SQLException;

@@ -19,7 +19,7 @@ class SpoolingTransportTest {
     Path dir;
 
     /** Holds every block until the test acknowledges or fails it. */
-    static final class HeldTransport implements BlockTransport {
+    static class HeldTransport implements BlockTransport {
         record Held(byte[] block, Ack ack) {}
 
         final List<Held> held = new ArrayList<>();
@@ -136,6 +136,114 @@ class SpoolingTransportTest {
                 .hasMessageContaining("reached its limit of 2048 bytes")
                 .hasMessageContaining("stopping the run rather than dropping samples");
         assertThatThrownBy(t::flush).hasMessageContaining("did not drain within 1 s");
+        t.close();
+    }
+
+    /** Holds every control event until the test acknowledges or fails the oldest one. */
+    static final class HeldControlTransport extends HeldTransport {
+        record Sent(String json, Ack ack) {}
+
+        final List<Sent> sent = new ArrayList<>();
+        final List<String> delivered = new ArrayList<>();
+
+        @Override
+        public synchronized void sendControlAsync(byte[] key, byte[] json, Ack ack) {
+            sent.add(new Sent(new String(json, java.nio.charset.StandardCharsets.UTF_8), ack));
+            notifyAll();
+        }
+
+        /** Waits for the next send and answers it with {@code error} (null: acknowledged). */
+        String answerNext(Exception error) throws InterruptedException {
+            Sent s;
+            synchronized (this) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (sent.isEmpty()) {
+                    assertThat(System.nanoTime()).as("a control event was sent").isLessThan(deadline);
+                    wait(10);
+                }
+                s = sent.remove(0);
+                if (error == null) {
+                    delivered.add(s.json());
+                }
+            }
+            s.ack().done(error);
+            return s.json();
+        }
+
+        synchronized int pending() {
+            return sent.size();
+        }
+    }
+
+    static byte[] json(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void controlEvents_oneInFlight_restSpooled_retriedOnRetriableErrors_deliveredInOrderExactlyOnce() throws Exception {
+        HeldControlTransport inner = new HeldControlTransport();
+        SpoolingTransport t = new SpoolingTransport(inner, new SpoolSettings(dir, 1 << 20, 1024, Duration.ofSeconds(10)),
+                "p");
+        long t0 = System.nanoTime();
+        t.sendControl(json("k"), json("e0"));
+        for (int i = 1; i <= 4; i++) {
+            t.sendControl(json("k"), json("e" + i)); // e0 unacknowledged: each waits CONTROL_WAIT, then is spooled
+        }
+        assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(4 * SpoolingTransport.CONTROL_WAIT.toNanos());
+        assertThat(t.stats().controlEventsSpooled()).isEqualTo(4);
+        assertThat(t.controlEventsWaiting()).isEqualTo(5);
+        assertThat(dir.resolve("spool-p-control.bin")).isNotEmptyFile();
+        Thread.sleep(100);
+        assertThat(inner.pending()).as("only the oldest is in flight").isEqualTo(1);
+        // Kafka's delivery timeout: sent again, not failed, not skipped
+        assertThat(inner.answerNext(new TimeoutException("delivery timeout"))).isEqualTo("e0");
+        for (int i = 0; i <= 4; i++) {
+            assertThat(inner.answerNext(null)).isEqualTo("e" + i);
+        }
+        t.flush();
+        assertThat(inner.delivered).containsExactly("e0", "e1", "e2", "e3", "e4");
+        assertThat(t.stats().controlEventsSpooled()).isEqualTo(5); // e0 waited too
+        assertThat(t.controlEventsWaiting()).isZero();
+        // caught up: the next one goes straight to Kafka without waiting
+        long t1 = System.nanoTime();
+        t.sendControl(json("k"), json("e5"));
+        assertThat(System.nanoTime() - t1).isLessThan(SpoolingTransport.CONTROL_WAIT.toNanos());
+        assertThat(inner.answerNext(null)).isEqualTo("e5");
+        t.flush();
+        t.close();
+        assertThat(dir.resolve("spool-p-control.bin")).doesNotExist();
+    }
+
+    @Test
+    void controlEvents_spoolLimitReached_stopsTheRunWithTheReason_andEveryLaterSendFails() throws Exception {
+        HeldControlTransport inner = new HeldControlTransport();
+        SpoolingTransport t = new SpoolingTransport(inner, new SpoolSettings(dir, 2048, 1024, Duration.ofSeconds(2)),
+                "p");
+        t.sendControl(json("k"), json("first"));
+        byte[] big = new byte[900];
+        t.sendControl(json("k"), big);
+        t.sendControl(json("k"), big);
+        assertThatThrownBy(() -> t.sendControl(json("k"), big))
+                .isInstanceOf(EmitException.class)
+                .hasMessageContaining("reached its limit of 2048 bytes")
+                .hasMessageContaining("stopping the run rather than dropping samples");
+        assertThatThrownBy(() -> t.sendControl(json("k"), json("later"))).hasMessageContaining("reached its limit");
+        assertThatThrownBy(t::flush).hasMessageContaining("reached its limit");
+        t.close();
+    }
+
+    @Test
+    void controlEvent_refusedForGood_failsLaterSendsAndFlush() throws Exception {
+        HeldControlTransport inner = new HeldControlTransport();
+        SpoolingTransport t = new SpoolingTransport(inner, new SpoolSettings(dir, 1 << 20, 1024, Duration.ofSeconds(2)),
+                "p");
+        t.sendControl(json("k"), json("e0"));
+        inner.answerNext(new org.apache.kafka.common.errors.RecordTooLargeException("too large"));
+        Thread.sleep(50);
+        assertThatThrownBy(() -> t.sendControl(json("k"), json("e1")))
+                .isInstanceOf(EmitException.class)
+                .hasMessageContaining("a control event (2 bytes) could not be delivered to Kafka: too large");
+        assertThatThrownBy(t::flush).hasMessageContaining("could not be delivered");
         t.close();
     }
 }

@@ -215,8 +215,76 @@ class PlanFileTest {
         String yaml = MINIMAL.replace("    url: jdbc:h2:mem:plan\n", "");
         assertThatThrownBy(() -> PlanFile.parse(yaml, "e.yaml", "e", "r", ENV))
                 .isInstanceOf(PlanException.class)
-                .hasMessageContaining("targets[0]")
-                .hasMessageContaining("'url'");
+                .hasMessage("e.yaml:2:5: targets[0]: target 'db1' needs either url or endpoints: {primary: URL,"
+                        + " readOnly: [URL, ...]}");
+    }
+
+    static final String ENDPOINTS = """
+            targets:
+              - name: two-nodes
+                endpoints:
+                  primary: jdbc:h2:mem:ep-primary
+                  readOnly: [jdbc:h2:mem:ep-replica1, jdbc:h2:mem:ep-replica2]
+                user: sa
+              - name: single
+                url: jdbc:h2:mem:ep-single
+            workloads:
+              - name: oltp_point_select
+            """;
+
+    @Test
+    void endpoints_givePrimaryAndReadOnlyUrls_andNodesDefaultToTheirCount() {
+        RunPlan plan = PlanFile.parse(ENDPOINTS, "e.yaml", "e", "r", ENV);
+        Target t = plan.targets().get(0);
+        assertThat(t.jdbcUrl()).isEqualTo("jdbc:h2:mem:ep-primary");
+        assertThat(t.readOnlyUrls()).containsExactly("jdbc:h2:mem:ep-replica1", "jdbc:h2:mem:ep-replica2");
+        assertThat(t.nodes()).isEqualTo(3);
+        assertThat(t.user()).isEqualTo("sa");
+        Target single = plan.targets().get(1);
+        assertThat(single.readOnlyUrls()).isEmpty();
+        assertThat(single.nodes()).isNull();
+        // an endpoint may front several nodes: more nodes than endpoints is fine
+        RunPlan more = PlanFile.parse(ENDPOINTS.replace("    user: sa", "    user: sa\n    nodes: 5"), "e.yaml", "e",
+                "r", ENV);
+        assertThat(more.targets().get(0).nodes()).isEqualTo(5);
+        // only a primary: a single endpoint written the long way
+        RunPlan primaryOnly = PlanFile.parse(ENDPOINTS.replace(
+                "      readOnly: [jdbc:h2:mem:ep-replica1, jdbc:h2:mem:ep-replica2]\n", ""), "e.yaml", "e", "r", ENV);
+        assertThat(primaryOnly.targets().get(0).readOnlyUrls()).isEmpty();
+        assertThat(primaryOnly.targets().get(0).nodes()).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            // replace | with | expected message
+            "    user: sa|    user: sa\\n    nodes: 2|e.yaml:2:5: targets[0].nodes: target 'two-nodes' has 3 endpoints"
+                    + " but nodes is 2 (nodes must be >= the endpoints)",
+            "    user: sa|    user: sa\\n    url: jdbc:h2:mem:x|e.yaml:2:5: targets[0]: target 'two-nodes' needs either"
+                    + " url or endpoints: {primary: URL, readOnly: [URL, ...]}, not both",
+            "jdbc:h2:mem:ep-replica2]|mysql://ep-replica2]|e.yaml:5:62: targets[0].endpoints.readOnly: readOnly must"
+                    + " start with 'jdbc:', was 'mysql://ep-replica2'",
+            "jdbc:h2:mem:ep-replica2]|jdbc:h2:mem:ep-replica1]|e.yaml:5:66: targets[0].endpoints.readOnly: endpoint"
+                    + " 'jdbc:h2:mem:ep-replica1' is listed twice",
+            "jdbc:h2:mem:ep-replica2]|jdbc:h2:mem:ep-primary]|e.yaml:4:7: targets[0].endpoints: target two-nodes:"
+                    + " endpoint jdbc:h2:mem:ep-primary appears twice",
+            "'      primary: jdbc:h2:mem:ep-primary\\n'|''|e.yaml:4:7: targets[0].endpoints.primary: the primary"
+                    + " endpoint's JDBC URL is required",
+            "readOnly: [jdbc:h2:mem:ep-replica1, jdbc:h2:mem:ep-replica2]|readOnly: []|e.yaml:5:18:"
+                    + " targets[0].endpoints.readOnly: must list at least one JDBC URL (leave readOnly out for a single"
+                    + " endpoint)",
+            "jdbc:h2:mem:ep-replica2]|jdbc:mysql://replica:3306/sbtest]|e.yaml:4:7: targets[0].endpoints: target"
+                    + " two-nodes: read-only endpoint jdbc:mysql://replica:3306/sbtest is not the same product as the"
+                    + " primary jdbc:h2:mem:ep-primary",
+            "primary: jdbc:h2:mem:ep-primary|primary: h2:mem|e.yaml:4:16: targets[0].endpoints.primary: primary must"
+                    + " start with 'jdbc:', was 'h2:mem'",
+            "primary: jdbc:h2:mem:ep-primary|master: jdbc:h2:mem:ep-primary|e.yaml:4:37: targets[0].endpoints.master:"
+                    + " unknown key 'master' (known keys: [primary, readOnly])",
+    })
+    void badEndpoints_errorNamesFileLineFieldAndValue(String from, String to, String message) {
+        String yaml = ENDPOINTS.replace(from.replace("\\n", "\n"), to.replace("\\n", "\n"));
+        assertThatThrownBy(() -> PlanFile.parse(yaml, "e.yaml", "e", "r", ENV))
+                .isInstanceOf(PlanException.class)
+                .hasMessage(message);
     }
 
     @Test

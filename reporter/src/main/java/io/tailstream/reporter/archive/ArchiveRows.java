@@ -22,11 +22,13 @@ final class ArchiveRows {
                    int threads, int round, long warmupMs, long measureMs, double queriesPerTxn, String ops,
                    String options, Long samplesSent, Long blocksSent, Long errors, String outcome,
                    long startedAtMs, Long endedAtMs, String targetVariables, Double monthlyCost, String currency,
-                   Integer nodes, int producers, String costItems) {}
+                   Integer nodes, int producers, String costItems, Boolean clientBound, Long blocksSpooled,
+                   Long controlEventsSpooled, Long maxSpoolBytes) {}
 
     /** One run, merged over its producers. */
     record RunRow(String planName, long startedAtMs, Long endedAtMs, String producers, Long blocksSent,
-                  Long samplesSent, String outcome, String targets, String client, String settings) {}
+                  Long samplesSent, String outcome, String targets, String client, String settings,
+                  Boolean clientBound, Long blocksSpooled, Long controlEventsSpooled, Long maxSpoolBytes) {}
 
     /** One stall record as received (an open stall is re-published while it lasts; the last one per key wins). */
     record StallRow(int stepId, String kind, long startMs, long endMs, boolean open, double baselineQps,

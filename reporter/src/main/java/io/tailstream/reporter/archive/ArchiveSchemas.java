@@ -102,6 +102,10 @@ final class ArchiveSchemas {
             .optionalInt32("nodes", StepRow::nodes)
             .int32("producers", StepRow::producers)
             .optionalString("cost_items", StepRow::costItems)
+            .optionalBool("client_bound", StepRow::clientBound)
+            .optionalInt64("blocks_spooled", StepRow::blocksSpooled)
+            .optionalInt64("control_events_spooled", StepRow::controlEventsSpooled)
+            .optionalInt64("max_spool_bytes", StepRow::maxSpoolBytes)
             .build();
 
     static final TableSchema<RunRow> RUNS = TableSchema.<RunRow>builder("runs")
@@ -115,6 +119,10 @@ final class ArchiveSchemas {
             .string("targets", RunRow::targets)
             .string("client", RunRow::client)
             .string("settings", RunRow::settings)
+            .optionalBool("client_bound", RunRow::clientBound)
+            .optionalInt64("blocks_spooled", RunRow::blocksSpooled)
+            .optionalInt64("control_events_spooled", RunRow::controlEventsSpooled)
+            .optionalInt64("max_spool_bytes", RunRow::maxSpoolBytes)
             .build();
 
     static final TableSchema<ArchiveRows.ClientHealthRow> CLIENT_HEALTH = TableSchema.<ArchiveRows.ClientHealthRow>builder(

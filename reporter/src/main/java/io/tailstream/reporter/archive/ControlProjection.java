@@ -70,7 +70,11 @@ final class ControlProjection {
                     t == null ? null : t.currency(),
                     t == null ? null : t.nodes(),
                     producerCount,
-                    t == null || t.costItems() == null ? null : Json.writeString(t.costItems())));
+                    t == null || t.costItems() == null ? null : Json.writeString(t.costItems()),
+                    complete ? anyTrue(ends.stream().map(StepEnded::clientBound).toList()) : null,
+                    complete ? sum(ends.stream().map(StepEnded::blocksSpooled).toList()) : null,
+                    complete ? sum(ends.stream().map(StepEnded::controlEventsSpooled).toList()) : null,
+                    complete ? max(ends.stream().map(StepEnded::maxSpoolBytes).toList()) : null));
         }
         return rows;
     }
@@ -113,7 +117,28 @@ final class ControlProjection {
                 complete ? outcome(ends.stream().map(RunEnded::outcome).toList()) : null,
                 Json.writeString(targets),
                 Json.writeString(first == null ? Map.of() : new TreeMap<>(first.client())),
-                Json.writeString(first == null ? Map.of() : new TreeMap<>(first.settings()))));
+                Json.writeString(first == null ? Map.of() : new TreeMap<>(first.settings())),
+                complete ? anyTrue(ends.stream().map(RunEnded::clientBound).toList()) : null,
+                complete ? sum(ends.stream().map(RunEnded::blocksSpooled).toList()) : null,
+                complete ? sum(ends.stream().map(RunEnded::controlEventsSpooled).toList()) : null,
+                complete ? max(ends.stream().map(RunEnded::maxSpoolBytes).toList()) : null));
+    }
+
+    /** True if any producer said so; null when none reported it (producers before event version 2). */
+    private static Boolean anyTrue(List<Boolean> values) {
+        return values.stream().anyMatch(Boolean.TRUE::equals) ? Boolean.TRUE
+                : values.stream().anyMatch(java.util.Objects::nonNull) ? Boolean.FALSE : null;
+    }
+
+    /** The sum over the producers that reported it; null when none did. */
+    private static Long sum(List<Long> values) {
+        return values.stream().anyMatch(java.util.Objects::nonNull)
+                ? values.stream().filter(java.util.Objects::nonNull).mapToLong(Long::longValue).sum() : null;
+    }
+
+    /** The largest one producer reported (each spool is its own); null when none did. */
+    private static Long max(List<Long> values) {
+        return values.stream().filter(java.util.Objects::nonNull).max(Long::compare).orElse(null);
     }
 
     private static String outcome(List<String> outcomes) {

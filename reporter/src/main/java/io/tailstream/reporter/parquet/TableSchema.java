@@ -165,6 +165,10 @@ public final class TableSchema<T> {
                     (rc, v) -> rc.addBinary(Binary.fromString(v)));
         }
 
+        public Builder<T> optionalBool(String column, Function<T, Boolean> get) {
+            return optional(Types.optional(PrimitiveTypeName.BOOLEAN).named(column), get, RecordConsumer::addBoolean);
+        }
+
         public Builder<T> optionalInt32(String column, Function<T, Integer> get) {
             return optional(Types.optional(PrimitiveTypeName.INT32).named(column), get, RecordConsumer::addInteger);
         }

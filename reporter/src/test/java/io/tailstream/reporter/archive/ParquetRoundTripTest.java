@@ -125,7 +125,8 @@ class ParquetRoundTripTest {
         try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement()) {
             ResultSet rs = st.executeQuery("SELECT run_id, step_id, target, product, url, workload, threads, round,"
                     + " warmup_ms, measure_ms, queries_per_txn, samples_sent, blocks_sent, errors, outcome,"
-                    + " started_at_ms, ended_at_ms, target_variables, monthly_cost, producers, cost_items"
+                    + " started_at_ms, ended_at_ms, target_variables, monthly_cost, producers, cost_items,"
+                    + " client_bound, blocks_spooled, control_events_spooled, max_spool_bytes"
                     + " FROM steps ORDER BY step_id");
             for (int step = 1; step <= 2; step++) {
                 assertThat(rs.next()).isTrue();
@@ -153,15 +154,34 @@ class ParquetRoundTripTest {
                 // cost items in plan order; absent (null) for a target without them
                 assertThat(rs.getString(21)).isEqualTo(spec.target().contains("file")
                         ? "{\"storage\":30.0,\"compute\":90.0}" : null);
+                if (step == 1) {
+                    // step_ended version 1 (no spool statistics): NULL, not 0
+                    for (int c = 22; c <= 25; c++) {
+                        assertThat(rs.getObject(c)).as("column %d", c).isNull();
+                    }
+                } else {
+                    // producer-a: not client-bound, 5 blocks, 1 event, 1000 B; producer-b: bound, 7, 2, 3000 B
+                    assertThat(rs.getBoolean(22)).isTrue();
+                    assertThat(rs.getLong(23)).isEqualTo(12);
+                    assertThat(rs.getLong(24)).isEqualTo(3);
+                    assertThat(rs.getLong(25)).isEqualTo(3000);
+                }
             }
             assertThat(rs.next()).isFalse();
-            rs = st.executeQuery("SELECT run_id, plan_name, producers, blocks_sent, samples_sent, outcome FROM runs");
+            rs = st.executeQuery("SELECT run_id, plan_name, producers, blocks_sent, samples_sent, outcome,"
+                    + " client_bound, blocks_spooled, control_events_spooled, max_spool_bytes FROM runs");
             assertThat(rs.next()).isTrue();
             assertThat(rs.getString(2)).isEqualTo("synthetic-plan");
             assertThat(rs.getString(3)).isEqualTo("[\"producer-a\",\"producer-b\"]");
             assertThat(rs.getLong(4)).isEqualTo(run.totalBlocks());
             assertThat(rs.getLong(5)).isEqualTo(run.rows.size());
             assertThat(rs.getString(6)).isEqualTo("completed");
+            // only producer-a reported version 2 figures: they are the run's
+            assertThat(rs.getBoolean(7)).isFalse();
+            assertThat(rs.getObject(7)).isNotNull();
+            assertThat(rs.getLong(8)).isEqualTo(5);
+            assertThat(rs.getLong(9)).isEqualTo(1);
+            assertThat(rs.getLong(10)).isEqualTo(1000);
             rs = st.executeQuery("SELECT count(*) FROM control");
             rs.next();
             assertThat(rs.getLong(1)).isEqualTo(run.control.size());

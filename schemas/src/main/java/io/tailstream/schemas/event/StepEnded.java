@@ -3,10 +3,20 @@ package io.tailstream.schemas.event;
 /**
  * A producer finished a step.
  *
- * @param samplesSent  samples of this step the producer handed to Kafka (acknowledged)
- * @param blocksSent   blocks of this step, markers included
- * @param errors       samples with an error status
- * @param outcome      {@code completed}, or {@code failed: <reason>}
+ * <p>Version 2 added {@code clientBound}, {@code blocksSpooled}, {@code controlEventsSpooled} and
+ * {@code maxSpoolBytes}; they are null in events of older producers (absent from their JSON) and never written as
+ * null.
+ *
+ * @param samplesSent          samples of this step the producer handed to Kafka (acknowledged)
+ * @param blocksSent           blocks of this step, markers included
+ * @param errors               samples with an error status
+ * @param outcome              {@code completed}, or {@code failed: <reason>}
+ * @param clientBound          the producer's process CPU exceeded its limit during the step (as the step's
+ *                             {@code client_health} events say); null from producers before version 2
+ * @param blocksSpooled        blocks of the step's time that went through the producer's spool file because Kafka was
+ *                             slow or away (0: none; null: not reported)
+ * @param controlEventsSpooled control events of the step's time that waited for the broker in the spool
+ * @param maxSpoolBytes        most bytes the producer's spool held at once during the step
  */
 public record StepEnded(
         String runId,
@@ -16,4 +26,15 @@ public record StepEnded(
         long samplesSent,
         long blocksSent,
         long errors,
-        String outcome) implements ControlEvent {}
+        String outcome,
+        Boolean clientBound,
+        Long blocksSpooled,
+        Long controlEventsSpooled,
+        Long maxSpoolBytes) implements ControlEvent {
+
+    /** A version-1 event: no client-bound flag or spool statistics. */
+    public StepEnded(String runId, long atEpochMs, String producerId, int stepId, long samplesSent, long blocksSent,
+                     long errors, String outcome) {
+        this(runId, atEpochMs, producerId, stepId, samplesSent, blocksSent, errors, outcome, null, null, null, null);
+    }
+}

@@ -24,8 +24,45 @@ class ControlEventJsonTest {
             new StepEnded("run-1", 26_100, "p-1", 3, 1_234_567, 1_300, 12, "completed"),
             new RunEnded("run-1", 27_000, "p-1", 1_400, 1_234_567, "completed"));
 
+    /** Version 2: step_ended and run_ended carry the client-bound flag and the spool statistics. */
+    static final List<ControlEvent> EVENTS_V2 = List.of(
+            new StepEnded("run-2", 26_100, "p-1", 3, 1_234_567, 1_300, 12, "completed", true, 420L, 3L, 7_340_032L),
+            new RunEnded("run-2", 27_000, "p-1", 1_400, 1_234_567, "completed", true, 420L, 4L, 7_340_032L),
+            new StepEnded("run-2", 28_100, "p-1", 4, 10, 2, 0, "completed", false, 0L, 0L, 0L));
+
+    @Test
+    void goldenJson_v2_staysReadable() throws IOException {
+        assertGolden("/golden/control-events-v2.jsonl", EVENTS_V2);
+    }
+
+    /** Each line of the golden file reads to its event, and the event writes to exactly that line. */
+    private static void assertGolden(String resource, List<ControlEvent> events) throws IOException {
+        String[] lines = resource(resource).split("\n");
+        assertThat(lines).hasSameSizeAs(events);
+        for (int i = 0; i < lines.length; i++) {
+            assertThat(Json.read(lines[i], ControlEvent.class)).isEqualTo(events.get(i));
+            assertThat(Json.writeString(events.get(i))).isEqualTo(lines[i]);
+        }
+    }
+
+    @Test
+    void v1Events_readWithTheNewFieldsUnset_andWriteWithoutThem() {
+        StepEnded v1 = (StepEnded) EVENTS.get(3);
+        assertThat(v1.clientBound()).isNull();
+        assertThat(v1.blocksSpooled()).isNull();
+        assertThat(v1.controlEventsSpooled()).isNull();
+        assertThat(v1.maxSpoolBytes()).isNull();
+        assertThat(Json.writeString(v1)).doesNotContain("clientBound", "Spool");
+        RunEnded run = (RunEnded) EVENTS.get(4);
+        assertThat(run.clientBound()).isNull();
+        assertThat(run.maxSpoolBytes()).isNull();
+    }
+
     @Test
     void everyEventType_roundTripsThroughJsonAsControlEvent() {
+        for (ControlEvent e : EVENTS_V2) {
+            assertThat(Json.read(Json.write(e), ControlEvent.class)).isEqualTo(e);
+        }
         for (ControlEvent e : EVENTS) {
             ControlEvent back = Json.read(Json.write(e), ControlEvent.class);
             assertThat(back).isEqualTo(e);
@@ -34,12 +71,7 @@ class ControlEventJsonTest {
 
     @Test
     void goldenJson_v1_staysReadable() throws IOException {
-        String[] lines = resource("/golden/control-events-v1.jsonl").split("\n");
-        assertThat(lines).hasSameSizeAs(EVENTS);
-        for (int i = 0; i < lines.length; i++) {
-            assertThat(Json.read(lines[i], ControlEvent.class)).isEqualTo(EVENTS.get(i));
-            assertThat(Json.writeString(EVENTS.get(i))).isEqualTo(lines[i]);
-        }
+        assertGolden("/golden/control-events-v1.jsonl", EVENTS);
     }
 
     @Test

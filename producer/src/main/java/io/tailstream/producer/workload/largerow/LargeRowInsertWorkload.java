@@ -1,6 +1,7 @@
 package io.tailstream.producer.workload.largerow;
 
 import io.tailstream.producer.target.Dialect;
+import io.tailstream.producer.workload.LoadProgress;
 import io.tailstream.producer.workload.ParallelLoad;
 import io.tailstream.producer.workload.TransactionOutcome;
 import io.tailstream.producer.workload.Workload;
@@ -101,8 +102,8 @@ public final class LargeRowInsertWorkload implements Workload {
     }
 
     @Override
-    public void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress)
-            throws SQLException {
+    public void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress,
+                        LoadProgress rows) throws SQLException {
         ParallelLoad.forEachTable("prepare of " + NAME, dataSource, options.tables(), parallelism, (c, table) -> {
             try (Statement st = c.createStatement()) {
                 st.execute("DROP TABLE IF EXISTS " + table(table));
@@ -110,14 +111,19 @@ public final class LargeRowInsertWorkload implements Workload {
                 st.execute(createTable(table, options, dialect));
                 st.execute(createIndex(table));
             }
-            load(c, table);
+            load(c, table, rows);
         });
         synchronized (nextId) {
             java.util.Arrays.fill(nextId, null);
         }
     }
 
-    private void load(Connection c, int t) throws SQLException {
+    @Override
+    public long rowsToLoad() {
+        return options.tables() * options.rowsPerTable();
+    }
+
+    private void load(Connection c, int t, LoadProgress loaded) throws SQLException {
         SplittableRandom random = new SplittableRandom(0x1A26EL * t);
         byte[] value = new byte[options.valueBytes()];
         char[] key = new char[options.indexKeyBytes()];
@@ -125,6 +131,7 @@ public final class LargeRowInsertWorkload implements Workload {
             for (long id = 1; id <= options.rowsPerTable(); id++) {
                 fill(ps, 1, id, random, key, value);
                 ps.executeUpdate();
+                loaded.rowsLoaded(1);
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.tailstream.producer.workload.sysbench;
 
 import io.tailstream.producer.target.Dialect;
+import io.tailstream.producer.workload.LoadProgress;
 import io.tailstream.producer.workload.ParallelLoad;
 import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSession;
@@ -90,13 +91,19 @@ public final class SysbenchOltpWorkload implements Workload {
     }
 
     @Override
-    public void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress)
-            throws SQLException {
+    public void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress,
+                        LoadProgress rows) throws SQLException {
         ParallelLoad.forEachTable("prepare of " + name(), dataSource, options.tables(), parallelism,
-                (c, table) -> loadTable(c, dialect, table, progress));
+                (c, table) -> loadTable(c, dialect, table, progress, rows));
     }
 
-    private void loadTable(Connection c, Dialect dialect, int table, PrintStream progress) throws SQLException {
+    @Override
+    public long rowsToLoad() {
+        return (long) options.tables() * script.preparedRows(options);
+    }
+
+    private void loadTable(Connection c, Dialect dialect, int table, PrintStream progress, LoadProgress loaded)
+            throws SQLException {
         try (Statement st = c.createStatement()) {
             st.execute(OltpSql.dropTable(table));
             progress.printf("Creating table 'sbtest%d'...%n", table);
@@ -105,7 +112,7 @@ public final class SysbenchOltpWorkload implements Workload {
         int size = script.preparedRows(options);
         if (size > 0) {
             progress.printf("Inserting %d records into 'sbtest%d'%n", size, table);
-            insertRows(c, table, size);
+            insertRows(c, table, size, loaded);
         }
         if (options.createSecondary()) {
             progress.printf("Creating a secondary index on 'sbtest%d'...%n", table);
@@ -115,7 +122,7 @@ public final class SysbenchOltpWorkload implements Workload {
         }
     }
 
-    private void insertRows(Connection c, int table, int size) throws SQLException {
+    private void insertRows(Connection c, int table, int size, LoadProgress loaded) throws SQLException {
         // deterministic per table, so two prepares of the same options load the same data
         SysbenchRandom rand = SysbenchRandom.seeded(options, 0x5B7E57L * table);
         // k is drawn over table_size even when oltp_insert loads no rows, as sb_rand(1, table_size) does
@@ -143,6 +150,7 @@ public final class SysbenchOltpWorkload implements Workload {
                     }
                     assert p == rows * columns + 1;
                     ps.executeUpdate();
+                    loaded.rowsLoaded(rows);
                 } finally {
                     if (ps != batch) {
                         ps.close();

@@ -1,6 +1,7 @@
 package io.tailstream.producer.workload.ycsb;
 
 import io.tailstream.producer.target.Dialect;
+import io.tailstream.producer.workload.LoadProgress;
 import io.tailstream.producer.workload.ParallelLoad;
 import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSession;
@@ -103,8 +104,8 @@ public final class YcsbWorkload implements Workload {
 
     /** Creates the table and, except for the load phase, loads {@code recordcount} records in parallel key ranges. */
     @Override
-    public void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress)
-            throws SQLException {
+    public void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress,
+                        LoadProgress rows) throws SQLException {
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
             st.execute(YcsbSql.dropTable(options));
             progress.printf("Creating table '%s'...%n", options.table());
@@ -123,15 +124,20 @@ public final class YcsbWorkload implements Workload {
             long to = first + count * (i + 1) / threads;
             tasks.add(() -> {
                 try (Connection c = dataSource.getConnection()) {
-                    load(c, from, to);
+                    load(c, from, to, rows);
                 }
             });
         }
         ParallelLoad.run("loading " + options.table(), threads, tasks);
     }
 
+    @Override
+    public long rowsToLoad() {
+        return preset == YcsbPreset.LOAD ? 0 : options.recordCount();
+    }
+
     /** Inserts key numbers {@code [from, to)}. */
-    private void load(Connection c, long from, long to) throws SQLException {
+    private void load(Connection c, long from, long to, LoadProgress loaded) throws SQLException {
         SplittableRandom random = new SplittableRandom(0x9C5BL * 31 + from);
         boolean ordered = options.insertOrder().equals("ordered");
         int fields = options.fieldCount();
@@ -150,6 +156,7 @@ public final class YcsbWorkload implements Workload {
                         }
                     }
                     ps.executeUpdate();
+                    loaded.rowsLoaded(rows);
                 } finally {
                     if (ps != full) {
                         ps.close();
