@@ -11,7 +11,8 @@
 # Settings (environment, defaults in brackets): MYSQL_HOST [127.0.0.1], MYSQL_PORT [3306], MYSQL_USER [tailstream],
 # MYSQL_DB [tailstream_test], TABLES [8], TABLE_SIZE [10000], THREADS [8], DURATION seconds [20],
 # WARMUP seconds for tailstream's JIT [5], PREPARE [1] (0: reuse loaded sbtest tables), JAR
-# [cli/target/tailstream-all.jar], OUT [a new temporary folder: logs of every run].
+# [cli/target/tailstream-all.jar], OUT [a new temporary folder: logs of every run], TAILSTREAM_JAVA_OPTS [none]:
+# JVM options of the tailstream runs, as the ./tailstream launcher takes them (e.g. -XX:+UseSerialGC).
 #
 # Fairness: both tools use server-side prepared statements (sysbench --db-ps-mode=auto, its default; tailstream
 # sets useServerPrepStmts=true&cachePrepStmts=true). sysbench 1.0.20 has no warm-up option, so it runs DURATION
@@ -77,7 +78,8 @@ run_tailstream() {
   local w=$1 mode=$2 log=$3
   local extra=(--out "$log.out")
   [ "$mode" = no-emit ] && extra=(--no-emit)
-  java -jar "$JAR" run --url "$URL" --user "$MYSQL_USER" --password-env TAILSTREAM_MYSQL_PASSWORD \
+  # shellcheck disable=SC2086 # word splitting of the JVM options is intended
+  java ${TAILSTREAM_JAVA_OPTS:-} -jar "$JAR" run --url "$URL" --user "$MYSQL_USER" --password-env TAILSTREAM_MYSQL_PASSWORD \
     --workload "$w" --tables "$TABLES" --table-size "$TABLE_SIZE" --threads "$THREADS" \
     --warmup "${WARMUP}s" --duration "${DURATION}s" --report-interval 0 --json "${extra[@]}" \
     > "$log.json" 2> "$log"

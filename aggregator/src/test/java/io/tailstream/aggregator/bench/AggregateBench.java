@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -26,12 +27,15 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Aggregation throughput with exactly_once_v2 on the in-process broker: pre-fills the samples topic with
- * {@code samples} samples (blocks of 1,024, one producer, two ops, latencies log-uniform 50 µs..200 ms,
- * 100,000 samples per second of event time), then starts the aggregator and measures the time until every sample
- * is counted in committed windows (start-up and the first assignment included, so the figure is a lower bound).
+ * {@code samples} samples (blocks of 1,024, ops read/write, latencies log-uniform 50 µs..200 ms), then starts the
+ * aggregator and measures the time until every sample is counted in committed windows, from the first committed
+ * window (steady state) and from the start (start-up included); CPU per sample by thread group; then the naive DSL
+ * baseline ({@link NaiveDslBaseline}) on {@code naiveSamples} samples in the same JVM, and the ratio.
  *
  * <pre>
- * ./mvnw -q -o -pl aggregator test -Dtest=AggregateBenchTest -Dtailstream.bench.samples=5000000
+ * ./mvnw -q -o -pl aggregator test -Dtest=AggregateBenchTest -Dtailstream.bench.samples=60000000 \
+ *     -Dtailstream.bench.naiveSamples=20000 -Dtailstream.bench.eventRate=1000000 [-Dtailstream.bench.partitions=2] \
+ *     [-Dtailstream.bench.commitMs=100] [-Dtailstream.bench.overrides=key=value,...]
  * </pre>
  * Results are recorded in {@code docs/aggregator-benchmarks.md}.
  */
@@ -43,6 +47,11 @@ public final class AggregateBench {
      * many samples each 1 s window holds, so per-window costs (window emission, stage 3) weigh 1 / rate per sample.
      */
     private static final long EVENT_RATE = Long.getLong("tailstream.bench.eventRate", 100_000L);
+    /**
+     * Samples partitions (system property {@code tailstream.bench.partitions}, default 1): one producer per partition,
+     * blocks dealt round-robin, and as many stream threads.
+     */
+    private static final int PARTITIONS = Integer.getInteger("tailstream.bench.partitions", 1);
 
     private AggregateBench() {}
 
@@ -51,7 +60,7 @@ public final class AggregateBench {
         long naiveSamples = args.length > 1 ? Long.parseLong(args[1]) : 40_000L;
         String run = "bench";
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
-            TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(1));
+            TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(PARTITIONS));
             TopicProvisioner.ensure(kafka.bootstrapServers(), List.of(new TopicSpec(NaiveDslBaseline.INPUT, 1,
                     Map.of())));
             long fillStart = System.nanoTime();
@@ -60,14 +69,15 @@ public final class AggregateBench {
                     (System.nanoTime() - fillStart) / 1e9);
 
             Path state = Files.createTempDirectory("aggregate-bench-");
-            AggregatorConfig config = AggregatorConfig.defaults().withApplicationId("bench");
+            AggregatorConfig config = AggregatorConfig.defaults().withApplicationId("bench")
+                    .withStreamThreads(PARTITIONS);
             String commitMs = System.getProperty("tailstream.bench.commitMs");
             if (commitMs != null) {
                 config = config.withCommitInterval(Duration.ofMillis(Long.parseLong(commitMs)));
             }
             String overrides = System.getProperty("tailstream.bench.overrides"); // k=v,k=v: Streams/client configs
             if (overrides != null) {
-                Map<String, String> o = new java.util.HashMap<>();
+                Map<String, String> o = new HashMap<>();
                 for (String kv : overrides.split(",")) {
                     o.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
                 }
@@ -130,7 +140,11 @@ public final class AggregateBench {
         int perBlock = 1024;
         long blocks = (samples + perBlock - 1) / perBlock;
         long microsPerBlock = perBlock * 1_000_000L / EVENT_RATE; // event time one block spans
-        TestProducer p = new TestProducer(run, "p1");
+        int partitions = topic.equals(Topics.SAMPLES) ? PARTITIONS : 1;
+        List<TestProducer> producers = new ArrayList<>();
+        for (int i = 0; i < partitions; i++) {
+            producers.add(new TestProducer(run, "p" + (i + 1)));
+        }
         Random random = new Random(1);
         long baseMicros = (System.currentTimeMillis() / 1000 - 7200) * 1_000_000L;
         long sent = 0;
@@ -149,11 +163,18 @@ public final class AggregateBench {
                             false));
                 }
                 sent += n;
-                producer.send(new ProducerRecord<>(topic, p.key(), p.samples(1, OPS, batch, blockEnd)));
+                int home = (int) (b % partitions);
+                TestProducer p = producers.get(home);
+                producer.send(new ProducerRecord<>(topic, home, p.key(), p.samples(1, OPS, batch, blockEnd)));
             }
             if (endOfStep) {
-                producer.send(new ProducerRecord<>(topic, p.key(),
-                        p.endOfStep(1, OPS, baseMicros + blocks * microsPerBlock + 1)));
+                // as the real producer does: each producer's end-of-step marker to every partition
+                for (TestProducer p : producers) {
+                    for (int partition = 0; partition < partitions; partition++) {
+                        producer.send(new ProducerRecord<>(topic, partition, p.key(),
+                                p.endOfStep(1, OPS, baseMicros + blocks * microsPerBlock + 1)));
+                    }
+                }
             }
             producer.flush();
         }
