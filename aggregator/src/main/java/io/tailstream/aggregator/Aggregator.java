@@ -2,8 +2,13 @@ package io.tailstream.aggregator;
 
 import io.tailstream.aggregator.topology.AggregatorTopology;
 import io.tailstream.aggregator.topology.TopologyListener;
+import io.tailstream.aggregator.window.WindowAggregate;
+import io.tailstream.schemas.event.WindowStats;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
@@ -12,9 +17,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -136,6 +147,30 @@ public final class Aggregator implements AutoCloseable {
     /** The error that stopped the aggregator, if any. */
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure.get());
+    }
+
+    /**
+     * The base windows of a scope that are open right now (still collecting samples: stream time has not passed
+     * their end plus grace), oldest first, read with Kafka Streams interactive queries from the window store of this
+     * instance's partitions. Closed windows are no longer in the store: they are in {@code tailstream.windows}.
+     *
+     * @throws InvalidStateStoreException if the store cannot be queried now (starting, rebalancing, stopped)
+     */
+    public List<WindowStats> openWindows(String runId, int stepId, String op) {
+        ReadOnlyWindowStore<String, WindowAggregate> store = streams.store(StoreQueryParameters.fromNameAndType(
+                AggregatorTopology.WINDOW_STORE, QueryableStoreTypes.<String, WindowAggregate>windowStore()));
+        long sizeMs = config.windowSizeMs();
+        List<WindowStats> open = new ArrayList<>();
+        try (WindowStoreIterator<WindowAggregate> it = store.fetch(WindowStats.scopeKey(runId, stepId, op),
+                Instant.EPOCH, Instant.ofEpochMilli(Long.MAX_VALUE / 2))) {
+            while (it.hasNext()) {
+                KeyValue<Long, WindowAggregate> kv = it.next();
+                if (kv.value != null && kv.value.emittable()) {
+                    open.add(kv.value.toWindowStats(kv.key, kv.key + sizeMs));
+                }
+            }
+        }
+        return open;
     }
 
     /** The underlying application, for interactive queries of {@link AggregatorTopology#WINDOW_STORE}. */

@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code GET /metrics}: Prometheus text format of {@link LiveWindows}' meters;</li>
  *   <li>{@code GET /api/runs}: JSON, runs and steps with their latest window per op, errors and stalls;</li>
- *   <li>{@code GET /api/windows?run=R&step=S[&op=*][&limit=60]}: JSON, the newest windows of a scope, newest first
- *       (limit 1..{@value LiveWindows#DEFAULT_WINDOWS_KEPT});</li>
+ *   <li>{@code GET /api/windows?run=R&step=S[&op=*][&limit=60]}: JSON, the newest closed windows of a scope, newest
+ *       first (limit 1..{@value LiveWindows#DEFAULT_WINDOWS_KEPT}), and under {@code open} the windows still
+ *       collecting samples, read by interactive queries ({@link OpenWindows}); if those cannot be read right now
+ *       (a rebalance), {@code open} is null and {@code openUnavailable} says why;</li>
  *   <li>{@code GET /}: a self-contained HTML page that polls the API every second (no external resources).</li>
  * </ul>
  *
@@ -49,14 +51,16 @@ public final class MonitorServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final LiveWindows live;
+    private final OpenWindows openWindows;
     private final PrometheusMeterRegistry registry;
     private final byte[] page;
 
-    private MonitorServer(HttpServer server, ExecutorService executor, LiveWindows live,
+    private MonitorServer(HttpServer server, ExecutorService executor, LiveWindows live, OpenWindows openWindows,
                           PrometheusMeterRegistry registry, byte[] page) {
         this.server = server;
         this.executor = executor;
         this.live = live;
+        this.openWindows = openWindows;
         this.registry = registry;
         this.page = page;
     }
@@ -65,12 +69,15 @@ public final class MonitorServer implements AutoCloseable {
      * Starts serving.
      *
      * @param address  where to listen; port 0 picks a free port (see {@link #address()})
+     * @param open     the open windows ({@link OpenWindows#NONE} without an aggregator)
      * @param registry the registry {@code live} registered its meters in
      * @throws UncheckedIOException if the address cannot be bound (the message names it)
      */
-    public static MonitorServer start(InetSocketAddress address, LiveWindows live, PrometheusMeterRegistry registry) {
+    public static MonitorServer start(InetSocketAddress address, LiveWindows live, OpenWindows open,
+                                      PrometheusMeterRegistry registry) {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(live, "live");
+        Objects.requireNonNull(open, "open");
         Objects.requireNonNull(registry, "registry");
         byte[] page;
         try (InputStream in = MonitorServer.class.getResourceAsStream("live.html")) {
@@ -93,7 +100,7 @@ public final class MonitorServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        MonitorServer monitor = new MonitorServer(server, executor, live, registry, page);
+        MonitorServer monitor = new MonitorServer(server, executor, live, open, registry, page);
         server.createContext("/", monitor::handle);
         server.setExecutor(executor);
         server.start();
@@ -186,6 +193,17 @@ public final class MonitorServer implements AutoCloseable {
         out.put("step", step);
         out.put("op", op);
         out.put("windows", windows);
+        try {
+            List<Map<String, Object>> open = new ArrayList<>();
+            for (WindowStats w : openWindows.open(run, step, op)) {
+                open.add(window(w));
+            }
+            out.put("open", open);
+        } catch (RuntimeException e) {
+            // Kafka Streams answers interactive queries only while running; the closed windows are still good
+            out.put("open", null);
+            out.put("openUnavailable", String.valueOf(e.getMessage()));
+        }
         return out;
     }
 

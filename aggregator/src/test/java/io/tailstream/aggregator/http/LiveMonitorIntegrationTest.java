@@ -102,7 +102,8 @@ class LiveMonitorIntegrationTest {
             LiveWindows live = new LiveWindows(registry);
             AggregatorConfig config = AggregatorConfig.defaults().withApplicationId("it-http-aggregator");
             try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers(), config, stateDir, live);
-                 MonitorServer server = MonitorServer.start(new InetSocketAddress("127.0.0.1", 0), live, registry);
+                 MonitorServer server = MonitorServer.start(new InetSocketAddress("127.0.0.1", 0), live,
+                         aggregator::openWindows, registry);
                  AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of())) {
                 assertThat(aggregator.awaitRunning(Duration.ofSeconds(30))).isTrue();
                 progress.awaitCounts(run, Map.of(1, total), Duration.ofSeconds(60));
@@ -203,6 +204,43 @@ class LiveMonitorIntegrationTest {
                 assertThat(Json.MAPPER.readTree(get(base + "api/windows?run=other&step=1").body()).get("windows"))
                         .isEmpty();
                 assertThat(aggregator.failure()).isEmpty();
+
+                // open windows, read by interactive queries: a second run whose last windows stream time has not
+                // closed (no later data, no end of step) shows them under "open" with their exact counts
+                String openRun = "it-http-open";
+                long openBaseMs = (System.currentTimeMillis() / 1000 - 4) * 1000;
+                Map<Long, Long> sentOpen = new TreeMap<>();
+                TestProducer q = new TestProducer(openRun, "p1");
+                try (KafkaProducer<String, byte[]> producer = TestProducer.kafkaProducer(kafka.bootstrapServers())) {
+                    for (int w = 0; w < 3; w++) {
+                        long windowStartMs = openBaseMs + w * 1000L;
+                        int n = 10 + w;
+                        List<Sample> batch = new ArrayList<>(n);
+                        for (int i = 0; i < n; i++) {
+                            long end = windowStartMs * 1000 + 100_000 + i * 1000L;
+                            batch.add(new Sample(end - 700, 700, end - 700, 0, SampleStatus.OK, 1, false));
+                        }
+                        sentOpen.put(windowStartMs, (long) n);
+                        producer.send(new ProducerRecord<>(Topics.SAMPLES, q.key(),
+                                q.samples(1, OPS, batch, (windowStartMs + 1000) * 1000)));
+                    }
+                    producer.flush();
+                }
+                Map<Long, Long> open = new TreeMap<>();
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (!open.equals(sentOpen) && System.nanoTime() < deadline) {
+                    Thread.sleep(100);
+                    JsonNode openBody = Json.MAPPER.readTree(get(base + "api/windows?run=" + openRun + "&step=1")
+                            .body());
+                    open.clear();
+                    if (openBody.get("open").isArray()) {
+                        for (JsonNode w : openBody.get("open")) {
+                            open.put(w.get("windowStartEpochMs").asLong(), w.get("count").asLong());
+                        }
+                    }
+                    assertThat(openBody.get("windows")).as("nothing of the open run is closed").isEmpty();
+                }
+                assertThat(open).isEqualTo(sentOpen);
 
                 // loopback only: not reachable on the machine's other addresses
                 assertThat(server.address().getAddress().getHostAddress()).isEqualTo("127.0.0.1");

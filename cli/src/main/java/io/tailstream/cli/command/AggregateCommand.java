@@ -6,6 +6,7 @@ import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.aggregator.http.LiveWindows;
 import io.tailstream.aggregator.http.MonitorServer;
+import io.tailstream.aggregator.http.OpenWindows;
 import io.tailstream.aggregator.topology.TopologyListener;
 import io.tailstream.aggregator.stall.StallConfig;
 import io.tailstream.cli.UserFacingException;
@@ -156,7 +157,8 @@ public final class AggregateCommand implements Callable<Integer> {
         LiveWindows live = new LiveWindows(registry);
         try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers, config, dir,
                 httpPort == null ? TopologyListener.NONE : live);
-             MonitorServer monitor = httpPort == null ? null : startMonitor(httpAddress, live, registry)) {
+             MonitorServer monitor = httpPort == null ? null
+                     : startMonitor(httpAddress, live, aggregator::openWindows, registry)) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 aggregator.close();
                 stopped.countDown();
@@ -205,10 +207,10 @@ public final class AggregateCommand implements Callable<Integer> {
         }
     }
 
-    private static MonitorServer startMonitor(InetSocketAddress address, LiveWindows live,
+    private static MonitorServer startMonitor(InetSocketAddress address, LiveWindows live, OpenWindows open,
                                               PrometheusMeterRegistry registry) {
         try {
-            return MonitorServer.start(address, live, registry);
+            return MonitorServer.start(address, live, open, registry);
         } catch (UncheckedIOException e) {
             throw new UserFacingException("--http-port/--http-bind: " + e.getMessage(), e);
         }
