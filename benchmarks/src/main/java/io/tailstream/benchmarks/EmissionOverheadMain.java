@@ -47,6 +47,25 @@ import java.util.Map;
  */
 public final class EmissionOverheadMain {
 
+    /**
+     * Kafka producer settings of the emitting runs, to compare with the producer's defaults:
+     * {@code -Dtailstream.bench.compression=zstd|lz4|none}, {@code -Dtailstream.bench.lingerMs=N}.
+     */
+    private static final Map<String, Object> PRODUCER_CONFIG = producerConfig();
+
+    private static Map<String, Object> producerConfig() {
+        Map<String, Object> config = new java.util.HashMap<>();
+        String compression = System.getProperty("tailstream.bench.compression");
+        if (compression != null) {
+            config.put("compression.type", compression);
+        }
+        String linger = System.getProperty("tailstream.bench.lingerMs");
+        if (linger != null) {
+            config.put("linger.ms", Integer.parseInt(linger));
+        }
+        return Map.copyOf(config);
+    }
+
     private EmissionOverheadMain() {}
 
     public static void main(String[] args) throws IOException {
@@ -68,6 +87,7 @@ public final class EmissionOverheadMain {
                 + " in-process broker, %d cores, %s%n", workload, threads, seconds, warmup,
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
         double[] tps = new double[runs];
+        double[] cpuPerTx = new double[runs];
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(2));
             for (int i = 0; i < runs; i++) {
@@ -77,16 +97,20 @@ public final class EmissionOverheadMain {
                         List.of(target), workloads, List.of(threads), 1, Duration.ofSeconds(warmup),
                         Duration.ofSeconds(seconds), 0, false, null, null);
                 RunResult result;
+                ProcessCpuWindow cpu = ProcessCpuWindow.schedule(Duration.ofSeconds(warmup + 1L),
+                        Duration.ofSeconds(warmup + seconds - 1L));
                 try (SampleSink sink = emit
-                        ? KafkaSampleSink.create(kafka.bootstrapServers(), plan.runId(), "overhead", Map.of(),
+                        ? KafkaSampleSink.create(kafka.bootstrapServers(), plan.runId(), "overhead", PRODUCER_CONFIG,
                                 EmitterSettings.defaults(), SpoolSettings.in(spoolDir))
                         : SampleSink.noop("overhead")) {
                     result = new BenchmarkRunner(sink, quiet).run(plan);
                 }
                 StepResult s = result.steps().get(0);
                 tps[i] = s.tps();
-                System.out.printf(Locale.ROOT, "run %d  %s  tps %10.1f  errors %d  samples sent %,d  load before %.2f%n",
-                        i + 1, emit ? "B emit   " : "A no-emit", tps[i], s.errors(), result.samplesSent(), load);
+                cpuPerTx[i] = cpu.nanosPerSecond() / tps[i] / 1000.0;
+                System.out.printf(Locale.ROOT, "run %d  %s  tps %10.1f  process CPU %.2f µs/tx  errors %d  samples sent"
+                        + " %,d  load before %.2f%n", i + 1, emit ? "B emit   " : "A no-emit", tps[i], cpuPerTx[i],
+                        s.errors(), result.samplesSent(), load);
             }
         }
         List<Double> a = new ArrayList<>();
@@ -106,6 +130,45 @@ public final class EmissionOverheadMain {
                 + " 3%%)%n", meanB / meanA, (meanB / meanA - 1) * 100);
         System.out.println("each B against the mean of the A runs around it: " + pairRatios.stream()
                 .map(r -> String.format(Locale.ROOT, "%.4f", r)).toList());
+        // CPU-bound, maximum TPS is inversely proportional to the process CPU a transaction costs; unlike TPS, CPU
+        // time per transaction does not move when the machine lends the process less CPU (other load, steal)
+        double cpuA = 0;
+        double cpuB = 0;
+        for (int i = 0; i < runs; i++) {
+            if (i % 2 == 1) {
+                cpuB += cpuPerTx[i] / b.size();
+            } else {
+                cpuA += cpuPerTx[i] / a.size();
+            }
+        }
+        System.out.printf(Locale.ROOT, "process CPU per transaction: A %.2f µs, B %.2f µs: emission costs %+.2f%% CPU"
+                + " per transaction, i.e. changes CPU-bound maximum TPS by %+.2f%%%n", cpuA, cpuB,
+                (cpuB / cpuA - 1) * 100, (cpuA / cpuB - 1) * 100);
+    }
+
+    /** Process CPU time between two instants after its creation (steady state of a run), in ns per second. */
+    private static final class ProcessCpuWindow {
+        private static final com.sun.management.OperatingSystemMXBean OS =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        private final java.util.concurrent.CompletableFuture<long[]> from = new java.util.concurrent.CompletableFuture<>();
+        private final java.util.concurrent.CompletableFuture<long[]> to = new java.util.concurrent.CompletableFuture<>();
+
+        static ProcessCpuWindow schedule(Duration start, Duration end) {
+            ProcessCpuWindow w = new ProcessCpuWindow();
+            java.util.concurrent.Executor delayedStart = java.util.concurrent.CompletableFuture.delayedExecutor(
+                    start.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            java.util.concurrent.Executor delayedEnd = java.util.concurrent.CompletableFuture.delayedExecutor(
+                    end.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            delayedStart.execute(() -> w.from.complete(new long[] {System.nanoTime(), OS.getProcessCpuTime()}));
+            delayedEnd.execute(() -> w.to.complete(new long[] {System.nanoTime(), OS.getProcessCpuTime()}));
+            return w;
+        }
+
+        double nanosPerSecond() {
+            long[] a = from.join();
+            long[] b = to.join();
+            return (b[1] - a[1]) / ((b[0] - a[0]) / 1e9);
+        }
     }
 
     private static String arg(String[] args, int i, String dflt) {
