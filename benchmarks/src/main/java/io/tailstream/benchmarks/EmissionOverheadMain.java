@@ -17,13 +17,18 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * End-to-end cost of emission: maximum closed-loop TPS against embedded in-memory H2 with every sample emitted to a
@@ -49,15 +54,20 @@ public final class EmissionOverheadMain {
 
     /**
      * Kafka producer settings of the emitting runs, to compare with the producer's defaults:
-     * {@code -Dtailstream.bench.compression=zstd|lz4|none}, {@code -Dtailstream.bench.lingerMs=N}.
+     * {@code -Dtailstream.bench.compression=zstd|lz4|none}, {@code -Dtailstream.bench.zstdLevel=N},
+     * {@code -Dtailstream.bench.lingerMs=N}.
      */
     private static final Map<String, Object> PRODUCER_CONFIG = producerConfig();
 
     private static Map<String, Object> producerConfig() {
-        Map<String, Object> config = new java.util.HashMap<>();
+        Map<String, Object> config = new HashMap<>();
         String compression = System.getProperty("tailstream.bench.compression");
         if (compression != null) {
             config.put("compression.type", compression);
+        }
+        String zstdLevel = System.getProperty("tailstream.bench.zstdLevel");
+        if (zstdLevel != null) {
+            config.put("compression.zstd.level", Integer.parseInt(zstdLevel));
         }
         String linger = System.getProperty("tailstream.bench.lingerMs");
         if (linger != null) {
@@ -111,6 +121,7 @@ public final class EmissionOverheadMain {
                 System.out.printf(Locale.ROOT, "run %d  %s  tps %10.1f  process CPU %.2f µs/tx  errors %d  samples sent"
                         + " %,d  load before %.2f%n", i + 1, emit ? "B emit   " : "A no-emit", tps[i], cpuPerTx[i],
                         s.errors(), result.samplesSent(), load);
+                System.out.println("      CPU ns per transaction by thread role: " + cpu.split(tps[i]));
             }
         }
         List<Double> a = new ArrayList<>();
@@ -146,28 +157,83 @@ public final class EmissionOverheadMain {
                 (cpuB / cpuA - 1) * 100, (cpuA / cpuB - 1) * 100);
     }
 
-    /** Process CPU time between two instants after its creation (steady state of a run), in ns per second. */
+    /**
+     * CPU time between two instants after its creation (the steady part of a run): the whole process's, and each
+     * live Java thread's by role, so a run says where emission's CPU goes. What the process used beyond its Java
+     * threads is the JVM's own (GC, JIT).
+     */
     private static final class ProcessCpuWindow {
         private static final com.sun.management.OperatingSystemMXBean OS =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        private final java.util.concurrent.CompletableFuture<long[]> from = new java.util.concurrent.CompletableFuture<>();
-        private final java.util.concurrent.CompletableFuture<long[]> to = new java.util.concurrent.CompletableFuture<>();
+        private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+        private final CompletableFuture<Snapshot> from = new CompletableFuture<>();
+        private final CompletableFuture<Snapshot> to = new CompletableFuture<>();
+
+        private record Snapshot(long nanoTime, long processCpu, Map<Long, Long> threadCpu, Map<Long, String> names) {
+            static Snapshot take() {
+                Map<Long, Long> cpu = new HashMap<>();
+                Map<Long, String> names = new HashMap<>();
+                for (Thread t : Thread.getAllStackTraces().keySet()) {
+                    long ns = THREADS.getThreadCpuTime(t.getId());
+                    if (ns >= 0) {
+                        cpu.put(t.getId(), ns);
+                        names.put(t.getId(), t.getName());
+                    }
+                }
+                return new Snapshot(System.nanoTime(), OS.getProcessCpuTime(), cpu, names);
+            }
+        }
 
         static ProcessCpuWindow schedule(Duration start, Duration end) {
             ProcessCpuWindow w = new ProcessCpuWindow();
-            java.util.concurrent.Executor delayedStart = java.util.concurrent.CompletableFuture.delayedExecutor(
-                    start.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-            java.util.concurrent.Executor delayedEnd = java.util.concurrent.CompletableFuture.delayedExecutor(
-                    end.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-            delayedStart.execute(() -> w.from.complete(new long[] {System.nanoTime(), OS.getProcessCpuTime()}));
-            delayedEnd.execute(() -> w.to.complete(new long[] {System.nanoTime(), OS.getProcessCpuTime()}));
+            CompletableFuture.delayedExecutor(start.toMillis(), TimeUnit.MILLISECONDS)
+                    .execute(() -> w.from.complete(Snapshot.take()));
+            CompletableFuture.delayedExecutor(end.toMillis(), TimeUnit.MILLISECONDS)
+                    .execute(() -> w.to.complete(Snapshot.take()));
             return w;
         }
 
         double nanosPerSecond() {
-            long[] a = from.join();
-            long[] b = to.join();
-            return (b[1] - a[1]) / ((b[0] - a[0]) / 1e9);
+            Snapshot a = from.join();
+            Snapshot b = to.join();
+            return (b.processCpu() - a.processCpu()) / ((b.nanoTime() - a.nanoTime()) / 1e9);
+        }
+
+        /** CPU per transaction (ns) by thread role, for a run of {@code tps} transactions per second. */
+        String split(double tps) {
+            Snapshot a = from.join();
+            Snapshot b = to.join();
+            double seconds = (b.nanoTime() - a.nanoTime()) / 1e9;
+            Map<String, Long> byRole = new TreeMap<>();
+            long javaThreads = 0;
+            for (Map.Entry<Long, Long> e : b.threadCpu().entrySet()) {
+                long used = e.getValue() - a.threadCpu().getOrDefault(e.getKey(), 0L);
+                byRole.merge(role(b.names().get(e.getKey())), used, Long::sum);
+                javaThreads += used;
+            }
+            byRole.put("jvm (gc, jit)", (b.processCpu() - a.processCpu()) - javaThreads);
+            StringBuilder out = new StringBuilder();
+            byRole.forEach((role, ns) -> out.append(String.format(Locale.ROOT, "%s %.0f  ", role,
+                    ns / seconds / tps)));
+            return out.toString().trim();
+        }
+
+        private static String role(String name) {
+            if (name.startsWith("tailstream-worker")) {
+                return "workers";
+            }
+            if (name.startsWith("tailstream-emitter") || name.startsWith("tailstream-spool")) {
+                return "emitter";
+            }
+            if (name.startsWith("kafka-producer-network-thread")) {
+                return "kafka client";
+            }
+            if (name.startsWith("data-plane") || name.startsWith("kafka-") || name.startsWith("quorum")
+                    || name.contains("raft") || name.startsWith("ExpirationReaper")
+                    || name.startsWith("broker") || name.startsWith("controller")) {
+                return "broker";
+            }
+            return "other";
         }
     }
 

@@ -31,6 +31,11 @@ public final class KafkaTransport implements BlockTransport {
         cfg.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         cfg.put(ProducerConfig.ACKS_CONFIG, "all");
         cfg.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+        // level 1 rather than 3: compression runs on the emitter thread, and zstd's fastest level costs least for
+        // blocks that are varints already; the emission benchmark's CPU split (docs/producer-benchmarks.md) put
+        // compression at ~30% of emission's CPU, level 1 below level 3 in one set, within the machine's noise in
+        // the next
+        cfg.putIfAbsent(ProducerConfig.COMPRESSION_ZSTD_LEVEL_CONFIG, 1);
         // 100 ms: a tenth of the produce requests of 10 ms; per-request handling was most of what an in-process
         // broker and the client spent (JFR, ~500,000 samples/s on H2: broker and client threads' CPU samples 8.1% of
         // the workers' with 10 ms, 2.9% with 100 ms; docs/producer-benchmarks.md). Blocks are up to 200 ms old anyway
