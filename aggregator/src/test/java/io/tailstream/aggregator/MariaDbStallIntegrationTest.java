@@ -42,9 +42,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The stall rules against the local MariaDB: a steady {@code oltp_write_only} run (2 threads, 2 s warm-up + 18 s
- * measured, kept at ~20 s rather than the issue's 60 s so CI stays short) reports no hard or throughput stall (see
- * the test for latency spikes on a shared machine); the same load with a
+ * The stall rules against the local MariaDB: a steady {@code oltp_write_only} run of 60 s (2 threads, 2 s warm-up +
+ * 58 s measured, as the issue asks) reports no hard or throughput stall (see the test for latency spikes on a shared
+ * machine); the same load with a
  * global read lock ({@code FLUSH TABLES WITH READ LOCK}) held for 5 s reports exactly one hard stall of 5 s ± 1 s.
  * The load comes from the producer's {@link BenchmarkRunner} through the in-process broker into the aggregator.
  */
@@ -72,7 +72,7 @@ class MariaDbStallIntegrationTest {
      */
     @Test
     void steadyWriteOnlyRun_reportsNoHardOrThroughputStall() throws Exception {
-        Outcome o = runRetryingTableRaces(Duration.ofSeconds(18), null);
+        Outcome o = runRetryingTableRaces(Duration.ofSeconds(58), null);
         assertThat(o.stalls.values()).as("stalls of a steady run")
                 .noneMatch(s -> s.kind().equals(StallEvent.HARD) || s.kind().equals(StallEvent.THROUGHPUT));
         assertThat(o.summary.stallCount()).isEqualTo(o.stalls.size());
