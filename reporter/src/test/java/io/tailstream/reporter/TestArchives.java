@@ -2,8 +2,13 @@ package io.tailstream.reporter;
 
 import io.tailstream.reporter.archive.ArchiveSummary;
 import io.tailstream.reporter.archive.ArchiveWriter;
+import io.tailstream.reporter.query.ArchiveDatabase;
 import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +38,23 @@ public final class TestArchives {
             }
             w.flushAll();
             return w.summary(Duration.ZERO);
+        }
+    }
+
+    /** Every row of a query over the archive's datasets, columns in order. */
+    public static List<List<Object>> rows(Path archive, String sql) throws SQLException {
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery(sql)) {
+            List<List<Object>> out = new ArrayList<>();
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<Object> row = new ArrayList<>();
+                for (int i = 1; i <= n; i++) {
+                    row.add(rs.getObject(i));
+                }
+                out.add(row);
+            }
+            return out;
         }
     }
 }

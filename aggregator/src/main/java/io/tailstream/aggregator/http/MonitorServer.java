@@ -201,6 +201,7 @@ public final class MonitorServer implements AutoCloseable {
             out.put("open", open);
         } catch (RuntimeException e) {
             // Kafka Streams answers interactive queries only while running; the closed windows are still good
+            LOG.debug("open windows of {}/{}/{} unavailable", run, step, op, e);
             out.put("open", null);
             out.put("openUnavailable", String.valueOf(e.getMessage()));
         }

@@ -36,11 +36,9 @@ public final class KafkaTransport implements BlockTransport {
         // compression at ~30% of emission's CPU, level 1 below level 3 in one set, within the machine's noise in
         // the next
         cfg.putIfAbsent(ProducerConfig.COMPRESSION_ZSTD_LEVEL_CONFIG, 1);
-        // 100 ms: a tenth of the produce requests of 10 ms; per-request handling was most of what an in-process
-        // broker and the client spent (JFR, ~500,000 samples/s on H2: broker and client threads' CPU samples 8.1% of
-        // the workers' with 10 ms, 2.9% with 100 ms; docs/producer-benchmarks.md). Blocks are up to 200 ms old anyway
-        // and the aggregator's grace is 2 s.
-        cfg.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 100);
+        // 10 ms, not more: control events share this producer and are sent one at a time, each waiting for the
+        // previous one's acknowledgement (SpoolingTransport), so every ms of linger is a ms at each step boundary
+        cfg.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 10);
         cfg.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         cfg.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
         cfg.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);

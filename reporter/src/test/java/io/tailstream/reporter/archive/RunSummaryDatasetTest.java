@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.reporter.SyntheticRun;
 import io.tailstream.reporter.TestArchives;
-import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunSummary;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -63,19 +60,7 @@ class RunSummaryDatasetTest {
     }
 
     private List<List<Object>> rows(String sql) throws SQLException {
-        try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery(sql)) {
-            List<List<Object>> out = new ArrayList<>();
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                List<Object> row = new ArrayList<>();
-                for (int i = 1; i <= n; i++) {
-                    row.add(rs.getObject(i));
-                }
-                out.add(row);
-            }
-            return out;
-        }
+        return TestArchives.rows(archive, sql);
     }
 
     @Test
