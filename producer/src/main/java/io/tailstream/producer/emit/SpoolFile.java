@@ -71,9 +71,11 @@ final class SpoolFile implements AutoCloseable {
         buf.putInt(4, (int) crc.getValue());
         buf.flip();
         try {
-            while (buf.hasRemaining()) {
-                writePos += channel.write(buf, writePos);
-            }
+            uninterruptibly(() -> {
+                while (buf.hasRemaining()) {
+                    writePos += channel.write(buf, writePos);
+                }
+            });
         } catch (IOException ex) {
             throw new UncheckedIOException("cannot append to the spool file " + path + " at offset " + writePos, ex);
         }
@@ -118,13 +120,36 @@ final class SpoolFile implements AutoCloseable {
     }
 
     private void readFully(ByteBuffer buf, long pos) throws IOException {
-        long p = pos;
-        while (buf.hasRemaining()) {
-            int n = channel.read(buf, p);
-            if (n < 0) {
-                throw new IOException("unexpected end of spool file at offset " + p);
+        uninterruptibly(() -> {
+            long p = pos;
+            while (buf.hasRemaining()) {
+                int n = channel.read(buf, p);
+                if (n < 0) {
+                    throw new IOException("unexpected end of spool file at offset " + p);
+                }
+                p += n;
             }
-            p += n;
+        });
+    }
+
+    private interface Io {
+        void run() throws IOException;
+    }
+
+    /**
+     * Runs channel I/O with the calling thread's interrupt flag cleared, then restores it. A {@link FileChannel}
+     * closes itself when a thread blocked in it is interrupted; this file is shared by the emitter, the replay thread
+     * and whoever publishes control events (e.g. the health sampler, interrupted when a step ends), so one caller's
+     * interrupt must not close it for all of them — the interrupt is kept for the caller to act on.
+     */
+    private static void uninterruptibly(Io io) throws IOException {
+        boolean interrupted = Thread.interrupted();
+        try {
+            io.run();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -134,7 +159,7 @@ final class SpoolFile implements AutoCloseable {
             return false;
         }
         try {
-            channel.truncate(0);
+            uninterruptibly(() -> channel.truncate(0));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot truncate the spool file " + path, e);
         }

@@ -39,6 +39,25 @@ class SpoolFileTest {
     }
 
     @Test
+    void interruptedCaller_appendsAndReads_fileStaysOpenForOthers_interruptKept() {
+        Path p = dir.resolve("interrupted.bin");
+        SpoolFile spool = new SpoolFile(p, 1 << 20);
+        try {
+            Thread.currentThread().interrupt(); // as the health sampler is when its step ends
+            spool.append(new SpoolFile.Entry(null, "k".getBytes(), new byte[] {1, 2, 3}));
+            assertThat(Thread.currentThread().isInterrupted()).as("interrupt kept for the caller").isTrue();
+            SpoolFile.Entry read = spool.next();
+            assertThat(Thread.interrupted()).isTrue();
+            assertThat(read.block()).containsExactly(1, 2, 3);
+            spool.append(new SpoolFile.Entry(0, "k2".getBytes(), new byte[] {4})); // not closed for the next caller
+            assertThat(spool.next().block()).containsExactly(4);
+        } finally {
+            Thread.interrupted();
+            spool.close();
+        }
+    }
+
+    @Test
     void limitReached_refusesWithFileAndLimit_andKeepsWhatItHas() {
         Path p = dir.resolve("s.bin");
         SpoolFile spool = new SpoolFile(p, 100);
