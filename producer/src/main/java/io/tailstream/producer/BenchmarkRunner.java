@@ -226,7 +226,8 @@ public final class BenchmarkRunner {
                         info.monthlyCost(), info.currency(), info.nodes(), info.notes(), info.costItems());
             }
         }
-        console.println("== " + spec.describe() + ": " + info.product() + " " + info.version());
+        console.println("== " + spec.describe() + ": " + info.product() + " " + info.version() + " (driver: "
+                + info.variables().get(TargetConnections.JDBC_DRIVER_VARIABLE) + ")");
         sink.publish(new StepStarted(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), info, workload.name(),
                 spec.threads(), spec.round(), spec.warmup().toMillis(), spec.measure().toMillis(), workload.ops(),
                 workload.queriesPerTransaction(), options));

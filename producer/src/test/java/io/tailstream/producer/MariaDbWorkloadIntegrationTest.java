@@ -25,16 +25,20 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The same workload code against the local MariaDB (or any MySQL-compatible server) named by
  * {@code TAILSTREAM_MYSQL_URL}, {@code TAILSTREAM_MYSQL_USER}, {@code TAILSTREAM_MYSQL_PASSWORD}, or MySQL 8 in
- * Testcontainers where Docker exists; skipped with a message otherwise ({@link MySqlTestServer}).
+ * Testcontainers where Docker exists; skipped with a message otherwise ({@link MySqlTestServer}). Through both
+ * drivers the producer accepts for such targets: MySQL Connector/J ({@code jdbc:mysql:}) and MariaDB Connector/J
+ * ({@code jdbc:mariadb:}).
  */
 class MariaDbWorkloadIntegrationTest {
 
     static final Map<String, String> SMALL = Map.of("tables", "2", "table_size", "2000");
+    static MySqlTestServer server;
     static String url;
     static String user;
     static String password;
@@ -42,15 +46,16 @@ class MariaDbWorkloadIntegrationTest {
     // per test, not @BeforeAll: an abort there hides the test and its reason from the Surefire report
     @BeforeEach
     void environment() {
-        MySqlTestServer server = MySqlTestServer.require();
+        server = MySqlTestServer.require();
         url = server.url();
         user = server.user();
         password = server.password();
     }
 
-    @Test
-    void prepare_run_bothWorkloads_cleanup() throws SQLException {
-        Target target = Target.of("mariadb-local", url, user, () -> password);
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"mysql, MySQL Connector/J", "mariadb, MariaDB Connector/J"})
+    void prepare_run_bothWorkloads_cleanup(String scheme, String driverName) throws SQLException {
+        Target target = Target.of("mariadb-local", server.url(scheme), user, () -> password);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8);
         List<WorkloadSpec> workloads = List.of(new WorkloadSpec("oltp_read_write", SMALL),
@@ -79,6 +84,8 @@ class MariaDbWorkloadIntegrationTest {
         StepStarted started = transport.control().stream().map(b -> Json.read(b, ControlEvent.class))
                 .filter(StepStarted.class::isInstance).map(StepStarted.class::cast).findFirst().orElseThrow();
         assertThat(started.target().product()).isIn("MariaDB", "MySQL");
+        assertThat(started.target().variables().get("tailstream.jdbc_driver")).startsWith(driverName + " ");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("(driver: " + driverName + " ");
         assertThat(started.target().variables()).containsKeys("innodb_buffer_pool_size",
                 "innodb_flush_log_at_trx_commit", "max_connections");
         assertThat(started.target().url()).doesNotContain(password == null ? "\u0000" : password + "@");

@@ -68,6 +68,17 @@ public record MySqlTestServer(String url, String user, String password, String s
                 "Testcontainers " + IMAGE);
     }
 
+    /**
+     * This server's URL for the given JDBC scheme: {@code "mysql"} (MySQL Connector/J) or {@code "mariadb"} (MariaDB
+     * Connector/J), the two drivers the producer accepts for MySQL-compatible targets.
+     */
+    public String url(String scheme) {
+        if (!scheme.equals("mysql") && !scheme.equals("mariadb")) {
+            throw new IllegalArgumentException("JDBC scheme must be mysql or mariadb: " + scheme);
+        }
+        return url.replaceFirst("^jdbc:(mysql|mariadb):", "jdbc:" + scheme + ":");
+    }
+
     /** This server with a database of this JVM's own, or the server as given if the database cannot be created. */
     static MySqlTestServer isolated(MySqlTestServer shared) {
         Matcher m = URL_DATABASE.matcher(shared.url());

@@ -6,8 +6,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * MySQL and MariaDB through mysql-connector-j. Server-side prepared statements are switched on, as sysbench uses
- * them by default ({@code --db-ps-mode=auto}), so both tools send the same protocol messages (facts.md).
+ * MySQL and MariaDB: {@code jdbc:mysql:} URLs through MySQL Connector/J, {@code jdbc:mariadb:} URLs through MariaDB
+ * Connector/J (which talks to MySQL servers too). Same SQL, same server error codes; the drivers differ in client
+ * CPU per statement — MariaDB Connector/J costs about half of Connector/J's against a MariaDB server, which decides
+ * the throughput when the client shares cores with the server (docs/producer-benchmarks.md). Server-side prepared
+ * statements are switched on for both, as sysbench uses them by default ({@code --db-ps-mode=auto}), so the tools
+ * send the same protocol messages (facts.md); {@code useServerPrepStmts} and {@code cachePrepStmts} mean the same
+ * to both drivers.
  */
 public final class MySqlDialect implements Dialect {
 

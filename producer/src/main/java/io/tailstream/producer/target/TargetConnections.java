@@ -122,13 +122,15 @@ public final class TargetConnections implements AutoCloseable {
 
     /**
      * Captures the target's product, version and server variables ({@code variables}, or the dialect's defaults if
-     * null).
+     * null), plus the JDBC driver the producer talks to it with ({@value #JDBC_DRIVER_VARIABLE}): the driver's own
+     * cost per statement is part of what a client-bound step measures, so a report comparing targets must show it.
      */
     public TargetInfo describe(List<String> variables) {
         List<String> names = variables == null ? dialect.defaultVariables() : variables;
         try (Connection c = pool.getConnection()) {
             DatabaseMetaData md = c.getMetaData();
-            Map<String, String> vars = dialect.readVariables(c, names);
+            Map<String, String> vars = new java.util.TreeMap<>(dialect.readVariables(c, names));
+            vars.put(JDBC_DRIVER_VARIABLE, md.getDriverName() + " " + md.getDriverVersion());
             return new TargetInfo(target.name(), target.redactedUrl(), md.getDatabaseProductName(),
                     md.getDatabaseProductVersion(), vars, target.monthlyCost(), target.currency(), nodes(target),
                     target.notes(), target.costItems());
@@ -137,6 +139,9 @@ public final class TargetConnections implements AutoCloseable {
                     + target.redactedUrl() + "): " + SqlErrors.describe(e), e);
         }
     }
+
+    /** Name under which the JDBC driver's name and version are added to a step's target variables. */
+    public static final String JDBC_DRIVER_VARIABLE = "tailstream.jdbc_driver";
 
     /** Name under which the workload's data size is added to a step's target variables. */
     public static final String DATA_BYTES_VARIABLE = "tailstream.data_bytes";
