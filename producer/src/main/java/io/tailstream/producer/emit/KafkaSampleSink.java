@@ -73,6 +73,11 @@ public final class KafkaSampleSink implements SampleSink {
         return transport instanceof SpoolingTransport s ? s.stats() : null;
     }
 
+    /** What the spool holds and Kafka's last error ({@link SpoolingTransport#describe()}), for messages. */
+    public String spoolState() {
+        return transport instanceof SpoolingTransport s ? s.describe() : "no spool";
+    }
+
     @Override
     public long takeSpoolHighWaterBytes() {
         return transport instanceof SpoolingTransport s ? s.takePeriodHighWaterBytes() : 0;

@@ -60,6 +60,8 @@ public final class SpoolingTransport implements BlockTransport {
     private RuntimeException replayFailure;
     private long blocksSpooled;
     private long spoolEpisodes;
+    private Exception lastKafkaError;
+    private long lastKafkaErrorNanos;
 
     public SpoolingTransport(BlockTransport inner, SpoolSettings settings, String producerId) {
         this.inner = inner;
@@ -132,6 +134,7 @@ public final class SpoolingTransport implements BlockTransport {
     private void done(SpoolFile.Entry e, Ack ack, Exception error) {
         boolean retry = error instanceof RetriableException;
         synchronized (this) {
+            noteErrorLocked(error);
             inflightBytes -= e.block().length;
             inflightBlocks--;
             if (retry && !closed) {
@@ -301,6 +304,7 @@ public final class SpoolingTransport implements BlockTransport {
             if (controlHead != e) {
                 return; // defensive: each head is acknowledged once
             }
+            noteErrorLocked(error);
             if (error == null) {
                 controlHead = null;
                 controlHeadSent = false;
@@ -338,9 +342,8 @@ public final class SpoolingTransport implements BlockTransport {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     throw new EmitException("the spool " + spool.path() + " did not drain within "
-                            + settings.drainTimeout().toSeconds() + " s (" + spooledAcks.size()
-                            + " blocks waiting, " + inflightBlocks + " unacknowledged, " + controlWaitingLocked()
-                            + " control events waiting): is the broker reachable?", null);
+                            + settings.drainTimeout().toSeconds() + " s (" + describeLocked()
+                            + "): is the broker reachable?", lastKafkaError);
                 }
                 try {
                     wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 100)));
@@ -350,6 +353,28 @@ public final class SpoolingTransport implements BlockTransport {
                 }
             }
         }
+    }
+
+    private void noteErrorLocked(Exception error) {
+        if (error != null) {
+            lastKafkaError = error;
+            lastKafkaErrorNanos = System.nanoTime();
+        }
+    }
+
+    /** What is waiting and why, for a message: counts, whether blocks are spooled, Kafka's last error and its age. */
+    public synchronized String describe() {
+        return describeLocked();
+    }
+
+    private String describeLocked() {
+        String last = lastKafkaError == null ? "none" : lastKafkaError + ", "
+                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastKafkaErrorNanos) + " ms ago";
+        return spooledAcks.size() + " blocks waiting, " + inflightBlocks + " unacknowledged (" + inflightBytes
+                + " bytes), " + controlWaitingLocked() + " control events waiting, " + blocksSpooled
+                + " blocks spooled in " + spoolEpisodes + " episodes, " + (spooling ? "spooling" : "sending directly")
+                + (replayFailure != null ? ", replay failed: " + replayFailure.getMessage() : "")
+                + "; last error from Kafka: " + last;
     }
 
     private long controlWaitingLocked() {
