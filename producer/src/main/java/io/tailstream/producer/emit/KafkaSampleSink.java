@@ -56,7 +56,7 @@ public final class KafkaSampleSink implements SampleSink {
             return create(bootstrapServers, runId, producerId, extraKafkaConfig, settings);
         }
         KafkaTransport kafka = new KafkaTransport(bootstrapServers, "tailstream-producer-" + producerId,
-                extraKafkaConfig);
+                extraKafkaConfig, SpoolingTransport.KAFKA_MAX_BLOCK);
         SpoolingTransport transport;
         try {
             transport = new SpoolingTransport(kafka, spool, producerId);

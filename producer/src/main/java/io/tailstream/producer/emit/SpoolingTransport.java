@@ -34,6 +34,16 @@ public final class SpoolingTransport implements BlockTransport {
     static final java.time.Duration CONTROL_WAIT = java.time.Duration.ofMillis(500);
     /** Pause before a control event whose send failed with a retriable error is sent again. */
     static final java.time.Duration CONTROL_RETRY_BACKOFF = java.time.Duration.ofMillis(200);
+    /**
+     * {@code max.block.ms} of the Kafka producer under this transport ({@link KafkaSampleSink}). When the broker goes
+     * away the client soon falls back to its bootstrap servers and forgets the topics' metadata; from then on every
+     * {@code send} blocks its caller until metadata returns or {@code max.block.ms} passes. With the 30 s the sink
+     * used before, the emitter thread stood still for 30 s at the start of an outage (nothing spooled, workers waiting
+     * for block buffers, heartbeats late; SpoolIntegrationTest's thread dumps); with 1 s the first such send fails with
+     * a retriable timeout after a second, it is spooled, and the spool takes every later block. The replay and control
+     * threads pay at most this per attempt while the broker is away. A {@code max.block.ms} the user sets wins.
+     */
+    public static final java.time.Duration KAFKA_MAX_BLOCK = java.time.Duration.ofSeconds(1);
 
     private final BlockTransport inner;
     private final SpoolSettings settings;
