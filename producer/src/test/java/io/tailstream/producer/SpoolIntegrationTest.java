@@ -23,8 +23,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
@@ -64,11 +70,20 @@ class SpoolIntegrationTest {
                 EmitterSettings.defaults(), spool)) {
             CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(
                     () -> new BenchmarkRunner(sink, console).run(plan));
-            awaitTrue(() -> sink.blocksSent() > 10, 30);
+            awaitTrue(() -> sink.blocksSent() > 10, 30, () -> state("broker up", sink, null));
             first.close(); // the broker goes away mid-step
-            awaitTrue(() -> sink.spoolStats().blocksSpooled() > 20, 30);
+            // within seconds, not after Kafka's max.block.ms: the emitter once stood 30 s in KafkaProducer.send
+            // waiting for metadata, and this wait (then 30 s too) timed out when it lost that race by a second
+            awaitTrue(() -> sink.spoolStats().blocksSpooled() > 20, 15,
+                    () -> state("broker stopped, not restarted", sink, null));
             second = EmbeddedKafka.start(logDir, true, brokerPort, controllerPort);
-            result = run.get(120, TimeUnit.SECONDS);
+            EmbeddedKafka restarted = second;
+            try {
+                result = run.get(120, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new AssertionError("the run did not complete after the broker restarted: " + e + "\n"
+                        + state("broker restarted", sink, restarted), e);
+            }
             stats = sink.spoolStats();
             read(second.bootstrapServers(), result.blocksSent());
         } finally {
@@ -113,12 +128,56 @@ class SpoolIntegrationTest {
     }
 
     static void awaitTrue(java.util.function.BooleanSupplier condition, int seconds) throws InterruptedException {
+        awaitTrue(condition, seconds, () -> "");
+    }
+
+    /** Waits for {@code condition}; on timeout the error carries {@code state}, taken at that moment. */
+    static void awaitTrue(java.util.function.BooleanSupplier condition, int seconds, Supplier<String> state)
+            throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within " + seconds + " s");
+                throw new AssertionError("condition not met within " + seconds + " s\n" + state.get());
             }
             Thread.sleep(20);
+        }
+    }
+
+    /**
+     * What a failure needs to be explained: the test's phase, the sink's counts and spool (Kafka's last error
+     * included), whether the restarted broker answers, and where the producer's threads are (a thread parked in
+     * {@code KafkaProducer.waitOnMetadata} is what made this test flaky once).
+     */
+    static String state(String phase, KafkaSampleSink sink, EmbeddedKafka broker) {
+        StringBuilder b = new StringBuilder("phase: ").append(phase)
+                .append("\nsink: ").append(sink.blocksSent()).append(" blocks sent, ").append(sink.backlogBlocks())
+                .append(" not yet acknowledged; spool: ").append(sink.spoolState())
+                .append("\nbroker: ").append(broker == null ? "not running" : brokerState(broker.bootstrapServers()));
+        Thread.getAllStackTraces().forEach((t, frames) -> {
+            if (t.getName().startsWith("tailstream-") || t.getName().startsWith("kafka-producer-network-thread")) {
+                b.append("\nthread ").append(t.getName()).append(" ").append(t.getState());
+                for (int i = 0; i < Math.min(frames.length, 8); i++) {
+                    b.append("\n    at ").append(frames[i]);
+                }
+            }
+        });
+        return b.toString();
+    }
+
+    private static String brokerState(String bootstrap) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "2000");
+        try (Admin admin = Admin.create(p)) {
+            return bootstrap + " answers: nodes " + admin.describeCluster().nodes().get(3, TimeUnit.SECONDS)
+                    + ", partitions of " + Topics.SAMPLES + ": " + admin.describeTopics(List.of(Topics.SAMPLES))
+                    .allTopicNames().get(3, TimeUnit.SECONDS).get(Topics.SAMPLES).partitions();
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return bootstrap + " does not answer: " + e;
         }
     }
 }

@@ -56,7 +56,7 @@ public final class KafkaSampleSink implements SampleSink {
             return create(bootstrapServers, runId, producerId, extraKafkaConfig, settings);
         }
         KafkaTransport kafka = new KafkaTransport(bootstrapServers, "tailstream-producer-" + producerId,
-                extraKafkaConfig);
+                extraKafkaConfig, SpoolingTransport.KAFKA_MAX_BLOCK);
         SpoolingTransport transport;
         try {
             transport = new SpoolingTransport(kafka, spool, producerId);
@@ -71,6 +71,11 @@ public final class KafkaSampleSink implements SampleSink {
     @Override
     public SpoolingTransport.SpoolStats spoolStats() {
         return transport instanceof SpoolingTransport s ? s.stats() : null;
+    }
+
+    /** What the spool holds and Kafka's last error ({@link SpoolingTransport#describe()}), for messages. */
+    public String spoolState() {
+        return transport instanceof SpoolingTransport s ? s.describe() : "no spool";
     }
 
     @Override

@@ -18,6 +18,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class KafkaTransport implements BlockTransport {
 
+    /** {@code max.block.ms} of a sink without a spool: a send may wait this long for metadata or buffer space. */
+    static final Duration MAX_BLOCK = Duration.ofSeconds(30);
+    /** How long the constructor keeps asking for the samples topic's partitions when {@code max.block.ms} is short. */
+    static final Duration STARTUP_METADATA_WAIT = Duration.ofSeconds(30);
+
     private final KafkaProducer<byte[], byte[]> producer;
     private final int partitions;
 
@@ -25,6 +30,18 @@ public final class KafkaTransport implements BlockTransport {
      * @param extraConfig further producer settings (security, timeouts); they cannot turn idempotence or acks=all off
      */
     public KafkaTransport(String bootstrapServers, String clientId, Map<String, Object> extraConfig) {
+        this(bootstrapServers, clientId, extraConfig, MAX_BLOCK);
+    }
+
+    /**
+     * @param extraConfig further producer settings (security, timeouts); they cannot turn idempotence or acks=all off
+     * @param maxBlock    {@code max.block.ms} unless {@code extraConfig} sets it: how long {@link #sendBlock} and
+     *                    {@link #sendControlAsync} may block the caller while the producer has no metadata for the
+     *                    topic (e.g. the broker is away and the client went back to its bootstrap servers) before the
+     *                    send fails with a retriable {@link org.apache.kafka.common.errors.TimeoutException}
+     */
+    public KafkaTransport(String bootstrapServers, String clientId, Map<String, Object> extraConfig,
+                          Duration maxBlock) {
         Map<String, Object> cfg = new HashMap<>(extraConfig == null ? Map.of() : extraConfig);
         cfg.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         cfg.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
@@ -40,16 +57,34 @@ public final class KafkaTransport implements BlockTransport {
         // previous one's acknowledgement (SpoolingTransport), so every ms of linger is a ms at each step boundary
         cfg.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 10);
         cfg.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        cfg.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
+        cfg.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, maxBlock.toMillis());
         cfg.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         cfg.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         this.producer = new KafkaProducer<>(cfg);
         try {
-            this.partitions = producer.partitionsFor(Topics.SAMPLES).size();
+            this.partitions = samplePartitions(producer);
         } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
             throw new EmitException("cannot read the partitions of topic " + Topics.SAMPLES + " at "
                     + bootstrapServers + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The samples topic's partition count, asked again while {@code partitionsFor} times out within
+     * {@link #STARTUP_METADATA_WAIT}: a short {@code max.block.ms} (the spooling sink's) must not make a broker that is
+     * merely slow to answer the first metadata request fail the run.
+     */
+    private static int samplePartitions(KafkaProducer<byte[], byte[]> producer) {
+        long deadline = System.nanoTime() + STARTUP_METADATA_WAIT.toNanos();
+        while (true) {
+            try {
+                return producer.partitionsFor(Topics.SAMPLES).size();
+            } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    throw e;
+                }
+            }
         }
     }
 

@@ -34,6 +34,16 @@ public final class SpoolingTransport implements BlockTransport {
     static final java.time.Duration CONTROL_WAIT = java.time.Duration.ofMillis(500);
     /** Pause before a control event whose send failed with a retriable error is sent again. */
     static final java.time.Duration CONTROL_RETRY_BACKOFF = java.time.Duration.ofMillis(200);
+    /**
+     * {@code max.block.ms} of the Kafka producer under this transport ({@link KafkaSampleSink}). When the broker goes
+     * away the client soon falls back to its bootstrap servers and forgets the topics' metadata; from then on every
+     * {@code send} blocks its caller until metadata returns or {@code max.block.ms} passes. With the 30 s the sink
+     * used before, the emitter thread stood still for 30 s at the start of an outage (nothing spooled, workers waiting
+     * for block buffers, heartbeats late; SpoolIntegrationTest's thread dumps); with 1 s the first such send fails with
+     * a retriable timeout after a second, it is spooled, and the spool takes every later block. The replay and control
+     * threads pay at most this per attempt while the broker is away. A {@code max.block.ms} the user sets wins.
+     */
+    public static final java.time.Duration KAFKA_MAX_BLOCK = java.time.Duration.ofSeconds(1);
 
     private final BlockTransport inner;
     private final SpoolSettings settings;
@@ -60,6 +70,8 @@ public final class SpoolingTransport implements BlockTransport {
     private RuntimeException replayFailure;
     private long blocksSpooled;
     private long spoolEpisodes;
+    private Exception lastKafkaError;
+    private long lastKafkaErrorNanos;
 
     public SpoolingTransport(BlockTransport inner, SpoolSettings settings, String producerId) {
         this.inner = inner;
@@ -132,6 +144,7 @@ public final class SpoolingTransport implements BlockTransport {
     private void done(SpoolFile.Entry e, Ack ack, Exception error) {
         boolean retry = error instanceof RetriableException;
         synchronized (this) {
+            noteErrorLocked(error);
             inflightBytes -= e.block().length;
             inflightBlocks--;
             if (retry && !closed) {
@@ -301,6 +314,7 @@ public final class SpoolingTransport implements BlockTransport {
             if (controlHead != e) {
                 return; // defensive: each head is acknowledged once
             }
+            noteErrorLocked(error);
             if (error == null) {
                 controlHead = null;
                 controlHeadSent = false;
@@ -338,9 +352,8 @@ public final class SpoolingTransport implements BlockTransport {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     throw new EmitException("the spool " + spool.path() + " did not drain within "
-                            + settings.drainTimeout().toSeconds() + " s (" + spooledAcks.size()
-                            + " blocks waiting, " + inflightBlocks + " unacknowledged, " + controlWaitingLocked()
-                            + " control events waiting): is the broker reachable?", null);
+                            + settings.drainTimeout().toSeconds() + " s (" + describeLocked()
+                            + "): is the broker reachable?", lastKafkaError);
                 }
                 try {
                     wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 100)));
@@ -350,6 +363,28 @@ public final class SpoolingTransport implements BlockTransport {
                 }
             }
         }
+    }
+
+    private void noteErrorLocked(Exception error) {
+        if (error != null) {
+            lastKafkaError = error;
+            lastKafkaErrorNanos = System.nanoTime();
+        }
+    }
+
+    /** What is waiting and why, for a message: counts, whether blocks are spooled, Kafka's last error and its age. */
+    public synchronized String describe() {
+        return describeLocked();
+    }
+
+    private String describeLocked() {
+        String last = lastKafkaError == null ? "none" : lastKafkaError + ", "
+                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastKafkaErrorNanos) + " ms ago";
+        return spooledAcks.size() + " blocks waiting, " + inflightBlocks + " unacknowledged (" + inflightBytes
+                + " bytes), " + controlWaitingLocked() + " control events waiting, " + blocksSpooled
+                + " blocks spooled in " + spoolEpisodes + " episodes, " + (spooling ? "spooling" : "sending directly")
+                + (replayFailure != null ? ", replay failed: " + replayFailure.getMessage() : "")
+                + "; last error from Kafka: " + last;
     }
 
     private long controlWaitingLocked() {
