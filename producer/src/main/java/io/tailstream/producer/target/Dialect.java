@@ -2,6 +2,7 @@ package io.tailstream.producer.target;
 
 import io.tailstream.schemas.block.SampleStatus;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -103,9 +104,18 @@ public interface Dialect {
         String value(java.sql.ResultSet rs) throws SQLException;
     }
 
+    /**
+     * Prepares a statement a workload session executes many times. By the time it returns the statement is ready
+     * on the server where the driver prepares server-side, as sysbench prepares every statement before its first
+     * event: no prepare round trip falls into the measured transactions.
+     */
+    default PreparedStatement prepare(Connection c, String sql) throws SQLException {
+        return c.prepareStatement(sql);
+    }
+
     /** Opens the transaction control for one worker connection. */
     default TransactionControl transactions(Connection c) throws SQLException {
-        return explicitBeginStatement() ? TransactionControl.statements(c) : TransactionControl.manualCommit(c);
+        return explicitBeginStatement() ? TransactionControl.statements(c, this) : TransactionControl.manualCommit(c);
     }
 
     /** The dialect for a JDBC URL. */

@@ -1,6 +1,7 @@
 package io.tailstream.producer.target;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,28 @@ public final class MySqlDialect implements Dialect {
             return url;
         }
         return url + (url.contains("?") ? "&" : "?") + key + "=" + value;
+    }
+
+    /**
+     * MySQL Connector/J prepares on the server in {@code prepareStatement}; MariaDB Connector/J sends the prepare
+     * with the first execution, unless asked for the parameter metadata, which it fetches by preparing.
+     */
+    @Override
+    public PreparedStatement prepare(Connection c, String sql) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        try {
+            if (ps.isWrapperFor(org.mariadb.jdbc.ServerPreparedStatement.class)) {
+                ps.getParameterMetaData();
+            }
+        } catch (SQLException e) {
+            try {
+                ps.close();
+            } catch (SQLException c2) {
+                e.addSuppressed(c2);
+            }
+            throw e;
+        }
+        return ps;
     }
 
     @Override

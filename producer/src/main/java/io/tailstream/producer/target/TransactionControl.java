@@ -1,8 +1,8 @@
 package io.tailstream.producer.target;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 
 /**
  * Opens, commits and rolls back transactions on one connection, the way its dialect says. Owned by one worker
@@ -20,30 +20,63 @@ public interface TransactionControl extends AutoCloseable {
     @Override
     void close() throws SQLException;
 
-    /** {@code BEGIN} / {@code COMMIT} / {@code ROLLBACK} statements on an auto-commit connection. */
-    static TransactionControl statements(Connection c) throws SQLException {
-        Statement st = c.createStatement();
+    /**
+     * {@code BEGIN} / {@code COMMIT} / {@code ROLLBACK} statements on an auto-commit connection, prepared once, as
+     * sysbench's {@code oltp_common.lua} prepares them ({@code con:prepare("BEGIN")}): with server-side prepared
+     * statements each is one {@code COM_STMT_EXECUTE}, the same protocol message sysbench sends, not a text query the
+     * server must parse every time.
+     */
+    static TransactionControl statements(Connection c, Dialect dialect) throws SQLException {
+        PreparedStatement begin = dialect.prepare(c, "BEGIN");
+        PreparedStatement commit = null;
+        PreparedStatement rollback = null;
+        try {
+            commit = dialect.prepare(c, "COMMIT");
+            rollback = dialect.prepare(c, "ROLLBACK");
+        } catch (SQLException e) {
+            closeAll(e, begin, commit);
+            throw e;
+        }
+        PreparedStatement commitStatement = commit;
+        PreparedStatement rollbackStatement = rollback;
         return new TransactionControl() {
             @Override
             public void begin() throws SQLException {
-                st.execute("BEGIN");
+                begin.execute();
             }
 
             @Override
             public void commit() throws SQLException {
-                st.execute("COMMIT");
+                commitStatement.execute();
             }
 
             @Override
             public void rollback() throws SQLException {
-                st.execute("ROLLBACK");
+                rollbackStatement.execute();
             }
 
             @Override
             public void close() throws SQLException {
-                st.close();
+                SQLException first = new SQLException("cannot close the transaction statements");
+                closeAll(first, begin, commitStatement, rollbackStatement);
+                if (first.getSuppressed().length > 0) {
+                    throw first;
+                }
             }
         };
+    }
+
+    /** Closes each non-null statement, adding failures to {@code failures} as suppressed exceptions. */
+    private static void closeAll(SQLException failures, PreparedStatement... statements) {
+        for (PreparedStatement ps : statements) {
+            if (ps != null) {
+                try {
+                    ps.close();
+                } catch (SQLException e) {
+                    failures.addSuppressed(e);
+                }
+            }
+        }
     }
 
     /** Manual-commit mode: begin is implicit, commit and rollback are the JDBC calls. */

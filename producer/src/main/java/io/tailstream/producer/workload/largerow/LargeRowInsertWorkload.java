@@ -181,7 +181,7 @@ public final class LargeRowInsertWorkload implements Workload {
         PreparedStatement[] ps = new PreparedStatement[options.tables() + 1];
         try {
             for (int t = 1; t <= options.tables(); t++) {
-                ps[t] = connection.prepareStatement(insert(t, options.rowsPerInsert()));
+                ps[t] = dialect.prepare(connection, insert(t, options.rowsPerInsert()));
             }
         } catch (SQLException e) {
             closeAll(ps, e);

@@ -78,7 +78,7 @@ final class OltpSession implements WorkloadSession {
     private PreparedStatement[] prepare(Connection c, IntFunction<String> sql) throws SQLException {
         PreparedStatement[] out = new PreparedStatement[o.tables() + 1];
         for (int t = 1; t <= o.tables(); t++) {
-            out[t] = c.prepareStatement(sql.apply(t));
+            out[t] = dialect.prepare(c, sql.apply(t));
             all.add(out[t]);
         }
         return out;

@@ -1,5 +1,6 @@
 package io.tailstream.producer.workload.ycsb;
 
+import io.tailstream.producer.target.Dialect;
 import io.tailstream.producer.workload.TransactionOutcome;
 import io.tailstream.producer.workload.WorkloadSession;
 import io.tailstream.producer.workload.ycsb.YcsbGenerators.KeyGenerator;
@@ -22,6 +23,7 @@ final class YcsbSession implements WorkloadSession {
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&()*+,-./:;<=>?@[]^_{|}~".toCharArray();
 
     private final YcsbOptions o;
+    private final Dialect dialect;
     private final SplittableRandom random;
     private final InsertCounter inserts;
     private final KeyGenerator keys;
@@ -36,7 +38,9 @@ final class YcsbSession implements WorkloadSession {
     private final PreparedStatement[] update;
     private final PreparedStatement insert;
 
-    YcsbSession(YcsbOptions o, Connection c, SplittableRandom random, InsertCounter inserts) throws SQLException {
+    YcsbSession(YcsbOptions o, Connection c, Dialect dialect, SplittableRandom random, InsertCounter inserts)
+            throws SQLException {
+        this.dialect = dialect;
         this.o = o;
         this.random = random;
         this.inserts = inserts;
@@ -91,7 +95,7 @@ final class YcsbSession implements WorkloadSession {
     }
 
     private PreparedStatement prepare(Connection c, String sql) throws SQLException {
-        PreparedStatement ps = c.prepareStatement(sql);
+        PreparedStatement ps = dialect.prepare(c, sql);
         all.add(ps);
         return ps;
     }

@@ -176,7 +176,7 @@ public final class YcsbWorkload implements Workload {
 
     @Override
     public WorkloadSession open(Connection connection, Dialect dialect, long seed) throws SQLException {
-        return new YcsbSession(options, connection, new SplittableRandom(seed), inserts);
+        return new YcsbSession(options, connection, dialect, new SplittableRandom(seed), inserts);
     }
 
     @Override

@@ -27,8 +27,34 @@ final class SysbenchScriptContract {
 
     private SysbenchScriptContract() {}
 
+    /** What the server counted on one connection, read before and after the events (MySQL: session status). */
+    @FunctionalInterface
+    interface ServerCounters {
+        /** The counters now, by name. */
+        Map<String, Long> read(Connection c) throws SQLException;
+    }
+
+    /**
+     * What the server must have counted for the events of a script (by counter name), given the script and its
+     * statements per event.
+     */
+    @FunctionalInterface
+    interface ExpectedCounts {
+        Map<String, Long> of(OltpScript script, long statementsPerEvent, int events);
+    }
+
     static void check(OltpScript script, Map<String, String> extra, DataSource ds, Dialect dialect)
             throws SQLException {
+        check(script, extra, ds, dialect, null, null);
+    }
+
+    /**
+     * As {@link #check(OltpScript, Map, DataSource, Dialect)}, and the server's own counters of the events'
+     * connection must have moved by exactly {@code expected}: the messages reached the server as sysbench sends
+     * them, not just the statements the client counted.
+     */
+    static void check(OltpScript script, Map<String, String> extra, DataSource ds, Dialect dialect,
+                      ServerCounters counters, ExpectedCounts expected) throws SQLException {
         Map<String, String> options = new java.util.HashMap<>(Map.of("tables", String.valueOf(TABLES),
                 "table_size", String.valueOf(ROWS)));
         options.putAll(extra);
@@ -41,11 +67,19 @@ final class SysbenchScriptContract {
             assertThat(rowsBefore).isEqualTo((long) TABLES * script.preparedRows(w.sysbenchOptions()));
             TransactionOutcome out = new TransactionOutcome();
             try (WorkloadSession s = w.open(c, dialect, 42)) {
+                Map<String, Long> before = counters == null ? null : counters.read(c);
                 for (int i = 0; i < EVENTS; i++) {
                     s.execute(out);
                     assertThat(out.statements()).as("statements of event %d", i)
                             .isEqualTo((int) w.queriesPerTransaction());
                     assertThat(out.opIndex()).isZero();
+                }
+                if (counters != null) {
+                    Map<String, Long> after = counters.read(c);
+                    Map<String, Long> moved = new java.util.TreeMap<>();
+                    before.forEach((name, v) -> moved.put(name, after.get(name) - v));
+                    assertThat(moved).as("server counters of the events' connection")
+                            .isEqualTo(new java.util.TreeMap<>(expected.of(script, (long) w.queriesPerTransaction(), EVENTS)));
                 }
             }
             SysbenchOptions o = w.sysbenchOptions();
