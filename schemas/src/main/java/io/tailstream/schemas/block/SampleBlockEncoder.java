@@ -150,11 +150,14 @@ public final class SampleBlockEncoder {
         int opsLength = 0;
         for (int i = 0; i < ops.size(); i++) {
             opBytes[i] = utf8(ops.get(i), "op", SampleBlock.MAX_OP_BYTES);
-            opsLength += 5 + opBytes[i].length;
+            opsLength += varLongSize(opBytes[i].length) + opBytes[i].length;
         }
-        int capacity = SampleBlock.FIXED_HEADER_BYTES + 10 + run.length + 10 + producer.length + 10 + 5 + 10 + 5
-                + opsLength + 5 + 10 + samplesLength + SampleBlock.TRAILER_BYTES;
-        Writer w = new Writer(new byte[capacity]);
+        // the exact size, so the block is written once into its final array (no oversized buffer and copy)
+        int size = SampleBlock.FIXED_HEADER_BYTES + varLongSize(run.length) + run.length
+                + varLongSize(producer.length) + producer.length + varLongSize(blockSeq) + varLongSize(stepId)
+                + varLongSize(sealedAtEpochMicros) + varLongSize(ops.size()) + opsLength + varLongSize(count)
+                + varLongSize(baseStart) + samplesLength + SampleBlock.TRAILER_BYTES;
+        Writer w = new Writer(new byte[size]);
         w.bytes[w.pos++] = SampleBlock.MAGIC_0;
         w.bytes[w.pos++] = SampleBlock.MAGIC_1;
         w.bytes[w.pos++] = SampleBlock.VERSION;
@@ -179,7 +182,10 @@ public final class SampleBlockEncoder {
         w.bytes[w.pos++] = (byte) (c >>> 16);
         w.bytes[w.pos++] = (byte) (c >>> 8);
         w.bytes[w.pos++] = (byte) c;
-        return Arrays.copyOf(w.bytes, w.pos);
+        if (w.pos != size) {
+            throw new IllegalStateException("block size computed as " + size + " bytes, written " + w.pos);
+        }
+        return w.bytes;
     }
 
     private static byte[] utf8(String s, String field, int maxBytes) {
@@ -191,6 +197,11 @@ public final class SampleBlockEncoder {
             throw new IllegalArgumentException(field + " is " + b.length + " bytes, at most " + maxBytes + " allowed: " + s);
         }
         return b;
+    }
+
+    /** Bytes of {@code v} as an unsigned LEB128 varint. */
+    static int varLongSize(long v) {
+        return v == 0 ? 1 : (64 - Long.numberOfLeadingZeros(v) + 6) / 7;
     }
 
     static long zigZag(long v) {

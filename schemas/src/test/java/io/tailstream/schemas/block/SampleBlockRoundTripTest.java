@@ -44,6 +44,25 @@ class SampleBlockRoundTripTest {
     }
 
     @Test
+    void varLongSize_isTheEncodedLength_atEveryLengthEdge() {
+        List<Long> values = new ArrayList<>(List.of(0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE));
+        for (int bits = 7; bits < 64; bits += 7) {
+            values.add((1L << bits) - 1);
+            values.add(1L << bits);
+        }
+        for (long v : values) {
+            int bytes = 1;
+            for (long rest = v; (rest & ~0x7FL) != 0; rest >>>= 7) {
+                bytes++;
+            }
+            assertThat(SampleBlockEncoder.varLongSize(v)).as("varint bytes of %d", v).isEqualTo(bytes);
+        }
+        // seal() writes into an array of the computed size and fails if the written length differs
+        assertThat(SampleBlockEncoder.marker("r", "p", Long.MAX_VALUE, Integer.MAX_VALUE, SampleBlock.FLAG_HEARTBEAT,
+                Long.MAX_VALUE, OPS)).isNotEmpty();
+    }
+
+    @Test
     void typicalOltpSamples_takeFewBytesEach() {
         SampleBlockEncoder enc = new SampleBlockEncoder(1024, false);
         long t = 1_764_474_600_000_000L;
