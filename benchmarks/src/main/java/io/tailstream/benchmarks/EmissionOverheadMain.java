@@ -35,12 +35,19 @@ import java.util.concurrent.TimeUnit;
  * real Kafka broker (B) and with emission off, as {@code run --no-emit} (A), alternating A B A B A in one JVM (same
  * JIT, same data), and the ratio B / A. The issue's target: emission changes maximum TPS by less than 3%.
  *
- * <p>Producer only: the broker runs in this JVM (KRaft, Kafka's own server code, as {@code run} and {@code demo}
- * start it), the aggregator and archiver do not run. What is measured is the producer's emission path: workers
- * recording samples, the emitter thread sealing and compressing blocks, the Kafka client, the broker's writes. The
- * aggregator and archiver are separate stages that a real evaluation runs elsewhere (their cost on a shared
- * machine is a capacity question, not emission overhead); the broker sharing this machine's cores makes the
- * figure an upper bound of the overhead.
+ * <p>Producer only: the aggregator and archiver do not run (separate stages that a real evaluation runs elsewhere;
+ * their cost on a shared machine is a capacity question, not emission overhead). The broker (KRaft, Kafka's own
+ * server code) runs
+ * <ul>
+ *   <li>in this JVM by default, as {@code run} and {@code demo} start it: the broker's work then counts as the
+ *       producer's, an upper bound of the overhead;</li>
+ *   <li>in a child JVM with {@code -Dtailstream.bench.broker=process}, optionally pinned with
+ *       {@code -Dtailstream.bench.brokerCpus=0} ({@code taskset -c}); run this JVM pinned to the other CPUs
+ *       ({@code taskset -c 1 java ...}) and the broker stands in for one on another machine, as in an evaluation,
+ *       while the load generator has the same CPU in every run.</li>
+ * </ul>
+ * What is measured is the producer's emission path: workers recording samples, the emitter thread sealing and
+ * compressing blocks, the Kafka client (and the broker's writes when it is in-process).
  *
  * <p>Run (from the repository root):
  * <pre>
@@ -76,9 +83,36 @@ public final class EmissionOverheadMain {
         return Map.copyOf(config);
     }
 
+    /** {@code in-process} (default) or {@code process}: where the broker runs. */
+    private static final String BROKER = System.getProperty("tailstream.bench.broker", "in-process");
+    /** With {@code process}: CPUs the broker's JVM is pinned to ({@code taskset -c}), or unpinned. */
+    private static final String BROKER_CPUS = System.getProperty("tailstream.bench.brokerCpus");
+
     private EmissionOverheadMain() {}
 
-    public static void main(String[] args) throws IOException {
+    /** The broker of the run set: in this JVM, or in a child one whose CPU time is read from /proc. */
+    private record Broker(String bootstrapServers, AutoCloseable owner, java.util.function.LongSupplier cpuNanos)
+            implements AutoCloseable {
+        static Broker start(Path dir) throws IOException {
+            if (BROKER.equals("in-process")) {
+                EmbeddedKafka kafka = EmbeddedKafka.start();
+                TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(2));
+                return new Broker(kafka.bootstrapServers(), kafka, () -> 0);
+            }
+            if (BROKER.equals("process")) {
+                BrokerProcess child = BrokerProcess.start(BROKER_CPUS, dir.resolve("broker.log"));
+                return new Broker(child.bootstrapServers(), child, child::cpuNanos);
+            }
+            throw new IllegalArgumentException("tailstream.bench.broker must be in-process or process: " + BROKER);
+        }
+
+        @Override
+        public void close() throws Exception {
+            owner.close();
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
         String workload = arg(args, 0, "oltp_point_select");
         int threads = Integer.parseInt(arg(args, 1, "4"));
         int seconds = Integer.parseInt(arg(args, 2, "20"));
@@ -93,13 +127,15 @@ public final class EmissionOverheadMain {
         List<WorkloadSpec> workloads = List.of(new WorkloadSpec(workload, Map.of("table_size", tableSize)));
         BenchmarkRunner.prepare(target, workloads, 4, quiet);
         Path spoolDir = Files.createTempDirectory("emission-overhead-spool");
+        String where = BROKER.equals("process")
+                ? "broker in a child JVM" + (BROKER_CPUS == null ? "" : " on CPUs " + BROKER_CPUS)
+                : "in-process broker";
         System.out.printf(Locale.ROOT, "emission overhead: %s, %d threads, %d s (+%d s warm-up) per run, embedded H2,"
-                + " in-process broker, %d cores, %s%n", workload, threads, seconds, warmup,
+                + " %s, %d CPUs for this JVM, %s%n", workload, threads, seconds, warmup, where,
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
         double[] tps = new double[runs];
         double[] cpuPerTx = new double[runs];
-        try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
-            TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(2));
+        try (Broker kafka = Broker.start(spoolDir)) {
             for (int i = 0; i < runs; i++) {
                 boolean emit = i % 2 == 1;
                 double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
@@ -108,7 +144,7 @@ public final class EmissionOverheadMain {
                         Duration.ofSeconds(seconds), 0, false, null, null);
                 RunResult result;
                 ProcessCpuWindow cpu = ProcessCpuWindow.schedule(Duration.ofSeconds(warmup + 1L),
-                        Duration.ofSeconds(warmup + seconds - 1L));
+                        Duration.ofSeconds(warmup + seconds - 1L), kafka.cpuNanos());
                 try (SampleSink sink = emit
                         ? KafkaSampleSink.create(kafka.bootstrapServers(), plan.runId(), "overhead", PRODUCER_CONFIG,
                                 EmitterSettings.defaults(), SpoolSettings.in(spoolDir))
@@ -169,8 +205,15 @@ public final class EmissionOverheadMain {
         private final CompletableFuture<Snapshot> from = new CompletableFuture<>();
         private final CompletableFuture<Snapshot> to = new CompletableFuture<>();
 
-        private record Snapshot(long nanoTime, long processCpu, Map<Long, Long> threadCpu, Map<Long, String> names) {
-            static Snapshot take() {
+        private final java.util.function.LongSupplier brokerProcessCpu;
+
+        private ProcessCpuWindow(java.util.function.LongSupplier brokerProcessCpu) {
+            this.brokerProcessCpu = brokerProcessCpu;
+        }
+
+        private record Snapshot(long nanoTime, long processCpu, Map<Long, Long> threadCpu, Map<Long, String> names,
+                                long brokerProcessCpu) {
+            static Snapshot take(java.util.function.LongSupplier brokerProcessCpu) {
                 Map<Long, Long> cpu = new HashMap<>();
                 Map<Long, String> names = new HashMap<>();
                 for (Thread t : Thread.getAllStackTraces().keySet()) {
@@ -180,16 +223,18 @@ public final class EmissionOverheadMain {
                         names.put(t.getId(), t.getName());
                     }
                 }
-                return new Snapshot(System.nanoTime(), OS.getProcessCpuTime(), cpu, names);
+                return new Snapshot(System.nanoTime(), OS.getProcessCpuTime(), cpu, names,
+                        brokerProcessCpu.getAsLong());
             }
         }
 
-        static ProcessCpuWindow schedule(Duration start, Duration end) {
-            ProcessCpuWindow w = new ProcessCpuWindow();
+        /** @param brokerProcessCpu CPU time of a broker in another process (ns), or 0 when it is in this one */
+        static ProcessCpuWindow schedule(Duration start, Duration end, java.util.function.LongSupplier brokerProcessCpu) {
+            ProcessCpuWindow w = new ProcessCpuWindow(brokerProcessCpu);
             CompletableFuture.delayedExecutor(start.toMillis(), TimeUnit.MILLISECONDS)
-                    .execute(() -> w.from.complete(Snapshot.take()));
+                    .execute(() -> w.from.complete(Snapshot.take(w.brokerProcessCpu)));
             CompletableFuture.delayedExecutor(end.toMillis(), TimeUnit.MILLISECONDS)
-                    .execute(() -> w.to.complete(Snapshot.take()));
+                    .execute(() -> w.to.complete(Snapshot.take(w.brokerProcessCpu)));
             return w;
         }
 
@@ -212,6 +257,9 @@ public final class EmissionOverheadMain {
                 javaThreads += used;
             }
             byRole.put("jvm (gc, jit)", (b.processCpu() - a.processCpu()) - javaThreads);
+            if (b.brokerProcessCpu() != 0) {
+                byRole.put("broker process (not counted above)", b.brokerProcessCpu() - a.brokerProcessCpu());
+            }
             StringBuilder out = new StringBuilder();
             byRole.forEach((role, ns) -> out.append(String.format(Locale.ROOT, "%s %.0f  ", role,
                     ns / seconds / tps)));
