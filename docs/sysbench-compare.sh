@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Side by side: sysbench 1.0.20 and the tailstream producer on the same MySQL/MariaDB, same tables, threads and
-# duration, alternating runs per workload: sysbench, tailstream (whole local pipeline), sysbench, tailstream
-# --no-emit (the load generator alone), sysbench. Prints TPS, QPS and queries per transaction of each run, and each
-# tailstream TPS as a ratio of the mean of the two sysbench runs around it (A B A).
+# duration, alternating runs per workload: sysbench, then each tailstream mode of MODES followed by sysbench again.
+# Prints TPS, QPS and queries per transaction of each run, and each tailstream TPS as a ratio of the mean of the two
+# sysbench runs around it (A B A).
 #
 # Usage (from the repository root, after `./mvnw -pl cli -am package -DskipTests`):
 #   export TAILSTREAM_MYSQL_PASSWORD=...            # read from the environment, never from the command line
@@ -12,7 +12,10 @@
 # MYSQL_DB [tailstream_test], TABLES [8], TABLE_SIZE [10000], THREADS [8], DURATION seconds [20],
 # WARMUP seconds for tailstream's JIT [5], PREPARE [1] (0: reuse loaded sbtest tables), JAR
 # [cli/target/tailstream-all.jar], OUT [a new temporary folder: logs of every run], TAILSTREAM_JAVA_OPTS [none]:
-# JVM options of the tailstream runs, as the ./tailstream launcher takes them (e.g. -XX:+UseSerialGC).
+# JVM options of the tailstream runs, as the ./tailstream launcher takes them (e.g. -XX:+UseSerialGC),
+# MODES [no-emit:mariadb no-emit:mysql pipeline:mariadb]: tailstream runs as MODE:DRIVER, MODE no-emit (the load
+# generator alone, like for like with sysbench) or pipeline (in-process broker, aggregator and archiver in the same
+# JVM), DRIVER mariadb (jdbc:mariadb:, MariaDB Connector/J) or mysql (jdbc:mysql:, MySQL Connector/J).
 #
 # Fairness: both tools use server-side prepared statements (sysbench --db-ps-mode=auto, its default; tailstream
 # sets useServerPrepStmts=true&cachePrepStmts=true). sysbench 1.0.20 has no warm-up option, so it runs DURATION
@@ -34,6 +37,7 @@ DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-5}
 PREPARE=${PREPARE:-1}
 JAR=${JAR:-cli/target/tailstream-all.jar}
+MODES=${MODES:-no-emit:mariadb no-emit:mysql pipeline:mariadb}
 WORKLOADS=("$@")
 [ ${#WORKLOADS[@]} -gt 0 ] || WORKLOADS=(oltp_point_select oltp_read_write oltp_write_only)
 
@@ -52,7 +56,6 @@ trap 'rm -f "$CONF"' EXIT
 
 SB_COMMON=(--config-file="$CONF" --db-driver=mysql --mysql-host="$MYSQL_HOST" --mysql-port="$MYSQL_PORT"
   --mysql-user="$MYSQL_USER" --mysql-db="$MYSQL_DB" --tables="$TABLES" --table-size="$TABLE_SIZE")
-URL="jdbc:mysql://$MYSQL_HOST:$MYSQL_PORT/$MYSQL_DB"
 
 if [ "$PREPARE" = 1 ]; then
   echo "preparing $TABLES x $TABLE_SIZE rows with sysbench (both tools use these tables)" >&2
@@ -73,44 +76,43 @@ run_sysbench() {
   echo "$tps $qps"
 }
 
-# prints "tps qps" of one tailstream run (its --json document); mode pipeline or no-emit
+# prints "tps qps" of one tailstream run (its --json document); mode is pipeline or no-emit, driver mysql or mariadb
 run_tailstream() {
-  local w=$1 mode=$2 log=$3
+  local w=$1 mode=$2 driver=$3 log=$4
   local extra=(--out "$log.out")
   [ "$mode" = no-emit ] && extra=(--no-emit)
   # shellcheck disable=SC2086 # word splitting of the JVM options is intended
-  java ${TAILSTREAM_JAVA_OPTS:-} -jar "$JAR" run --url "$URL" --user "$MYSQL_USER" --password-env TAILSTREAM_MYSQL_PASSWORD \
+  java ${TAILSTREAM_JAVA_OPTS:-} -jar "$JAR" run --url "jdbc:$driver://$MYSQL_HOST:$MYSQL_PORT/$MYSQL_DB" \
+    --user "$MYSQL_USER" --password-env TAILSTREAM_MYSQL_PASSWORD \
     --workload "$w" --tables "$TABLES" --table-size "$TABLE_SIZE" --threads "$THREADS" \
     --warmup "${WARMUP}s" --duration "${DURATION}s" --report-interval 0 --json "${extra[@]}" \
     > "$log.json" 2> "$log"
   jq -r '.steps[0] | "\(.tps) \(.qps)"' "$log.json"
 }
 
-row() { printf '%-20s %-20s %6s %12.2f %12.2f %8.3f\n' "$1" "$2" "$3" "$4" "$5" "$(echo "$5 $4" | awk '{print $1 / $2}')" \
+row() { printf '%-20s %-28s %6s %12.2f %12.2f %8.3f\n' "$1" "$2" "$3" "$4" "$5" "$(echo "$5 $4" | awk '{print $1 / $2}')" \
   | tee -a "$OUT/summary.txt"; }
 
-printf '%-20s %-20s %6s %12s %12s %8s\n' workload tool load tps qps 'q/tx' | tee "$OUT/summary.txt"
+printf '%-20s %-28s %6s %12s %12s %8s\n' workload tool load tps qps 'q/tx' | tee "$OUT/summary.txt"
 for w in "${WORKLOADS[@]}"; do
-  sb=()
-  ts=()
-  sbq=""
-  tsq=()
-  for run in S1 pipeline S2 no-emit S3; do
+  # sysbench before and after every tailstream run: S T1 S T2 S ... ; each T is divided by the mean of its neighbours
+  l=$(load)
+  read -r prev prevq < <(run_sysbench "$w" "$OUT/$w.sysbench.0.log")
+  row "$w" sysbench "$l" "$prev" "$prevq"
+  i=0
+  for m in $MODES; do
+    i=$((i + 1))
+    mode=${m%%:*} driver=${m##*:}
     l=$(load)
-    case $run in
-      S*)
-        read -r tps qps < <(run_sysbench "$w" "$OUT/$w.sysbench.$run.log")
-        sb+=("$tps"); sbq=$(echo "$qps $tps" | awk '{printf "%.3f", $1 / $2}')
-        row "$w" sysbench "$l" "$tps" "$qps" ;;
-      *)
-        read -r tps qps < <(run_tailstream "$w" "$run" "$OUT/$w.tailstream-$run.log")
-        ts+=("$tps"); tsq+=("$(echo "$qps $tps" | awk '{printf "%.3f", $1 / $2}')")
-        row "$w" "tailstream $run" "$l" "$tps" "$qps" ;;
-    esac
+    read -r tps qps < <(run_tailstream "$w" "$mode" "$driver" "$OUT/$w.tailstream-$mode-$driver.log")
+    row "$w" "tailstream $mode $driver" "$l" "$tps" "$qps"
+    l=$(load)
+    read -r next nextq < <(run_sysbench "$w" "$OUT/$w.sysbench.$i.log")
+    row "$w" sysbench "$l" "$next" "$nextq"
+    echo "$prev $tps $next $prevq $qps" | awk -v w="$w" -v m="$m" '{
+        printf "%-20s %-28s TPS ratio %.3f (sysbench %.0f / %.0f); q/tx sysbench %.3f, tailstream %.3f\n",
+               w, m, $2 / (($1 + $3) / 2), $1, $3, $4 / $1, $5 / $2 }' | tee -a "$OUT/summary.txt"
+    prev=$next prevq=$nextq
   done
-  echo "${sb[0]} ${ts[0]} ${sb[1]} ${ts[1]} ${sb[2]}" | awk -v w="$w" -v sq="$sbq" -v q1="${tsq[0]}" -v q2="${tsq[1]}" '{
-      m1 = ($1 + $3) / 2; m2 = ($3 + $5) / 2
-      printf "%-20s TPS ratio tailstream/sysbench: pipeline %.3f, no-emit %.3f; q/tx sysbench %s, tailstream %s / %s\n",
-             w, $2 / m1, $4 / m2, sq, q1, q2 }' | tee -a "$OUT/summary.txt"
 done
 echo "logs in $OUT" >&2
