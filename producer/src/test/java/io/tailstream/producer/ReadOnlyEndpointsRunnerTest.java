@@ -27,11 +27,21 @@ import org.junit.jupiter.api.Test;
 class ReadOnlyEndpointsRunnerTest {
 
     static final Map<String, String> SMALL = Map.of("table_size", "200");
+    /**
+     * The writing step's table: 4 writers on 200 rows collide so often that H2 2.3.232 now and then fails a
+     * statement with an internal error ("Transaction was illegally transitioned from ROLLING_BACK to ROLLING_BACK",
+     * a general error, so the step stops); this test is about where statements go, not about H2 under contention.
+     */
+    static final Map<String, String> WRITES = Map.of("table_size", "5000");
     final PrintStream console = new PrintStream(OutputStream.nullOutputStream());
 
     static RunPlan plan(Target target, String workload) {
-        return RunPlan.of("run-ro", "test", List.of(target), List.of(new WorkloadSpec(workload, SMALL)), List.of(4),
-                1, Duration.ZERO, Duration.ofMillis(400), 0);
+        return plan(target, workload, SMALL);
+    }
+
+    static RunPlan plan(Target target, String workload, Map<String, String> options) {
+        return RunPlan.of("run-ro", "test", List.of(target), List.of(new WorkloadSpec(workload, options)),
+                List.of(4), 1, Duration.ZERO, Duration.ofMillis(400), 0);
     }
 
     @Test
@@ -40,7 +50,8 @@ class ReadOnlyEndpointsRunnerTest {
                 List.of("jdbc:h2:mem:rr-replica1;DB_CLOSE_DELAY=-1"), "sa", () -> "");
         // prepare loads the primary only: the replica has no sbtest1
         try (SampleSink sink = SampleSink.noop("p1")) {
-            StepResult rw = new BenchmarkRunner(sink, console).run(plan(target, "oltp_write_only")).steps().get(0);
+            StepResult rw = new BenchmarkRunner(sink, console).run(plan(target, "oltp_write_only", WRITES)).steps()
+                    .get(0);
             // H2 may report concurrent-update conflicts between the 4 writers (ignored, counted); none is "table
             // not found", or the step would have failed
             assertThat(rw.transactions()).isPositive();
