@@ -59,8 +59,10 @@ class SpoolIntegrationTest {
                 Duration.ZERO, Duration.ofSeconds(12), 0);
         // a small in-flight budget so the outage overflows into the spool within a second
         SpoolSettings spool = new SpoolSettings(dir.resolve("spool"), 256L << 20, 64 * 1024, Duration.ofSeconds(90));
+        // blocks linger 10 ms, not the default 100: with 64 KB in flight, 100 ms of lingering blocks would fill the
+        // budget with the broker up and spool before the outage this test is about
         Map<String, Object> kafkaConfig = Map.of(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200,
-                ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 200);
+                ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 200, ProducerConfig.LINGER_MS_CONFIG, 10);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8);
         EmbeddedKafka second = null;

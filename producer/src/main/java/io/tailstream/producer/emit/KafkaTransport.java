@@ -13,8 +13,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Blocks to {@link Topics#SAMPLES} and events to {@link Topics#CONTROL} through one idempotent, acks=all, zstd
- * {@link KafkaProducer}. Thread safe (the Kafka producer is).
+ * Blocks to {@link Topics#SAMPLES} and events to {@link Topics#CONTROL} through two idempotent, acks=all, zstd
+ * {@link KafkaProducer}s: blocks linger {@value #SAMPLES_LINGER_MS} ms to fill large batches (the Kafka client's and
+ * the broker's cost is per produce request: at 10 ms they took 2.6 times the CPU per sample, docs/producer-benchmarks.md),
+ * while control events, sent one at a time and each waiting for the previous acknowledgement, go out at once on a
+ * producer of their own. Ordering across the two is not needed: a step's end waits for every block's
+ * acknowledgement ({@link #flush()}) before its control events are sent. Thread safe (Kafka producers are).
  */
 public final class KafkaTransport implements BlockTransport {
 
@@ -23,7 +27,11 @@ public final class KafkaTransport implements BlockTransport {
     /** How long the constructor keeps asking for the samples topic's partitions when {@code max.block.ms} is short. */
     static final Duration STARTUP_METADATA_WAIT = Duration.ofSeconds(30);
 
+    /** {@code linger.ms} of the sample blocks' producer unless the caller's configuration sets it. */
+    static final int SAMPLES_LINGER_MS = 100;
+
     private final KafkaProducer<byte[], byte[]> producer;
+    private final KafkaProducer<byte[], byte[]> controlProducer;
     private final int partitions;
 
     /**
@@ -53,18 +61,26 @@ public final class KafkaTransport implements BlockTransport {
         // compression at ~30% of emission's CPU, level 1 below level 3 in one set, within the machine's noise in
         // the next
         cfg.putIfAbsent(ProducerConfig.COMPRESSION_ZSTD_LEVEL_CONFIG, 1);
-        // 10 ms, not more: control events share this producer and are sent one at a time, each waiting for the
-        // previous one's acknowledgement (SpoolingTransport), so every ms of linger is a ms at each step boundary
-        cfg.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 10);
-        cfg.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         cfg.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, maxBlock.toMillis());
         cfg.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         cfg.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        Map<String, Object> control = new HashMap<>(cfg);
+        control.put(ProducerConfig.CLIENT_ID_CONFIG, clientId + "-control");
+        control.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        cfg.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, SAMPLES_LINGER_MS);
+        cfg.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         this.producer = new KafkaProducer<>(cfg);
+        try {
+            this.controlProducer = new KafkaProducer<>(control);
+        } catch (RuntimeException e) {
+            producer.close(Duration.ZERO);
+            throw e;
+        }
         try {
             this.partitions = samplePartitions(producer);
         } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
+            controlProducer.close(Duration.ZERO);
             throw new EmitException("cannot read the partitions of topic " + Topics.SAMPLES + " at "
                     + bootstrapServers + ": " + e.getMessage(), e);
         }
@@ -102,7 +118,7 @@ public final class KafkaTransport implements BlockTransport {
     @Override
     public void sendControl(byte[] key, byte[] json) {
         try {
-            producer.send(new ProducerRecord<>(Topics.CONTROL, key, json)).get(60, TimeUnit.SECONDS);
+            controlProducer.send(new ProducerRecord<>(Topics.CONTROL, key, json)).get(60, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new EmitException("interrupted while sending a control event", e);
@@ -113,16 +129,21 @@ public final class KafkaTransport implements BlockTransport {
 
     @Override
     public void sendControlAsync(byte[] key, byte[] json, Ack ack) {
-        producer.send(new ProducerRecord<>(Topics.CONTROL, key, json), (metadata, error) -> ack.done(error));
+        controlProducer.send(new ProducerRecord<>(Topics.CONTROL, key, json), (metadata, error) -> ack.done(error));
     }
 
     @Override
     public void flush() {
         producer.flush();
+        controlProducer.flush();
     }
 
     @Override
     public void close() {
-        producer.close(Duration.ofSeconds(30));
+        try {
+            producer.close(Duration.ofSeconds(30));
+        } finally {
+            controlProducer.close(Duration.ofSeconds(30));
+        }
     }
 }
