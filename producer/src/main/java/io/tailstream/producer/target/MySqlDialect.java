@@ -63,8 +63,8 @@ public final class MySqlDialect implements Dialect {
         } catch (SQLException e) {
             try {
                 ps.close();
-            } catch (SQLException c2) {
-                e.addSuppressed(c2);
+            } catch (SQLException closing) {
+                e.addSuppressed(closing);
             }
             throw e;
         }

@@ -34,7 +34,10 @@ public interface TransactionControl extends AutoCloseable {
             commit = dialect.prepare(c, "COMMIT");
             rollback = dialect.prepare(c, "ROLLBACK");
         } catch (SQLException e) {
-            closeAll(e, begin, commit);
+            SQLException closing = closeAll(begin, commit);
+            if (closing != null) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
         PreparedStatement commitStatement = commit;
@@ -57,26 +60,31 @@ public interface TransactionControl extends AutoCloseable {
 
             @Override
             public void close() throws SQLException {
-                SQLException first = new SQLException("cannot close the transaction statements");
-                closeAll(first, begin, commitStatement, rollbackStatement);
-                if (first.getSuppressed().length > 0) {
-                    throw first;
+                SQLException failure = closeAll(begin, commitStatement, rollbackStatement);
+                if (failure != null) {
+                    throw failure;
                 }
             }
         };
     }
 
-    /** Closes each non-null statement, adding failures to {@code failures} as suppressed exceptions. */
-    private static void closeAll(SQLException failures, PreparedStatement... statements) {
+    /** Closes each non-null statement; returns the first failure (later ones suppressed in it), or null. */
+    private static SQLException closeAll(PreparedStatement... statements) {
+        SQLException first = null;
         for (PreparedStatement ps : statements) {
             if (ps != null) {
                 try {
                     ps.close();
                 } catch (SQLException e) {
-                    failures.addSuppressed(e);
+                    if (first == null) {
+                        first = e;
+                    } else {
+                        first.addSuppressed(e);
+                    }
                 }
             }
         }
+        return first;
     }
 
     /** Manual-commit mode: begin is implicit, commit and rollback are the JDBC calls. */

@@ -21,12 +21,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SysbenchScriptsMariaDbIntegrationTest {
 
     @ParameterizedTest
-    @EnumSource(OltpScript.class)
-    void script_defaults_exactStatementsAndWrites(OltpScript script) throws SQLException {
-        check(script, Map.of());
-    }
-
-    @ParameterizedTest
     @EnumSource(value = OltpScript.class, names = {"INSERT", "WRITE_ONLY", "READ_WRITE"})
     void script_noAutoIncSkipTrxPareto_exactStatementsAndWrites(OltpScript script) throws SQLException {
         check(script, Map.of("auto_inc", "off", "skip_trx", "on", "rand_type", "pareto"));
@@ -39,7 +33,8 @@ class SysbenchScriptsMariaDbIntegrationTest {
     }
 
     /**
-     * Through each driver the producer accepts, the server sees what sysbench 1.0.20 sends it ({@code --db-ps-mode=auto}):
+     * Every script with its default options, through each driver the producer accepts: the statements and writes of
+     * the contract, and the server sees what sysbench 1.0.20 sends it ({@code --db-ps-mode=auto}):
      * every statement of an event, BEGIN and COMMIT included, as one execution of a statement prepared before the
      * events ({@code Com_stmt_execute}), no text query, no new prepare — except oltp_insert's INSERT, which the Lua
      * sends as text ({@code con:query}).
