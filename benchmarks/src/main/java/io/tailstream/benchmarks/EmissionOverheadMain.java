@@ -1,7 +1,5 @@
 package io.tailstream.benchmarks;
 
-import io.tailstream.infra.kafka.EmbeddedKafka;
-import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.producer.BenchmarkRunner;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
@@ -12,23 +10,17 @@ import io.tailstream.producer.emit.SampleSink;
 import io.tailstream.producer.emit.SpoolSettings;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.workload.WorkloadSpec;
-import io.tailstream.schemas.Topics;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * End-to-end cost of emission: maximum closed-loop TPS against embedded in-memory H2 with every sample emitted to a
@@ -59,58 +51,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EmissionOverheadMain {
 
-    /**
-     * Kafka producer settings of the emitting runs, to compare with the producer's defaults:
-     * {@code -Dtailstream.bench.compression=zstd|lz4|none}, {@code -Dtailstream.bench.zstdLevel=N},
-     * {@code -Dtailstream.bench.lingerMs=N}.
-     */
-    private static final Map<String, Object> PRODUCER_CONFIG = producerConfig();
-
-    private static Map<String, Object> producerConfig() {
-        Map<String, Object> config = new HashMap<>();
-        String compression = System.getProperty("tailstream.bench.compression");
-        if (compression != null) {
-            config.put("compression.type", compression);
-        }
-        String zstdLevel = System.getProperty("tailstream.bench.zstdLevel");
-        if (zstdLevel != null) {
-            config.put("compression.zstd.level", Integer.parseInt(zstdLevel));
-        }
-        String linger = System.getProperty("tailstream.bench.lingerMs");
-        if (linger != null) {
-            config.put("linger.ms", Integer.parseInt(linger));
-        }
-        return Map.copyOf(config);
-    }
-
-    /** {@code in-process} (default) or {@code process}: where the broker runs. */
-    private static final String BROKER = System.getProperty("tailstream.bench.broker", "in-process");
-    /** With {@code process}: CPUs the broker's JVM is pinned to ({@code taskset -c}), or unpinned. */
-    private static final String BROKER_CPUS = System.getProperty("tailstream.bench.brokerCpus");
+    private static final Map<String, Object> PRODUCER_CONFIG = EmissionBench.producerConfig();
 
     private EmissionOverheadMain() {}
-
-    /** The broker of the run set: in this JVM, or in a child one whose CPU time is read from /proc. */
-    private record Broker(String bootstrapServers, AutoCloseable owner, java.util.function.LongSupplier cpuNanos)
-            implements AutoCloseable {
-        static Broker start(Path dir) throws IOException {
-            if (BROKER.equals("in-process")) {
-                EmbeddedKafka kafka = EmbeddedKafka.start();
-                TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(2));
-                return new Broker(kafka.bootstrapServers(), kafka, () -> 0);
-            }
-            if (BROKER.equals("process")) {
-                BrokerProcess child = BrokerProcess.start(BROKER_CPUS, dir.resolve("broker.log"));
-                return new Broker(child.bootstrapServers(), child, child::cpuNanos);
-            }
-            throw new IllegalArgumentException("tailstream.bench.broker must be in-process or process: " + BROKER);
-        }
-
-        @Override
-        public void close() throws Exception {
-            owner.close();
-        }
-    }
 
     public static void main(String[] args) throws Exception {
         String workload = arg(args, 0, "oltp_point_select");
@@ -122,20 +65,16 @@ public final class EmissionOverheadMain {
         if (runs < 2) {
             throw new IllegalArgumentException("runs must be >= 2 (A B ...), was " + runs);
         }
-        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-        Target target = Target.h2InMemory("h2-mem", "emission-overhead");
         List<WorkloadSpec> workloads = List.of(new WorkloadSpec(workload, Map.of("table_size", tableSize)));
-        BenchmarkRunner.prepare(target, workloads, 4, quiet);
+        Target target = EmissionBench.preparedH2(workloads);
         Path spoolDir = Files.createTempDirectory("emission-overhead-spool");
-        String where = BROKER.equals("process")
-                ? "broker in a child JVM" + (BROKER_CPUS == null ? "" : " on CPUs " + BROKER_CPUS)
-                : "in-process broker";
+        String where = EmissionBench.brokerDescription();
         System.out.printf(Locale.ROOT, "emission overhead: %s, %d threads, %d s (+%d s warm-up) per run, embedded H2,"
                 + " %s, %d CPUs for this JVM, %s%n", workload, threads, seconds, warmup, where,
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
         double[] tps = new double[runs];
         double[] cpuPerTx = new double[runs];
-        try (Broker kafka = Broker.start(spoolDir)) {
+        try (EmissionBench.Broker kafka = EmissionBench.Broker.start(spoolDir)) {
             for (int i = 0; i < runs; i++) {
                 boolean emit = i % 2 == 1;
                 double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
@@ -149,7 +88,7 @@ public final class EmissionOverheadMain {
                         ? KafkaSampleSink.create(kafka.bootstrapServers(), plan.runId(), "overhead", PRODUCER_CONFIG,
                                 EmitterSettings.defaults(), SpoolSettings.in(spoolDir))
                         : SampleSink.noop("overhead")) {
-                    result = new BenchmarkRunner(sink, quiet).run(plan);
+                    result = new BenchmarkRunner(sink, EmissionBench.QUIET).run(plan);
                 }
                 StepResult s = result.steps().get(0);
                 tps[i] = s.tps();
@@ -193,95 +132,36 @@ public final class EmissionOverheadMain {
                 (cpuB / cpuA - 1) * 100, (cpuA / cpuB - 1) * 100);
     }
 
-    /**
-     * CPU time between two instants after its creation (the steady part of a run): the whole process's, and each
-     * live Java thread's by role, so a run says where emission's CPU goes. What the process used beyond its Java
-     * threads is the JVM's own (GC, JIT).
-     */
+    /** CPU time between two instants after its creation (the steady part of a run), by thread role. */
     private static final class ProcessCpuWindow {
-        private static final com.sun.management.OperatingSystemMXBean OS =
-                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-        private final CompletableFuture<Snapshot> from = new CompletableFuture<>();
-        private final CompletableFuture<Snapshot> to = new CompletableFuture<>();
-
-        private final java.util.function.LongSupplier brokerProcessCpu;
-
-        private ProcessCpuWindow(java.util.function.LongSupplier brokerProcessCpu) {
-            this.brokerProcessCpu = brokerProcessCpu;
-        }
-
-        private record Snapshot(long nanoTime, long processCpu, Map<Long, Long> threadCpu, Map<Long, String> names,
-                                long brokerProcessCpu) {
-            static Snapshot take(java.util.function.LongSupplier brokerProcessCpu) {
-                Map<Long, Long> cpu = new HashMap<>();
-                Map<Long, String> names = new HashMap<>();
-                for (Thread t : Thread.getAllStackTraces().keySet()) {
-                    long ns = THREADS.getThreadCpuTime(t.getId());
-                    if (ns >= 0) {
-                        cpu.put(t.getId(), ns);
-                        names.put(t.getId(), t.getName());
-                    }
-                }
-                return new Snapshot(System.nanoTime(), OS.getProcessCpuTime(), cpu, names,
-                        brokerProcessCpu.getAsLong());
-            }
-        }
+        private final CompletableFuture<CpuSnapshot> from = new CompletableFuture<>();
+        private final CompletableFuture<CpuSnapshot> to = new CompletableFuture<>();
 
         /** @param brokerProcessCpu CPU time of a broker in another process (ns), or 0 when it is in this one */
-        static ProcessCpuWindow schedule(Duration start, Duration end, java.util.function.LongSupplier brokerProcessCpu) {
-            ProcessCpuWindow w = new ProcessCpuWindow(brokerProcessCpu);
+        static ProcessCpuWindow schedule(Duration start, Duration end, LongSupplier brokerProcessCpu) {
+            ProcessCpuWindow w = new ProcessCpuWindow();
             CompletableFuture.delayedExecutor(start.toMillis(), TimeUnit.MILLISECONDS)
-                    .execute(() -> w.from.complete(Snapshot.take(w.brokerProcessCpu)));
+                    .execute(() -> w.from.complete(CpuSnapshot.take(brokerProcessCpu)));
             CompletableFuture.delayedExecutor(end.toMillis(), TimeUnit.MILLISECONDS)
-                    .execute(() -> w.to.complete(Snapshot.take(w.brokerProcessCpu)));
+                    .execute(() -> w.to.complete(CpuSnapshot.take(brokerProcessCpu)));
             return w;
         }
 
         double nanosPerSecond() {
-            Snapshot a = from.join();
-            Snapshot b = to.join();
-            return (b.processCpu() - a.processCpu()) / ((b.nanoTime() - a.nanoTime()) / 1e9);
+            CpuSnapshot b = to.join();
+            CpuSnapshot a = from.join();
+            return b.processCpuSince(a) / b.secondsSince(a);
         }
 
         /** CPU per transaction (ns) by thread role, for a run of {@code tps} transactions per second. */
         String split(double tps) {
-            Snapshot a = from.join();
-            Snapshot b = to.join();
-            double seconds = (b.nanoTime() - a.nanoTime()) / 1e9;
-            Map<String, Long> byRole = new TreeMap<>();
-            long javaThreads = 0;
-            for (Map.Entry<Long, Long> e : b.threadCpu().entrySet()) {
-                long used = e.getValue() - a.threadCpu().getOrDefault(e.getKey(), 0L);
-                byRole.merge(role(b.names().get(e.getKey())), used, Long::sum);
-                javaThreads += used;
-            }
-            byRole.put("jvm (gc, jit)", (b.processCpu() - a.processCpu()) - javaThreads);
-            if (b.brokerProcessCpu() != 0) {
-                byRole.put("broker process (not counted above)", b.brokerProcessCpu() - a.brokerProcessCpu());
-            }
+            CpuSnapshot b = to.join();
+            CpuSnapshot a = from.join();
+            double seconds = b.secondsSince(a);
             StringBuilder out = new StringBuilder();
-            byRole.forEach((role, ns) -> out.append(String.format(Locale.ROOT, "%s %.0f  ", role,
+            b.byRoleSince(a).forEach((role, ns) -> out.append(String.format(Locale.ROOT, "%s %.0f  ", role,
                     ns / seconds / tps)));
             return out.toString().trim();
-        }
-
-        private static String role(String name) {
-            if (name.startsWith("tailstream-worker")) {
-                return "workers";
-            }
-            if (name.startsWith("tailstream-emitter") || name.startsWith("tailstream-spool")) {
-                return "emitter";
-            }
-            if (name.startsWith("kafka-producer-network-thread")) {
-                return "kafka client";
-            }
-            if (name.startsWith("data-plane") || name.startsWith("kafka-") || name.startsWith("quorum")
-                    || name.contains("raft") || name.startsWith("ExpirationReaper")
-                    || name.startsWith("broker") || name.startsWith("controller")) {
-                return "broker";
-            }
-            return "other";
         }
     }
 

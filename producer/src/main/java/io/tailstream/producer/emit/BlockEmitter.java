@@ -52,6 +52,8 @@ final class BlockEmitter {
     private final AtomicReference<Exception> failure = new AtomicReference<>();
     private long nextSeq;
     private long lastSweepNanos;
+    /** Wakes the thread that calls {@link #runOnce()} when work should not wait for its next round. */
+    private volatile Runnable wakeUp = () -> { };
 
     BlockEmitter(String runId, String producerId, BlockTransport transport, Clock clock, EmitterSettings settings) {
         this.runId = runId;
@@ -61,6 +63,27 @@ final class BlockEmitter {
         this.clock = clock;
         this.settings = settings;
         this.lastSweepNanos = clock.nanoTime();
+    }
+
+    /**
+     * Sets what wakes the emitter's thread early: a step's end and a worker waiting for a spare buffer call it, so
+     * that the thread may sleep until {@link #nanosUntilDue()} between rounds.
+     */
+    void onWakeUp(Runnable wake) {
+        this.wakeUp = wake;
+    }
+
+    /**
+     * Nanoseconds until the next sweep for aged blocks or the next heartbeat is due (0 if one is due now). Full blocks
+     * handed over meanwhile wait for the next round: they go to a producer that lingers longer than this anyway.
+     */
+    long nanosUntilDue() {
+        long now = clock.nanoTime();
+        long until = lastSweepNanos + settings.sweepInterval().toNanos() - now;
+        for (Step s : active) {
+            until = Math.min(until, s.nextHeartbeatNanos - now);
+        }
+        return Math.max(0, until);
     }
 
     Step beginStep(int stepId, List<String> ops, boolean openLoop) {
@@ -177,6 +200,7 @@ final class BlockEmitter {
     CompletableFuture<Void> requestEnd(Step s) {
         EndRequest r = new EndRequest(s);
         ends.add(r);
+        wakeUp.run();
         return r.done;
     }
 
@@ -226,6 +250,7 @@ final class BlockEmitter {
         }
         encodersCreated.decrementAndGet();
         long t0 = clock.nanoTime();
+        wakeUp.run();
         while ((e = pool.poll()) == null) {
             checkFailure("step " + s.stepId);
             LockSupport.parkNanos(50_000);

@@ -45,6 +45,9 @@ public final class SpoolingTransport implements BlockTransport {
      */
     public static final java.time.Duration KAFKA_MAX_BLOCK = java.time.Duration.ofSeconds(1);
 
+    /** Longest wait of the replay and control threads without news (they are notified of every change). */
+    private static final long IDLE_WAIT_MILLIS = 100;
+
     private final BlockTransport inner;
     private final SpoolSettings settings;
     private final SpoolFile spool;
@@ -159,7 +162,11 @@ public final class SpoolingTransport implements BlockTransport {
                     error = full;
                 }
             }
-            notifyAll();
+            // who waits on an acknowledgement: the replay thread while blocks are spooled, flush() for the last one;
+            // waking both spool threads for every block cost more CPU than sending it
+            if (spooling || inflightBlocks == 0 || error != null) {
+                notifyAll();
+            }
         }
         ack.done(error);
     }
@@ -175,7 +182,8 @@ public final class SpoolingTransport implements BlockTransport {
                             spooling = false; // caught up: new blocks go straight to Kafka again, after these
                             log.info("spool {} replayed; sending directly again", spool.path());
                         }
-                        wait(20);
+                        // woken by spooled blocks and acknowledgements; the timeout is a safety net
+                        wait(IDLE_WAIT_MILLIS);
                     }
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
@@ -267,8 +275,8 @@ public final class SpoolingTransport implements BlockTransport {
                     while (!closed && controlFailure == null && !controlReadyLocked()) {
                         long waitMs = controlHead != null && !controlHeadSent
                                 ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(controlRetryAtNanos - System.nanoTime()))
-                                : 20;
-                        wait(Math.min(waitMs, 20));
+                                : IDLE_WAIT_MILLIS;
+                        wait(Math.min(waitMs, IDLE_WAIT_MILLIS));
                     }
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();

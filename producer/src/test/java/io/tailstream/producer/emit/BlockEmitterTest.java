@@ -133,6 +133,54 @@ class BlockEmitterTest {
     }
 
     @Test
+    void idleEmitter_sleepsUntilTheNextSweepOrHeartbeat() {
+        assertThat(emitter.nanosUntilDue()).as("no step: the next sweep").isEqualTo(25_000_000L);
+        emitter.beginStep(5, List.of("op"), false);
+        assertThat(emitter.nanosUntilDue()).as("a new step's first heartbeat is due at once").isZero();
+        emitter.runOnce();
+        clock.advanceMillis(10);
+        assertThat(emitter.nanosUntilDue()).isEqualTo(15_000_000L);
+        clock.advanceMillis(15);
+        emitter.runOnce(); // sweeps
+        assertThat(emitter.nanosUntilDue()).isEqualTo(25_000_000L);
+        clock.advanceMillis(180);
+        assertThat(emitter.nanosUntilDue()).as("overdue sweep").isZero();
+        emitter.runOnce(); // sweeps, and sends the heartbeat due at 200 ms: the next at 405
+        assertThat(emitter.nanosUntilDue()).isEqualTo(25_000_000L);
+        // sweeping less often than heartbeats: the heartbeat sets the sleep
+        BlockEmitter rare = new BlockEmitter("run-1", "p1", transport, clock, new EmitterSettings(4,
+                Duration.ofMillis(150), Duration.ofSeconds(1), Duration.ofMillis(200), 8, Duration.ofSeconds(5)));
+        rare.beginStep(1, List.of("op"), false);
+        rare.runOnce();
+        clock.advanceMillis(50);
+        assertThat(rare.nanosUntilDue()).isEqualTo(150_000_000L);
+    }
+
+    @Test
+    void stepEnd_andWorkerWaitingForABuffer_wakeTheEmitter() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger wakeUps = new java.util.concurrent.atomic.AtomicInteger();
+        emitter.onWakeUp(wakeUps::incrementAndGet);
+        BlockEmitter.Step step = emitter.beginStep(6, List.of("op"), false);
+        SampleWriter w = step.writer();
+        for (int i = 0; i < 32; i++) {
+            write(w, T0_MICROS + i, 1);
+        }
+        assertThat(wakeUps).as("handing over full blocks does not wake it").hasValue(0);
+        Thread worker = new Thread(() -> write(w, T0_MICROS + 32, 1));
+        worker.start();
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (wakeUps.get() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertThat(wakeUps).as("a worker waiting for a spare").hasValue(1);
+        emitter.runOnce();
+        worker.join(5_000);
+        w.flush();
+        emitter.requestEnd(step);
+        assertThat(wakeUps).as("a step's end").hasValue(2);
+    }
+
+    @Test
     void failedDelivery_isReported_notSwallowed() {
         transport.failWith = new RuntimeException("broker down");
         BlockEmitter.Step step = emitter.beginStep(4, List.of("op"), false);
