@@ -3,6 +3,7 @@ package io.tailstream.benchmarks;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.producer.BenchmarkRunner;
+import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.schemas.Topics;
@@ -51,6 +52,22 @@ final class EmissionBench {
             config.put("linger.ms", Integer.parseInt(linger));
         }
         return Map.copyOf(config);
+    }
+
+    /**
+     * The emitter's settings: the producer's defaults, or {@code -Dtailstream.bench.samplesPerBlock=N} samples per
+     * block (with as many buffered blocks as keep the same memory bound).
+     */
+    static EmitterSettings emitterSettings() {
+        EmitterSettings d = EmitterSettings.defaults();
+        String perBlock = System.getProperty("tailstream.bench.samplesPerBlock");
+        if (perBlock == null) {
+            return d;
+        }
+        int n = Integer.parseInt(perBlock);
+        int buffers = Math.max(2, (int) ((long) d.maxBufferedBlocks() * d.maxSamplesPerBlock() / n));
+        return new EmitterSettings(n, d.maxBlockAge(), d.sweepInterval(), d.heartbeatInterval(), buffers,
+                d.finishTimeout());
     }
 
     /** The benchmark's target, its tables created and loaded. */

@@ -3,7 +3,6 @@ package io.tailstream.benchmarks;
 import io.tailstream.producer.BenchmarkRunner;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
-import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.emit.KafkaSampleSink;
 import io.tailstream.producer.emit.SampleSink;
 import io.tailstream.producer.emit.SampleWriter;
@@ -33,9 +32,9 @@ import java.util.concurrent.locks.LockSupport;
  * Emission on vs off, interleaved: one closed-loop step against embedded in-memory H2 whose samples go to a real Kafka
  * broker, with emission switched off and on every few seconds (A = off, as {@code run --no-emit}; B = on), in
  * quartets A B B A. Each segment's TPS is counted over its steady part (the first {@code settle} of a segment is not
- * counted: blocks of the previous segment are still being sealed, sent and appended then). A quartet's ratio
- * (B1 + B2) / (A1 + A2) cancels a machine whose speed drifts linearly over the quartet; the mean of the quartets'
- * ratios comes with a 95% bootstrap confidence interval.
+ * counted: blocks of the previous segment are still being sealed, sent and appended then). The A B B A order cancels
+ * a speed that drifts linearly over a quartet; the result is the mean TPS of the B segments over that of the A
+ * segments, with a 95% bootstrap interval from resampling whole quartets.
  *
  * <p>Why interleaved: on a shared 2-core machine the speed of separate runs swings by ±15% from one minute to the
  * next (other tenants, and H2's own contention depending on how its 4 threads are scheduled on 2 cores), five times
@@ -60,6 +59,8 @@ public final class EmissionInterleavedMain {
     private static final long SETTLE_NANOS =
             Duration.ofMillis(Long.getLong("tailstream.bench.settleMs", 1000)).toNanos();
     private static final int BOOTSTRAP_RESAMPLES = 10_000;
+    /** Warm-up segments at the end of the warm-up that switch like the measured ones (whole quartets). */
+    private static final int TOGGLED_WARMUP_SEGMENTS = 44;
 
     private EmissionInterleavedMain() {}
 
@@ -80,7 +81,8 @@ public final class EmissionInterleavedMain {
         List<WorkloadSpec> workloads = List.of(new WorkloadSpec(workload, Map.of("table_size", tableSize)));
         Target target = EmissionBench.preparedH2(workloads);
         Path spoolDir = Files.createTempDirectory("emission-interleaved-spool");
-        int warmupSegments = (int) Math.max(4, Duration.ofSeconds(warmupSeconds).toNanos() / segmentNanos);
+        // whole quartets, so that the measured segments start with a quartet's A1
+        int warmupSegments = 4 * (int) Math.max(1, Duration.ofSeconds(warmupSeconds).toNanos() / segmentNanos / 4);
         int measuredSegments = 4 * quartets;
         long stepNanos = (warmupSegments + measuredSegments) * segmentNanos + Duration.ofSeconds(3).toNanos();
         System.out.printf(Locale.ROOT, "emission on/off interleaved: %s, %d threads, embedded H2, %s, %d CPUs, %s;"
@@ -94,14 +96,18 @@ public final class EmissionInterleavedMain {
                     List.of(target), workloads, List.of(threads), 1, Duration.ZERO, Duration.ofNanos(stepNanos), 0,
                     false, null, null);
             try (SwitchableSink sink = new SwitchableSink(KafkaSampleSink.create(kafka.bootstrapServers(),
-                    plan.runId(), "interleaved", EmissionBench.producerConfig(), EmitterSettings.defaults(),
+                    plan.runId(), "interleaved", EmissionBench.producerConfig(), EmissionBench.emitterSettings(),
                     SpoolSettings.in(spoolDir)))) {
                 CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(
                         () -> new BenchmarkRunner(sink, EmissionBench.QUIET).run(plan));
                 sink.awaitFirstTransaction(run);
                 long next = System.nanoTime();
                 for (int i = 0; i < warmupSegments + measuredSegments; i++) {
-                    boolean emitting = quartetPosition(i) == 1 || quartetPosition(i) == 2;
+                    // warm-up: emission on until the last TOGGLED_WARMUP_SEGMENTS (the Kafka client's and broker's
+                    // per-request code runs only ~10 times a second and needs minutes to be compiled by C2), then
+                    // toggled like the measured part so that both branches are compiled before measuring
+                    boolean emitting = i < warmupSegments - TOGGLED_WARMUP_SEGMENTS
+                            || quartetPosition(i) == 1 || quartetPosition(i) == 2;
                     sink.emitting = emitting;
                     long start = next;
                     next += segmentNanos;
@@ -139,41 +145,83 @@ public final class EmissionInterleavedMain {
                     .append(String.format(Locale.ROOT, "%,.0f", s.tps()));
         }
         System.out.println(line);
-        int quartets = segments.size() / 4;
-        double[] ratios = new double[quartets];
-        for (int q = 0; q < quartets; q++) {
-            Segment a1 = segments.get(4 * q);
-            Segment b1 = segments.get(4 * q + 1);
-            Segment b2 = segments.get(4 * q + 2);
-            Segment a2 = segments.get(4 * q + 3);
-            ratios[q] = (b1.tps() + b2.tps()) / (a1.tps() + a2.tps());
+        List<Quartet> quartets = new ArrayList<>();
+        for (int q = 0; q + 3 < segments.size(); q += 4) {
+            quartets.add(Quartet.of(segments.subList(q, q + 4)));
         }
-        double mean = Arrays.stream(ratios).average().orElseThrow();
-        double[] ci = bootstrapMeanInterval(ratios);
-        double[] sorted = ratios.clone();
-        Arrays.sort(sorted);
-        double median = quartets % 2 == 1 ? sorted[quartets / 2]
-                : (sorted[quartets / 2 - 1] + sorted[quartets / 2]) / 2;
-        System.out.println("quartet ratios (B1 + B2) / (A1 + A2): " + Arrays.stream(ratios)
-                .mapToObj(r -> String.format(Locale.ROOT, "%.4f", r)).toList());
-        System.out.printf(Locale.ROOT, "TPS B/A: mean of %d quartets %.4f (95%% bootstrap interval %.4f .. %.4f),"
-                + " median %.4f%n", quartets, mean, ci[0], ci[1], median);
+        double ratio = ratioOfMeans(quartets);
+        double[] ci = bootstrapInterval(quartets);
+        System.out.printf(Locale.ROOT, "TPS B/A (mean TPS of the B segments over that of the A segments, %d quartets):"
+                + " %.4f (95%% bootstrap interval over quartets %.4f .. %.4f)%n", quartets.size(), ratio, ci[0], ci[1]);
         // A segments keep the emitter's and the Kafka client's threads alive and idle, which --no-emit does not
         // start: a CPU-bound A would be faster without them by at most their share of its CPU, so the ratio is also
         // given against that faster A (conservative)
         double idleShare = idleEmissionShare(segments);
         double conservative = 1 - idleShare;
         System.out.printf(Locale.ROOT, "emission changes maximum TPS by %+.2f%% (95%% interval %+.2f%% .. %+.2f%%)%n",
-                (mean - 1) * 100, (ci[0] - 1) * 100, (ci[1] - 1) * 100);
+                (ratio - 1) * 100, (ci[0] - 1) * 100, (ci[1] - 1) * 100);
         System.out.printf(Locale.ROOT, "idle emitter and Kafka client threads in A: %.2f%% of A's CPU; against an A"
                         + " without them: %+.2f%% (95%% interval %+.2f%% .. %+.2f%%)%n", idleShare * 100,
-                (mean * conservative - 1) * 100, (ci[0] * conservative - 1) * 100, (ci[1] * conservative - 1) * 100);
-        // the question is a cost: emission lowering maximum TPS by 3% or more; an interval reaching above 1 is noise
+                (ratio * conservative - 1) * 100, (ci[0] * conservative - 1) * 100, (ci[1] * conservative - 1) * 100);
+        // the question is a cost: emission lowering maximum TPS by 3% or more
         double low = ci[0] * conservative;
         System.out.printf(Locale.ROOT, "target: emission costs less than 3%% of maximum TPS -> %s%n", low > 0.97
                 ? "shown (a cost of 3% or more is outside the conservative interval)"
-                : mean * conservative > 0.97 ? "not shown (the mean is within 3%, the interval is not)" : "not met");
+                : ratio * conservative > 0.97 ? "not shown (the estimate is within 3%, the interval is not)"
+                        : "not met");
         cpuSplit(segments);
+    }
+
+    /**
+     * Mean TPS of the B segments over mean TPS of the A segments. Not the mean of per-quartet ratios: with segments
+     * this noisy, a mean of ratios is biased upwards (a quartet whose A segments happened to be slow weighs more).
+     */
+    static double ratioOfMeans(List<Quartet> quartets) {
+        double a = 0;
+        double b = 0;
+        for (Quartet q : quartets) {
+            a += q.aTps;
+            b += q.bTps;
+        }
+        return b / a;
+    }
+
+    /** 2.5th and 97.5th percentiles of {@link #ratioOfMeans} over quartets resampled with replacement (fixed seed). */
+    static double[] bootstrapInterval(List<Quartet> quartets) {
+        SplittableRandom random = new SplittableRandom(20261130L);
+        double[] ratios = new double[BOOTSTRAP_RESAMPLES];
+        List<Quartet> sample = new ArrayList<>(quartets.size());
+        for (int r = 0; r < BOOTSTRAP_RESAMPLES; r++) {
+            sample.clear();
+            for (int i = 0; i < quartets.size(); i++) {
+                sample.add(quartets.get(random.nextInt(quartets.size())));
+            }
+            ratios[r] = ratioOfMeans(sample);
+        }
+        Arrays.sort(ratios);
+        return new double[] {ratios[(int) (0.025 * BOOTSTRAP_RESAMPLES)],
+                ratios[(int) (0.975 * BOOTSTRAP_RESAMPLES) - 1]};
+    }
+
+    /** Summed TPS of a quartet's two A and two B segments. */
+    record Quartet(double aTps, double bTps) {
+        static Quartet of(List<Segment> four) {
+            double a = 0;
+            double b = 0;
+            int emitting = 0;
+            for (Segment s : four) {
+                if (s.emitting) {
+                    b += s.tps();
+                    emitting++;
+                } else {
+                    a += s.tps();
+                }
+            }
+            if (emitting != 2) {
+                throw new IllegalStateException("a quartet needs two A and two B segments, had " + emitting + " B");
+            }
+            return new Quartet(a, b);
+        }
     }
 
     /** The emitter's and Kafka client's share of the process CPU in A segments, where they only idle. */
@@ -204,6 +252,11 @@ public final class EmissionInterleavedMain {
                     s.cpuByRole.forEach((role, ns) -> byRole.merge(role, ns, Long::sum));
                 }
             }
+            double meanSegmentTps = segments.stream().filter(s -> s.emitting == emitting)
+                    .mapToDouble(Segment::tps).average().orElseThrow();
+            System.out.printf(Locale.ROOT, "%s %,d transactions in %.1f s: %,.0f TPS (mean of segments %,.0f)%n",
+                    emitting ? "B emit   " : "A no-emit", transactions, seconds, transactions / seconds,
+                    meanSegmentTps);
             StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
                     "%s process CPU %.2f cores; CPU per transaction: process %.0f ns;", emitting ? "B emit   "
                             : "A no-emit", processCpu / seconds / 1e9, (double) processCpu / transactions));
@@ -211,22 +264,6 @@ public final class EmissionInterleavedMain {
             byRole.forEach((role, ns) -> out.append(String.format(Locale.ROOT, "  %s %.1f", role, (double) ns / n)));
             System.out.println(out);
         }
-    }
-
-    /** 2.5th and 97.5th percentiles of the mean of {@code values} resampled with replacement (fixed seed). */
-    static double[] bootstrapMeanInterval(double[] values) {
-        SplittableRandom random = new SplittableRandom(20261130L);
-        double[] means = new double[BOOTSTRAP_RESAMPLES];
-        for (int r = 0; r < BOOTSTRAP_RESAMPLES; r++) {
-            double sum = 0;
-            for (int i = 0; i < values.length; i++) {
-                sum += values[random.nextInt(values.length)];
-            }
-            means[r] = sum / values.length;
-        }
-        Arrays.sort(means);
-        return new double[] {means[(int) (0.025 * BOOTSTRAP_RESAMPLES)],
-                means[(int) (0.975 * BOOTSTRAP_RESAMPLES) - 1]};
     }
 
     private static void parkUntil(long deadline) {

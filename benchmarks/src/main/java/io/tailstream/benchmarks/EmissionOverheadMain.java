@@ -4,7 +4,6 @@ import io.tailstream.producer.BenchmarkRunner;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
 import io.tailstream.producer.driver.StepResult;
-import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.emit.KafkaSampleSink;
 import io.tailstream.producer.emit.SampleSink;
 import io.tailstream.producer.emit.SpoolSettings;
@@ -86,7 +85,7 @@ public final class EmissionOverheadMain {
                         Duration.ofSeconds(warmup + seconds - 1L), kafka.cpuNanos());
                 try (SampleSink sink = emit
                         ? KafkaSampleSink.create(kafka.bootstrapServers(), plan.runId(), "overhead", PRODUCER_CONFIG,
-                                EmitterSettings.defaults(), SpoolSettings.in(spoolDir))
+                                EmissionBench.emitterSettings(), SpoolSettings.in(spoolDir))
                         : SampleSink.noop("overhead")) {
                     result = new BenchmarkRunner(sink, EmissionBench.QUIET).run(plan);
                 }

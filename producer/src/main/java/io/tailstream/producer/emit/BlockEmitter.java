@@ -340,6 +340,13 @@ final class BlockEmitter {
                     return;
                 }
             }
+            writeToFreshBlock(startEpochMicros, latencyMicros, intendedStartEpochMicros, opIndex, status, queries,
+                    warmup);
+        }
+
+        /** Out of line: once per block, so the per-sample path stays small enough to inline cheaply. */
+        private void writeToFreshBlock(long startEpochMicros, long latencyMicros, long intendedStartEpochMicros,
+                                       int opIndex, SampleStatus status, int queries, boolean warmup) {
             // may wait for a spare: never while holding the monitor the emitter's sweep takes
             SampleBlockEncoder fresh = acquire(step);
             synchronized (this) {
@@ -351,11 +358,17 @@ final class BlockEmitter {
 
         private void add(long start, long latency, long intended, int op, SampleStatus status, int queries,
                          boolean warmup) {
-            enc.add(start, latency, intended, op, status, queries, warmup);
-            if (enc.isFull()) {
-                handOff(step, enc);
-                enc = null;
+            SampleBlockEncoder e = enc;
+            e.add(start, latency, intended, op, status, queries, warmup);
+            if (e.isFull()) {
+                handOffFull();
             }
+        }
+
+        /** Out of line: once per block. */
+        private void handOffFull() {
+            handOff(step, enc);
+            enc = null;
         }
 
         @Override

@@ -51,19 +51,27 @@ public final class SampleBlockEncoder {
      */
     public void add(long startEpochMicros, long latencyMicros, long intendedStartEpochMicros, int opIndex,
                     SampleStatus status, int queries, boolean warmup) {
+        // the per-sample path is kept small (checks and growth call out of line) so that the JIT inlines it into a
+        // worker's loop without crowding out the workload's own code (docs/producer-benchmarks.md)
         if (count >= maxSamples) {
-            throw new IllegalStateException("block is full (" + maxSamples + " samples); seal it first");
+            throw full(maxSamples);
         }
-        if (latencyMicros < 0 || startEpochMicros < 0 || queries < 0 || opIndex < 0 || opIndex >= SampleBlock.MAX_OPS) {
-            throw new IllegalArgumentException("sample out of range: start=" + startEpochMicros + " latency="
-                    + latencyMicros + " op=" + opIndex + " queries=" + queries);
+        if ((latencyMicros | startEpochMicros | queries | opIndex) < 0 || opIndex >= SampleBlock.MAX_OPS) {
+            throw outOfRange(startEpochMicros, latencyMicros, opIndex, queries);
         }
         if (buf.length - pos < MAX_SAMPLE_BYTES) {
-            buf = Arrays.copyOf(buf, buf.length * 2);
+            grow();
         }
         if (count == 0) {
             baseStartEpochMicros = startEpochMicros;
             prevStartEpochMicros = startEpochMicros;
+        }
+        long lag = 0;
+        if (openLoop) {
+            lag = startEpochMicros - intendedStartEpochMicros;
+            if (lag < 0) {
+                throw intendedAfterStart(intendedStartEpochMicros, startEpochMicros);
+            }
         }
         writeVarLong(zigZag(startEpochMicros - prevStartEpochMicros));
         prevStartEpochMicros = startEpochMicros;
@@ -71,14 +79,26 @@ public final class SampleBlockEncoder {
         writeVarLong(((long) opIndex << 5) | ((long) status.code() << 1) | (warmup ? 1 : 0));
         writeVarLong(queries);
         if (openLoop) {
-            long lag = startEpochMicros - intendedStartEpochMicros;
-            if (lag < 0) {
-                throw new IllegalArgumentException("intended start " + intendedStartEpochMicros
-                        + " is after the actual start " + startEpochMicros);
-            }
             writeVarLong(lag);
         }
         count++;
+    }
+
+    private void grow() {
+        buf = Arrays.copyOf(buf, buf.length * 2);
+    }
+
+    private static IllegalStateException full(int maxSamples) {
+        return new IllegalStateException("block is full (" + maxSamples + " samples); seal it first");
+    }
+
+    private static IllegalArgumentException outOfRange(long start, long latency, int op, int queries) {
+        return new IllegalArgumentException("sample out of range: start=" + start + " latency=" + latency + " op="
+                + op + " queries=" + queries);
+    }
+
+    private static IllegalArgumentException intendedAfterStart(long intended, long start) {
+        return new IllegalArgumentException("intended start " + intended + " is after the actual start " + start);
     }
 
     public int sampleCount() {

@@ -99,6 +99,17 @@ class SampleBlockRoundTripTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> enc.add(100, 1, 101, 0, SampleStatus.OK, 1, false))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("intended start");
+        assertThatThrownBy(() -> enc.add(-5, 1, -5, 0, SampleStatus.OK, 1, false))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("start=-5");
+        assertThatThrownBy(() -> enc.add(100, 1, 100, -1, SampleStatus.OK, 1, false))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("op=-1");
+        assertThatThrownBy(() -> enc.add(100, 1, 100, 0, SampleStatus.OK, -2, false))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("queries=-2");
+        // a refused sample leaves nothing behind: the block holds exactly the samples that were accepted
+        enc.add(200, 7, 190, 1, SampleStatus.OK, 3, false);
+        byte[] block = enc.seal("r", "p", 0, 0, 0, List.of("a", "b"), 0);
+        assertThat(SampleBlockDecoder.samples(block))
+                .containsExactly(new Sample(200, 7, 190, 1, SampleStatus.OK, 3, false));
         assertThatThrownBy(() -> enc.seal("x".repeat(SampleBlock.MAX_ID_BYTES + 1), "p", 0, 0, 0, List.of(), 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("runId");
         assertThatThrownBy(() -> enc.seal("r", "p", 0, 0, 0, List.of(), 0x40))
