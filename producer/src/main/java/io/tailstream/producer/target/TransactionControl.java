@@ -34,11 +34,7 @@ public interface TransactionControl extends AutoCloseable {
             commit = dialect.prepare(c, "COMMIT");
             rollback = dialect.prepare(c, "ROLLBACK");
         } catch (SQLException e) {
-            SQLException closing = closeAll(begin, commit);
-            if (closing != null) {
-                e.addSuppressed(closing);
-            }
-            throw e;
+            throw SqlResources.closeAll(e, begin, commit);
         }
         PreparedStatement commitStatement = commit;
         PreparedStatement rollbackStatement = rollback;
@@ -60,31 +56,9 @@ public interface TransactionControl extends AutoCloseable {
 
             @Override
             public void close() throws SQLException {
-                SQLException failure = closeAll(begin, commitStatement, rollbackStatement);
-                if (failure != null) {
-                    throw failure;
-                }
+                SqlResources.closeAllOrThrow(java.util.List.of(begin, commitStatement, rollbackStatement));
             }
         };
-    }
-
-    /** Closes each non-null statement; returns the first failure (later ones suppressed in it), or null. */
-    private static SQLException closeAll(PreparedStatement... statements) {
-        SQLException first = null;
-        for (PreparedStatement ps : statements) {
-            if (ps != null) {
-                try {
-                    ps.close();
-                } catch (SQLException e) {
-                    if (first == null) {
-                        first = e;
-                    } else {
-                        first.addSuppressed(e);
-                    }
-                }
-            }
-        }
-        return first;
     }
 
     /** Manual-commit mode: begin is implicit, commit and rollback are the JDBC calls. */

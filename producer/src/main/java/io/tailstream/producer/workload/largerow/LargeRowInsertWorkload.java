@@ -1,6 +1,7 @@
 package io.tailstream.producer.workload.largerow;
 
 import io.tailstream.producer.target.Dialect;
+import io.tailstream.producer.target.SqlResources;
 import io.tailstream.producer.workload.LoadProgress;
 import io.tailstream.producer.workload.ParallelLoad;
 import io.tailstream.producer.workload.TransactionOutcome;
@@ -13,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -184,8 +186,7 @@ public final class LargeRowInsertWorkload implements Workload {
                 ps[t] = dialect.prepare(connection, insert(t, options.rowsPerInsert()));
             }
         } catch (SQLException e) {
-            closeAll(ps, e);
-            throw e;
+            throw SqlResources.closeAll(e, (AutoCloseable[]) ps);
         }
         byte[] value = new byte[options.valueBytes()];
         char[] key = new char[options.indexKeyBytes()];
@@ -206,30 +207,9 @@ public final class LargeRowInsertWorkload implements Workload {
 
             @Override
             public void close() throws SQLException {
-                SQLException e = closeAll(ps, null);
-                if (e != null) {
-                    throw e;
-                }
+                SqlResources.closeAllOrThrow(Arrays.asList(ps));
             }
         };
-    }
-
-    private static SQLException closeAll(PreparedStatement[] ps, SQLException first) {
-        for (PreparedStatement p : ps) {
-            if (p == null) {
-                continue;
-            }
-            try {
-                p.close();
-            } catch (SQLException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
-        return first;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.tailstream.producer.workload.sysbench;
 
 import io.tailstream.producer.target.Dialect;
+import io.tailstream.producer.target.SqlResources;
 import io.tailstream.producer.target.TransactionControl;
 import io.tailstream.producer.workload.TransactionOutcome;
 import io.tailstream.producer.workload.WorkloadSession;
@@ -235,8 +236,7 @@ final class OltpSession implements WorkloadSession {
 
     @Override
     public void close() throws SQLException {
-        SQLException first = null;
-        first = closeQuietly(first);
+        SQLException first = closeQuietly(null);
         if (first != null) {
             throw first;
         }
@@ -244,28 +244,8 @@ final class OltpSession implements WorkloadSession {
 
     /** Closes every statement and the transaction control; returns the first failure, later ones suppressed. */
     private SQLException closeQuietly(SQLException first) {
-        for (PreparedStatement ps : all) {
-            first = close(ps, first);
-        }
+        first = SqlResources.closeAll(first, all);
         all.clear();
-        first = close(text, first);
-        return close(tx, first);
-    }
-
-    private static SQLException close(AutoCloseable resource, SQLException first) {
-        if (resource == null) {
-            return first;
-        }
-        try {
-            resource.close();
-            return first;
-        } catch (Exception e) {
-            SQLException se = e instanceof SQLException s ? s : new SQLException("cannot close " + resource, e);
-            if (first == null) {
-                return se;
-            }
-            first.addSuppressed(se);
-            return first;
-        }
+        return SqlResources.closeAll(first, text, tx);
     }
 }

@@ -1,6 +1,7 @@
 package io.tailstream.producer.workload.ycsb;
 
 import io.tailstream.producer.target.Dialect;
+import io.tailstream.producer.target.SqlResources;
 import io.tailstream.producer.workload.TransactionOutcome;
 import io.tailstream.producer.workload.WorkloadSession;
 import io.tailstream.producer.workload.ycsb.YcsbGenerators.KeyGenerator;
@@ -215,21 +216,10 @@ final class YcsbSession implements WorkloadSession {
 
     @Override
     public void close() throws SQLException {
-        SQLException first = null;
-        for (PreparedStatement ps : all) {
-            try {
-                ps.close();
-            } catch (SQLException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
-        all.clear();
-        if (first != null) {
-            throw first;
+        try {
+            SqlResources.closeAllOrThrow(all);
+        } finally {
+            all.clear();
         }
     }
 }
