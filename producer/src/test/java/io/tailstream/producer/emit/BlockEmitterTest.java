@@ -80,6 +80,126 @@ class BlockEmitterTest {
     }
 
     @Test
+    void busyWorker_handsItsBlockOver_whenASampleEndsMaxBlockAgeAfterTheFirst_withoutASweep() {
+        StepEmission step = emitter.beginStep(1, List.of("op"), false);
+        emitter.runOnce(); // heartbeat seq 0
+        SampleWriter w = step.writer();
+        write(w, T0_MICROS, 10); // ends at +10 µs: due when a sample ends at +150,010 µs
+        write(w, T0_MICROS + 149_000, 1_009);
+        emitter.runOnce();
+        assertThat(headers()).as("not yet due").hasSize(1);
+        write(w, T0_MICROS + 149_500, 510);
+        emitter.runOnce(); // no sweep: the clock has not moved
+        assertThat(headers()).hasSize(2);
+        assertThat(SampleBlockDecoder.samples(transport.blocks().get(1).block()))
+                .extracting(Sample::startEpochMicros).containsExactly(T0_MICROS, T0_MICROS + 149_000, T0_MICROS + 149_500);
+    }
+
+    @Test
+    void idleWorker_keepsItsBlock_whileTheEmitterSendsWhatItHolds_andEverySampleGoesOnce() {
+        StepEmission step = emitter.beginStep(1, List.of("op"), false);
+        emitter.runOnce(); // heartbeat seq 0
+        SampleWriter w = step.writer();
+        write(w, T0_MICROS, 10);
+        write(w, T0_MICROS + 5, 10);
+        for (int sweep = 0; sweep < 6; sweep++) { // sweeps at 25 ... 150 ms: idle since 25, waited 150 ms at 150
+            clock.advanceMillis(25);
+            emitter.runOnce();
+        }
+        assertThat(headers()).hasSize(2);
+        assertThat(headers().get(1).sampleCount()).isEqualTo(2);
+        // the worker goes on in the same block: the next sweep sees it busy, and its samples wait again
+        write(w, T0_MICROS + 7, 10);
+        clock.advanceMillis(25);
+        emitter.runOnce();
+        assertThat(headers()).as("busy since the last sweep").hasSize(2);
+        write(w, T0_MICROS + 9, 10); // the fourth sample fills the block of 4: the rest goes as its own block
+        emitter.runOnce();
+        List<BlockHeader> h = headers();
+        assertThat(h).extracting(BlockHeader::blockSeq).containsExactly(0L, 1L, 2L);
+        assertThat(h.get(2).sampleCount()).isEqualTo(2);
+        assertThat(SampleBlockDecoder.samples(transport.blocks().get(2).block()))
+                .extracting(Sample::startEpochMicros).containsExactly(T0_MICROS + 7, T0_MICROS + 9);
+        write(w, T0_MICROS + 11, 10);
+        w.flush();
+        emitter.runOnce();
+        assertThat(headers()).hasSize(4);
+        assertThat(headers().stream().mapToInt(BlockHeader::sampleCount).sum()).isEqualTo(5);
+    }
+
+    @Test
+    void blockTakenWhollyByTheEmitter_thenHandedOver_sendsNothingTwice() throws Exception {
+        BlockEmitter.Step step = emitter.beginStep(1, List.of("op"), false);
+        emitter.runOnce(); // heartbeat seq 0
+        SampleWriter w = step.writer();
+        write(w, T0_MICROS, 10);
+        emitter.requestEnd(step);
+        emitter.runOnce(); // the step's end takes the worker's sample at once; then 3 end markers
+        w.flush(); // the worker stops afterwards: its block holds nothing unsent
+        emitter.runOnce();
+        List<BlockHeader> h = headers();
+        assertThat(h).extracting(BlockHeader::blockSeq).containsExactly(0L, 1L, 2L, 3L, 4L);
+        assertThat(h.get(1).sampleCount()).isEqualTo(1);
+        assertThat(step.counts().samplesSent()).isEqualTo(1);
+    }
+
+    /**
+     * Workers on their own threads write while the emitter, on this one, takes their samples whenever they pause
+     * (1 ms age, 1 ms sweeps, real clock): each sample arrives exactly once and in its worker's order, sequences have
+     * no gaps, and the counts agree. Fails if a sample taken by the emitter is also sent with the handed-over block, or
+     * one is lost between the two.
+     */
+    @Test
+    void concurrentWorkersAndSweeps_everySampleExactlyOnce_inOrder() throws Exception {
+        ListTransport sink = new ListTransport(1);
+        BlockEmitter busy = new BlockEmitter("run-1", "p1", sink, io.tailstream.producer.time.Clock.system(),
+                new EmitterSettings(256, Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofMillis(200), 64,
+                        Duration.ofSeconds(30)));
+        BlockEmitter.Step step = busy.beginStep(1, List.of("w0", "w1"), false);
+        int perWorker = 200_000;
+        List<Thread> workers = new java.util.ArrayList<>();
+        for (int k = 0; k < 2; k++) {
+            int op = k;
+            SampleWriter w = step.writer();
+            workers.add(new Thread(() -> {
+                for (int i = 0; i < perWorker; i++) {
+                    w.write(T0_MICROS + i, 1, T0_MICROS + i, op, SampleStatus.OK, i % 7, false);
+                    if (i % 1_000 == 0) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(2_000_000); // idle: the sweep takes
+                    }
+                }
+                w.flush();
+            }));
+        }
+        workers.forEach(Thread::start);
+        while (workers.stream().anyMatch(Thread::isAlive)) {
+            busy.runOnce();
+        }
+        CompletableFuture<Void> done = busy.requestEnd(step);
+        busy.runOnce();
+        assertThat(done).isCompleted();
+        long[] next = new long[2];
+        long seq = 0;
+        int partial = 0;
+        for (ListTransport.Sent sent : sink.blocks()) {
+            BlockHeader h = SampleBlockDecoder.readHeader(sent.block());
+            assertThat(h.blockSeq()).isEqualTo(seq++);
+            if (h.sampleCount() > 0 && h.sampleCount() < 256) {
+                partial++;
+            }
+            for (Sample s : SampleBlockDecoder.samples(sent.block())) {
+                int op = s.opIndex();
+                assertThat(s.startEpochMicros()).as("worker %d's next sample", op).isEqualTo(T0_MICROS + next[op]);
+                assertThat(s.queries()).isEqualTo((int) (next[op] % 7));
+                next[op]++;
+            }
+        }
+        assertThat(next).containsExactly(perWorker, perWorker);
+        assertThat(partial).as("blocks taken from pausing workers").isGreaterThan(10);
+        assertThat(step.counts().samplesSent()).isEqualTo(2L * perWorker);
+    }
+
+    @Test
     void endOfStep_flushesThenMarksEveryPartition_andCountsEverything() throws Exception {
         BlockEmitter.Step step = emitter.beginStep(2, List.of("op"), false);
         SampleWriter a = step.writer();

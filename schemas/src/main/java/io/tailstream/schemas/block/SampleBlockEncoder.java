@@ -1,5 +1,7 @@
 package io.tailstream.schemas.block;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -13,10 +15,23 @@ import java.util.zip.CRC32C;
  * (the one allocation per block, which the Kafka producer needs anyway). Start times are delta-encoded against the
  * previous sample, every integer is a varint: a typical OLTP sample takes 5-7 bytes before compression.
  *
- * <p>Not thread safe: one encoder belongs to one thread at a time (a worker fills it, hands it to the emitter,
- * which seals and resets it).
+ * <p>One encoder belongs to one thread at a time (a worker fills it, hands it to the emitter, which seals and resets
+ * it). One other thread may meanwhile read what the owner has added so far, without a lock: {@link #sealPublished}
+ * seals the samples added since a {@link Position} into a block of their own, while the owner keeps adding. Each
+ * {@link #add} publishes its sample with a release store (a plain store on x86, where a lock would cost two atomic
+ * instructions per sample), and the bytes of a published sample never change until {@link #reset()}.
  */
 public final class SampleBlockEncoder {
+
+    private static final VarHandle PUBLISHED;
+
+    static {
+        try {
+            PUBLISHED = MethodHandles.lookup().findVarHandle(SampleBlockEncoder.class, "published", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** Worst case of one encoded sample: two 10-byte varints, one 10-byte lag, two 5-byte varints. */
     static final int MAX_SAMPLE_BYTES = 40;
@@ -28,6 +43,11 @@ public final class SampleBlockEncoder {
     private int count;
     private long baseStartEpochMicros;
     private long prevStartEpochMicros;
+    /** {@code count << 32 | pos} as of the last {@link #add}: release-stored by the owner, read with acquire. */
+    @SuppressWarnings("unused") // through PUBLISHED
+    private long published;
+    /** {@link #buf} as of its last growth, for a reading thread: growth copies every published byte first. */
+    private volatile byte[] publishedBuf;
 
     /**
      * @param maxSamples capacity: {@link #isFull()} turns true at this many samples
@@ -42,6 +62,7 @@ public final class SampleBlockEncoder {
         this.openLoop = openLoop;
         // sized for typical samples; grows (rarely) if samples are unusually wide
         this.buf = new byte[Math.max(64, maxSamples * 8)];
+        this.publishedBuf = buf;
     }
 
     /**
@@ -82,10 +103,12 @@ public final class SampleBlockEncoder {
             writeVarLong(lag);
         }
         count++;
+        PUBLISHED.setRelease(this, ((long) count << 32) | pos);
     }
 
     private void grow() {
         buf = Arrays.copyOf(buf, buf.length * 2);
+        publishedBuf = buf;
     }
 
     private static IllegalStateException full(int maxSamples) {
@@ -117,10 +140,19 @@ public final class SampleBlockEncoder {
         return openLoop;
     }
 
-    /** Forgets the samples; the buffer is kept for the next block. */
+    /**
+     * Samples added so far as a reading thread sees them: every sample counted here can be sealed by
+     * {@link #sealPublished}. Safe to call from any thread.
+     */
+    public int publishedSampleCount() {
+        return (int) ((long) PUBLISHED.getAcquire(this) >>> 32);
+    }
+
+    /** Forgets the samples; the buffer is kept for the next block. Never while another thread reads. */
     public void reset() {
         pos = 0;
         count = 0;
+        PUBLISHED.setRelease(this, 0L);
     }
 
     /**
@@ -137,7 +169,83 @@ public final class SampleBlockEncoder {
             throw new IllegalArgumentException("a heartbeat block carries no samples");
         }
         return assemble(runId, producerId, blockSeq, stepId, flags, sealedAtEpochMicros, ops, count,
-                baseStartEpochMicros, buf, pos);
+                baseStartEpochMicros, buf, 0, pos, false);
+    }
+
+    /**
+     * How far a reader has sealed an encoder's samples into blocks: {@code samples} samples taking {@code pos} bytes,
+     * the last of them started at {@code lastStartEpochMicros} (irrelevant when {@code samples == 0}).
+     */
+    public record Position(int samples, int pos, long lastStartEpochMicros) {
+        /** Nothing sealed yet. */
+        public static final Position START = new Position(0, 0, 0);
+    }
+
+    /** A block sealed by {@link #sealPublished}: its bytes, its sample count, and where the next one starts. */
+    public record Sealed(byte[] block, int samples, Position next) {}
+
+    /**
+     * Seals the samples published since {@code from} into a block of their own (a complete, valid block: its base
+     * start is its first sample's start), or returns null if none were added since. Unlike {@link #seal}, this may run
+     * on another thread while the owner keeps adding: samples the owner adds meanwhile are not included, and
+     * {@link Sealed#next()} is where a later call continues. One reader at a time, never across {@link #reset()}.
+     * The samples are walked once to find where the next block starts, so this costs more than {@link #seal}: it is
+     * meant for taking the samples of an idle owner, not for every block.
+     */
+    public Sealed sealPublished(Position from, String runId, String producerId, long blockSeq, int stepId,
+                                long sealedAtEpochMicros, List<String> ops, int extraFlags) {
+        long p = (long) PUBLISHED.getAcquire(this);
+        int toSamples = (int) (p >>> 32);
+        int toPos = (int) p;
+        if (toSamples <= from.samples()) {
+            return null;
+        }
+        byte[] b = publishedBuf; // after the acquire: holds every published byte
+        long start = from.samples() == 0 ? baseStartEpochMicros : from.lastStartEpochMicros();
+        int firstDeltaEnd = skipVarLong(b, from.pos());
+        long firstStart = start + unZigZag(readVarLong(b, from.pos()));
+        long last = firstStart;
+        int at = skipSampleAfterDelta(b, firstDeltaEnd);
+        for (int i = from.samples() + 1; i < toSamples; i++) {
+            last += unZigZag(readVarLong(b, at));
+            at = skipSampleAfterDelta(b, skipVarLong(b, at));
+        }
+        if (at != toPos) {
+            throw new IllegalStateException("published samples end at byte " + toPos + ", walked to " + at);
+        }
+        int flags = extraFlags | (openLoop ? SampleBlock.FLAG_OPEN_LOOP : 0);
+        // the first sample's start becomes the block's base, so its delta is 0, as in any block
+        byte[] block = assemble(runId, producerId, blockSeq, stepId, flags, sealedAtEpochMicros, ops,
+                toSamples - from.samples(), firstStart, b, firstDeltaEnd, toPos, true);
+        return new Sealed(block, toSamples - from.samples(), new Position(toSamples, toPos, last));
+    }
+
+    /** Skips latency, opStatus, queries and (open loop) the lag of the sample whose start delta ends at {@code at}. */
+    private int skipSampleAfterDelta(byte[] b, int at) {
+        at = skipVarLong(b, skipVarLong(b, skipVarLong(b, at)));
+        return openLoop ? skipVarLong(b, at) : at;
+    }
+
+    private static int skipVarLong(byte[] b, int at) {
+        while (b[at] < 0) {
+            at++;
+        }
+        return at + 1;
+    }
+
+    private static long readVarLong(byte[] b, int at) {
+        long v = 0;
+        for (int shift = 0; ; shift += 7) {
+            byte x = b[at++];
+            v |= (long) (x & 0x7F) << shift;
+            if (x >= 0) {
+                return v;
+            }
+        }
+    }
+
+    private static long unZigZag(long v) {
+        return (v >>> 1) ^ -(v & 1);
     }
 
     /**
@@ -149,12 +257,17 @@ public final class SampleBlockEncoder {
         if (!SampleBlock.isMarker(flags)) {
             throw new IllegalArgumentException("a marker block needs FLAG_HEARTBEAT or FLAG_END_OF_STEP");
         }
-        return assemble(runId, producerId, blockSeq, stepId, flags, sealedAtEpochMicros, ops, 0, 0, new byte[0], 0);
+        return assemble(runId, producerId, blockSeq, stepId, flags, sealedAtEpochMicros, ops, 0, 0, new byte[0], 0, 0,
+                false);
     }
 
+    /**
+     * @param samples          the sample records are {@code samples[from, to)}
+     * @param zeroFirstDelta   write a start delta of 0 before them: {@code from} is just after the first sample's delta
+     */
     private static byte[] assemble(String runId, String producerId, long blockSeq, int stepId, int flags,
                                    long sealedAtEpochMicros, List<String> ops, int count, long baseStart,
-                                   byte[] samples, int samplesLength) {
+                                   byte[] samples, int from, int to, boolean zeroFirstDelta) {
         if ((flags & ~SampleBlock.KNOWN_FLAGS) != 0) {
             throw new IllegalArgumentException("unknown flags 0x" + Integer.toHexString(flags));
         }
@@ -172,6 +285,7 @@ public final class SampleBlockEncoder {
             opBytes[i] = utf8(ops.get(i), "op", SampleBlock.MAX_OP_BYTES);
             opsLength += varLongSize(opBytes[i].length) + opBytes[i].length;
         }
+        int samplesLength = to - from + (zeroFirstDelta ? 1 : 0);
         // the exact size, so the block is written once into its final array (no oversized buffer and copy)
         int size = SampleBlock.FIXED_HEADER_BYTES + varLongSize(run.length) + run.length
                 + varLongSize(producer.length) + producer.length + varLongSize(blockSeq) + varLongSize(stepId)
@@ -193,8 +307,11 @@ public final class SampleBlockEncoder {
         }
         w.varLong(count);
         w.varLong(baseStart);
-        System.arraycopy(samples, 0, w.bytes, w.pos, samplesLength);
-        w.pos += samplesLength;
+        if (zeroFirstDelta) {
+            w.bytes[w.pos++] = 0;
+        }
+        System.arraycopy(samples, from, w.bytes, w.pos, to - from);
+        w.pos += to - from;
         CRC32C crc = new CRC32C();
         crc.update(w.bytes, 0, w.pos);
         int c = (int) crc.getValue();
