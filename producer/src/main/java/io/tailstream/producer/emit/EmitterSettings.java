@@ -9,7 +9,8 @@ import java.time.Duration;
  * @param maxBlockAge        a non-empty block older than this is taken from its worker by the emitter, so samples
  *                           reach Kafka within about {@code maxBlockAge + sweepInterval} even when the worker is stuck
  *                           in a long transaction
- * @param sweepInterval      how often the emitter looks for aged blocks
+ * @param sweepInterval      how often the emitter looks for the samples of idle workers and sends the blocks handed
+ *                           over since its last round (it sleeps between rounds)
  * @param heartbeatInterval  heartbeat blocks per active step at this interval (the contract asks for at most 250 ms)
  * @param maxBufferedBlocks  block buffers of the whole run (in workers, queued, being sealed): bounds memory; when
  *                           all are taken a worker waits for one (backpressure, counted) rather than drop samples

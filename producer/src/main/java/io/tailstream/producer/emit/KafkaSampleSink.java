@@ -18,9 +18,6 @@ public final class KafkaSampleSink implements SampleSink {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaSampleSink.class);
 
-    /** Longest sleep of the emitter's thread between rounds: full blocks wait at most this long to be sent. */
-    private static final long MAX_IDLE_NANOS = 10_000_000;
-
     private final String runId;
     private final String producerId;
     private final BlockTransport transport;
@@ -103,10 +100,11 @@ public final class KafkaSampleSink implements SampleSink {
                 if (closing) {
                     return;
                 }
-                // until the next sweep or heartbeat, woken early by step ends and waiting workers: every wake-up
+                // until the next sweep or heartbeat (full blocks wait for it: at most a sweep interval, 25 ms, less
+                // than the Kafka producer lingers anyway), woken early by step ends and waiting workers: every wake-up
                 // costs a context switch (on a virtual machine a timer exit too), and an idle emitter waking 1,000
                 // times a second cost as much CPU as sealing and sending the blocks (docs/producer-benchmarks.md)
-                LockSupport.parkNanos(Math.min(MAX_IDLE_NANOS, emitter.nanosUntilDue()));
+                LockSupport.parkNanos(emitter.nanosUntilDue());
             }
         }
     }
