@@ -4,8 +4,6 @@ import io.tailstream.producer.time.Clock;
 import io.tailstream.schemas.block.SampleBlock;
 import io.tailstream.schemas.block.SampleBlockEncoder;
 import io.tailstream.schemas.block.SampleStatus;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -339,30 +337,17 @@ final class BlockEmitter {
     /**
      * One block a worker fills. The worker hands it over when it is full or its samples are {@code maxBlockAge} old;
      * the emitter may meanwhile seal the samples of an idle worker's block into blocks of their own
-     * ({@link SampleBlockEncoder#sealPublished}). {@link #shipped} settles who sends which samples: the emitter
-     * advances it with a compare-and-set after sealing, the worker closes it when it hands the block over, so a
-     * sealed range whose compare-and-set fails was handed over first and is sent by {@link #drain()} instead.
+     * ({@link SampleBlockEncoder#sealPublished}), and {@link #position} says how far it got. No lock or atomic is
+     * needed between the two: the worker never changes a published sample, and the emitter's thread is the one that
+     * both takes samples from a worker's block and, once the block is handed over, sends what it has not taken and
+     * resets the encoder, so it always sees its own {@link #position}.
      */
     private static final class Block {
-        static final int CLOSED = -1;
-        private static final VarHandle SHIPPED;
-
-        static {
-            try {
-                SHIPPED = MethodHandles.lookup().findVarHandle(Block.class, "shipped", int.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
         final Step step;
         final SampleBlockEncoder enc;
         /** The worker hands the block over at its first sample ending at or after this. */
         final long handOverAtMicros;
-        /** Samples the emitter sealed while the worker held the block, or {@link #CLOSED}. */
-        @SuppressWarnings("unused") // through SHIPPED
-        private volatile int shipped;
-        /** The emitter's: where its sealing stands, and since when the samples after it may wait. */
+        /** The emitter's: how far it sealed the samples, and since when the samples after that may wait. */
         SampleBlockEncoder.Position position = SampleBlockEncoder.Position.START;
         long waitingSinceNanos;
 
@@ -371,16 +356,6 @@ final class BlockEmitter {
             this.enc = enc;
             this.waitingSinceNanos = openedNanos;
             this.handOverAtMicros = handOverAtMicros;
-        }
-
-        /** The worker's: no more samples; the emitter sends what it has not sealed yet. */
-        void close() {
-            SHIPPED.setVolatile(this, CLOSED);
-        }
-
-        /** The emitter's: claims the samples up to {@code next}; false if the worker closed the block first. */
-        boolean claim(SampleBlockEncoder.Position next) {
-            return SHIPPED.compareAndSet(this, position.samples(), next.samples());
         }
     }
 
@@ -442,7 +417,6 @@ final class BlockEmitter {
         private void handOver(Block b) {
             block = null;
             shared = null;
-            b.close();
             filled.add(b);
         }
 
@@ -475,10 +449,12 @@ final class BlockEmitter {
                 return;
             }
             long seq = nextSeq;
+            // the worker may add samples or hand the block over meanwhile: this seals what was published when it
+            // began, and drain(), on this thread, sends whatever comes after the new position
             SampleBlockEncoder.Sealed sealed = b.enc.sealPublished(b.position, runId, producerId, seq, step.stepId,
                     clock.epochMicros(), step.ops, 0);
-            if (sealed == null || !b.claim(sealed.next())) {
-                return; // handed over meanwhile: drain() sends these samples with the rest
+            if (sealed == null) {
+                return;
             }
             b.position = sealed.next();
             b.waitingSinceNanos = nowNanos;
