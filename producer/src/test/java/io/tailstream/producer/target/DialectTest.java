@@ -43,6 +43,21 @@ class DialectTest {
     }
 
     @Test
+    void h2_deadlockDetectorRace_isADeadlock_otherGeneralErrorsAreNot() {
+        // the message and codes of the JdbcSQLNonTransientException H2 2.3.232 threw in a 4-thread oltp_read_write
+        SQLException race = new SQLException("General error: \"Transaction was illegally transitioned from ROLLING_BACK"
+                + " to ROLLING_BACK [2.3.232/103]\"; SQL statement:\nDELETE FROM sbtest1 WHERE id=? [50000-232]",
+                "HY000", 50000);
+        assertThat(H2Dialect.INSTANCE.classify(race)).isEqualTo(SampleStatus.DEADLOCK);
+        assertThat(H2Dialect.INSTANCE.classify(new SQLException("General error: \"java.lang.IllegalStateException\"",
+                "HY000", 50000))).isEqualTo(SampleStatus.OTHER_ERROR);
+        assertThat(H2Dialect.INSTANCE.classify(new SQLException("Deadlock detected", "40001", 40001)))
+                .isEqualTo(SampleStatus.DEADLOCK);
+        assertThat(MySqlDialect.INSTANCE.classify(race)).as("H2's own bug, recognised for H2 only")
+                .isEqualTo(SampleStatus.OTHER_ERROR);
+    }
+
+    @Test
     void target_toStringAndRedactedUrl_neverShowThePassword() {
         Target t = Target.of("t", "jdbc:mysql://u:hunter2@h/db?password=hunter2", "u", () -> "hunter2");
         assertThat(t.toString()).doesNotContain("hunter2");
