@@ -6,9 +6,10 @@ import java.time.Duration;
  * How the emitter packs and paces blocks. Immutable; validated at construction.
  *
  * @param maxSamplesPerBlock a worker's block is handed over when it holds this many samples
- * @param maxBlockAge        a non-empty block older than this is taken from its worker by the emitter, so samples
- *                           reach Kafka within about {@code maxBlockAge + sweepInterval} even when the worker is stuck
- *                           in a long transaction
+ * @param maxBlockAge        a worker hands its block over at the first sample ending this long after the block's first;
+ *                           a worker that wrote nothing for a sweep while its samples waited this long (stuck in a long
+ *                           transaction) has them sealed by the emitter, so samples reach Kafka within about
+ *                           {@code maxBlockAge + 2 × sweepInterval}
  * @param sweepInterval      how often the emitter looks for the samples of idle workers and sends the blocks handed
  *                           over since its last round (it sleeps between rounds)
  * @param heartbeatInterval  heartbeat blocks per active step at this interval (the contract asks for at most 250 ms)
