@@ -5,12 +5,14 @@ package io.tailstream.schemas.event;
  *
  * <p>Version 2 added {@code clientBound}, {@code blocksSpooled}, {@code controlEventsSpooled} and
  * {@code maxSpoolBytes}; they are null in events of older producers (absent from their JSON) and never written as
- * null.
+ * null. Version 3 added the step's exact phase boundaries ({@code startEpochMicros}, {@code measureStartEpochMicros},
+ * {@code measureEndEpochMicros}), {@code threads}, {@code reconnects} and the CPU figures; null in older events.
  *
  * @param samplesSent          samples of this step the producer handed to Kafka (acknowledged)
  * @param blocksSent           blocks of this step, markers included
  * @param errors               samples with an error status
- * @param outcome              {@code completed}, or {@code failed: <reason>}
+ * @param outcome              {@code completed}, {@code failed: <reason>} (an error that is not ignored, a target
+ *                             that went away) or {@code interrupted: <reason>} (the user stopped the run)
  * @param clientBound          the producer's process CPU exceeded its limit during the step (as the step's
  *                             {@code client_health} events say); null from producers before version 2
  * @param blocksSpooled        blocks of the step's time that went through the producer's spool file because Kafka was
@@ -30,11 +32,40 @@ public record StepEnded(
         Boolean clientBound,
         Long blocksSpooled,
         Long controlEventsSpooled,
-        Long maxSpoolBytes) implements ControlEvent {
+        Long maxSpoolBytes,
+        Long startEpochMicros,
+        Long measureStartEpochMicros,
+        Long measureEndEpochMicros,
+        Integer threads,
+        Long reconnects,
+        Double loadGenCpuPct,
+        Double processCpuPct) implements ControlEvent {
+
+    /** The outcome of a step that ran to its end. */
+    public static final String COMPLETED = "completed";
+
+    /** A version-2 event: no phase boundaries, threads, reconnects or CPU figures. */
+    public StepEnded(String runId, long atEpochMs, String producerId, int stepId, long samplesSent, long blocksSent,
+                     long errors, String outcome, Boolean clientBound, Long blocksSpooled, Long controlEventsSpooled,
+                     Long maxSpoolBytes) {
+        this(runId, atEpochMs, producerId, stepId, samplesSent, blocksSent, errors, outcome, clientBound,
+                blocksSpooled, controlEventsSpooled, maxSpoolBytes, null, null, null, null, null, null, null);
+    }
 
     /** A version-1 event: no client-bound flag or spool statistics. */
     public StepEnded(String runId, long atEpochMs, String producerId, int stepId, long samplesSent, long blocksSent,
                      long errors, String outcome) {
         this(runId, atEpochMs, producerId, stepId, samplesSent, blocksSent, errors, outcome, null, null, null, null);
+    }
+
+    /** True if the step ran to its end ({@link #COMPLETED}). */
+    public boolean completed() {
+        return COMPLETED.equals(outcome);
+    }
+
+    /** Measured seconds ({@code measureEnd - measureStart}), or null from producers before version 3. */
+    public Double measuredSeconds() {
+        return measureStartEpochMicros == null || measureEndEpochMicros == null ? null
+                : (measureEndEpochMicros - measureStartEpochMicros) / 1e6;
     }
 }

@@ -17,6 +17,8 @@ import java.util.Map;
  * @param ops                    op names the step's samples use, in block order
  * @param queriesPerTransaction  statements one successful transaction executes (the workload's QPS/TPS ratio)
  * @param options                workload options as given (table count, table size, ...)
+ * @param rtt                    round trip to the target measured just before the step (version 2; null from older
+ *                               producers, or when the probe could not run)
  */
 public record StepStarted(
         String runId,
@@ -31,10 +33,19 @@ public record StepStarted(
         long measureMs,
         List<String> ops,
         double queriesPerTransaction,
-        Map<String, String> options) implements ControlEvent {
+        Map<String, String> options,
+        RttProbe rtt) implements ControlEvent {
 
     public StepStarted {
         ops = ops == null ? List.of() : List.copyOf(ops);
         options = options == null ? Map.of() : Map.copyOf(options);
+    }
+
+    /** A version-1 event: no round-trip probe. */
+    public StepStarted(String runId, long atEpochMs, String producerId, int stepId, TargetInfo target,
+                       String workload, int threads, int round, long warmupMs, long measureMs, List<String> ops,
+                       double queriesPerTransaction, Map<String, String> options) {
+        this(runId, atEpochMs, producerId, stepId, target, workload, threads, round, warmupMs, measureMs, ops,
+                queriesPerTransaction, options, null);
     }
 }

@@ -30,6 +30,33 @@ class ControlEventJsonTest {
             new RunEnded("run-2", 27_000, "p-1", 1_400, 1_234_567, "completed", true, 420L, 4L, 7_340_032L),
             new StepEnded("run-2", 28_100, "p-1", 4, 10, 2, 0, "completed", false, 0L, 0L, 0L));
 
+    /**
+     * Version 3: step_started carries the round-trip probe, step_ended the exact phase boundaries, threads,
+     * reconnects and CPU figures, client_health the load generator's own CPU apart from the rest of the process.
+     */
+    static final List<ControlEvent> EVENTS_V3 = List.of(
+            new StepStarted("run-3", 1_100, "p-1", 3, TARGET, "oltp_read_write", 16, 2, 5_000, 20_000,
+                    List.of("read_write"), 20, Map.of("tables", "8"),
+                    new RttProbe("prepared SELECT 1, idle connection, 200 timed of 220", 200, 61.5, 88.25, 140.0,
+                            301.5)),
+            new ClientHealth("run-3", 1_200, "p-1", 3, 63.5, 91.0, 4, 2, Map.of("mariadb-local", 0.21), false, 21.5,
+                    30.0, 12.0),
+            new StepEnded("run-3", 26_100, "p-1", 3, 1_234_567, 1_300, 12, "failed: duplicate_key (not ignored)",
+                    false, 0L, 0L, 0L, 1_000_100_000L, 1_000_105_000_250L, 1_000_125_000_500L, 16, 3L, 21.25, 62.5));
+
+    @Test
+    void goldenJson_v3_staysReadable() throws IOException {
+        assertGolden("/golden/control-events-v3.jsonl", EVENTS_V3);
+    }
+
+    @Test
+    void v3StepEnded_measuredSecondsIsTheExactSpan_andOlderEventsHaveNone() {
+        assertThat(((StepEnded) EVENTS_V3.get(2)).measuredSeconds()).isEqualTo(20.00025);
+        assertThat(((StepEnded) EVENTS_V2.get(0)).measuredSeconds()).isNull();
+        assertThat(((StepEnded) EVENTS_V3.get(2)).completed()).isFalse();
+        assertThat(((StepEnded) EVENTS_V2.get(0)).completed()).isTrue();
+    }
+
     @Test
     void goldenJson_v2_staysReadable() throws IOException {
         assertGolden("/golden/control-events-v2.jsonl", EVENTS_V2);
