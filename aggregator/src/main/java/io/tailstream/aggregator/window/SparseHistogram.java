@@ -9,7 +9,7 @@ import org.HdrHistogram.Histogram;
  * counts. This is the form partials and window aggregates travel and rest in.
  *
  * <p>Why not an HdrHistogram: a {@link LatencyHistograms#create()} histogram is 23,552 counters (189 KB), and its
- * serde round trip costs 12-190 µs (facts.md). A block's partial holds at most a few hundred distinct buckets and a
+ * serde round trip costs 12-190 µs on 2 cores. A block's partial holds at most a few hundred distinct buckets and a
  * one-second window a few thousand, so a sorted sparse list serializes in O(non-empty buckets) with a handful of
  * varint bytes each, merges in one linear pass, and allocates nothing in proportion to the histogram's range. The
  * HdrHistogram is built only once per emitted window ({@link #toHistogram()}), with exactly the same counts per

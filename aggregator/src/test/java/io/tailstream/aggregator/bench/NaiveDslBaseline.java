@@ -26,7 +26,7 @@ import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
 
 /**
- * The naive design the issue compares against (facts.md): every sample becomes a record, and a DSL windowed
+ * The naive design the aggregator's throughput is compared with: every sample becomes a record, and a DSL windowed
  * {@code aggregate} keeps an HdrHistogram per scope and window in an in-memory window store, serialized (compressed
  * HdrHistogram encoding) on every update, with the same exactly-once guarantee. Measured in the same run as
  * tailstream's aggregator so the ratio is not skewed by how busy the shared machine is.

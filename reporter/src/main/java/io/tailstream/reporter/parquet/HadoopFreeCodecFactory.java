@@ -13,7 +13,8 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * Page compressors that call zstd-jni and {@code java.util.zip} directly.
  *
  * <p>Why this exists: parquet-java's default {@code CodecFactory} links Hadoop's codec classes and fails with
- * {@code NoClassDefFoundError} when Hadoop is not on the class path, even for {@code UNCOMPRESSED} (facts.md).
+ * {@code NoClassDefFoundError} when Hadoop is not on the class path, even for {@code UNCOMPRESSED} (verified with
+ * parquet-java 1.18.1; its codecs implement Hadoop's interfaces, PARQUET-2353).
  * Hadoop is only a compile-time ({@code provided}) dependency of this module, so every writer must use this
  * factory. Only the write side is implemented: the archive is read with DuckDB, not parquet-java (whose reader
  * still needs Hadoop in 1.18.1).

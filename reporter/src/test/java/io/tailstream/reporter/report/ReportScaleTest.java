@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 5's scale target: a 12-hour soak (43,200 one-second windows in each of three scopes: all ops, read,
+ * The report's scale target: a 12-hour soak (43,200 one-second windows in each of three scopes: all ops, read,
  * update) renders in under 10 s to an HTML file under 5 MB. The archive is written by the pipeline's archive
  * writer; a stalls dataset (one 45 s hard stall) is written beside it with the Parquet writer. Figures go to
  * docs/report-benchmarks.md.
