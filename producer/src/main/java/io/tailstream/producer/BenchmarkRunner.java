@@ -375,6 +375,7 @@ public final class BenchmarkRunner {
         m.put("intervalSeconds", String.valueOf(plan.intervalSeconds()));
         m.put("prepare", String.valueOf(plan.prepare()));
         m.put("ignoredErrors", plan.ignoredErrors().stream().map(s -> s.label()).sorted().toList().toString());
+        m.put("accept", plan.accept().toString());
         if (plan.variables() != null) {
             m.put("variables", plan.variables().toString());
         }

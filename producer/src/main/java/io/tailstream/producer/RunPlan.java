@@ -37,6 +37,8 @@ import java.util.Set;
  * @param plateau         stop raising the thread count of a (target, workload) sweep when QPS stops rising; null
  *                        to run every thread count
  * @param clientCpuLimitPct a step is flagged client-bound when this process's CPU (% of the machine) exceeds this
+ * @param accept          verdict checks the plan waives ({@link #CHECKS}), sorted, each once; empty for none. The
+ *                        producer only carries them ({@code RunStarted.settings["accept"]}); the report applies them
  */
 public record RunPlan(
         String runId,
@@ -54,10 +56,15 @@ public record RunPlan(
         Long transactions,
         Double rate,
         Plateau plateau,
-        double clientCpuLimitPct) {
+        double clientCpuLimitPct,
+        List<String> accept) {
 
     /** sysbench-style closed-loop plans measure by time and flag a step client-bound above 50% process CPU. */
     public static final double DEFAULT_CLIENT_CPU_LIMIT_PCT = 50.0;
+
+    /** Ids of the verdict checks a plan may waive with {@code accept}, in the report's order. */
+    public static final List<String> CHECKS = List.of("clientBound", "durability", "isolation", "warmup", "errors",
+            "dataSize", "rtt");
 
     public RunPlan {
         Objects.requireNonNull(runId, "runId");
@@ -112,6 +119,31 @@ public record RunPlan(
         if (!(clientCpuLimitPct > 0 && clientCpuLimitPct <= 100)) {
             throw new IllegalArgumentException("clientCpuLimitPct must be in (0, 100], was " + clientCpuLimitPct);
         }
+        accept = accept == null ? List.of() : List.copyOf(new java.util.TreeSet<>(accept));
+        for (String check : accept) {
+            requireCheck(check);
+        }
+    }
+
+    /** A plan without waived checks. */
+    public RunPlan(String runId, String planName, List<Target> targets, List<WorkloadSpec> workloads,
+                   List<Integer> threads, int rounds, Duration warmup, Duration measure, int intervalSeconds,
+                   boolean prepare, Set<SampleStatus> ignoredErrors, List<String> variables, Long transactions,
+                   Double rate, Plateau plateau, double clientCpuLimitPct) {
+        this(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds, prepare,
+                ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, List.of());
+    }
+
+    /**
+     * Refuses anything but a check id of {@link #CHECKS}.
+     *
+     * @throws IllegalArgumentException naming the value and the valid ids
+     */
+    public static String requireCheck(String check) {
+        if (!CHECKS.contains(check)) {
+            throw new IllegalArgumentException("'" + check + "' is not a verdict check (one of " + CHECKS + ")");
+        }
+        return check;
     }
 
     /** A closed-loop plan measured by time, every thread count run, client-bound above 50% CPU. */
@@ -133,25 +165,31 @@ public record RunPlan(
     /** The same plan with another prepare flag. */
     public RunPlan withPrepare(boolean prepareData) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
-                prepareData, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct);
+                prepareData, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept);
     }
 
     /** The same plan with another driver: transaction limit, open-loop rate, plateau stop and client CPU limit. */
     public RunPlan withDriver(Long transactionLimit, Double totalRate, Plateau plateauStop, double cpuLimitPct) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
-                prepare, ignoredErrors, variables, transactionLimit, totalRate, plateauStop, cpuLimitPct);
+                prepare, ignoredErrors, variables, transactionLimit, totalRate, plateauStop, cpuLimitPct, accept);
     }
 
     /** The same plan with another run id. */
     public RunPlan withRunId(String id) {
         return new RunPlan(id, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
-                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct);
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept);
     }
 
     /** The same plan with console interval lines every {@code seconds} (0: none). */
     public RunPlan withIntervalSeconds(int seconds) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, seconds,
-                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct);
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept);
+    }
+
+    /** The same plan waiving {@code checks} (ids of {@link #CHECKS}). */
+    public RunPlan withAccept(java.util.Collection<String> checks) {
+        return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, List.copyOf(checks));
     }
 
     /** Largest thread count: what each target's pool is sized to (plus one for metadata). */
