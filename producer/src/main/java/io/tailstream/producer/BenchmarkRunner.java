@@ -250,16 +250,21 @@ public final class BenchmarkRunner {
         runClientBound |= stepHealth.clientBound();
         SpoolingTransport.SpoolStats spoolAfter = sink.spoolStats();
         long stepSpoolPeak = sink.takeSpoolHighWaterBytes();
+        StepResult.Phases phases = result == null ? null : result.phases();
         sink.publish(new StepEnded(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), counts.samplesSent(),
                 counts.blocksSent(), errors, failure == null ? "completed" : "failed: " + failure.getMessage(),
                 stepHealth.clientBound(), spoolAfter == null ? 0 : spoolAfter.blocksSpooled()
                         - spoolBefore.blocksSpooled(), spoolAfter == null ? 0 : spoolAfter.controlEventsSpooled()
-                        - spoolBefore.controlEventsSpooled(), stepSpoolPeak));
+                        - spoolBefore.controlEventsSpooled(), stepSpoolPeak,
+                phases == null ? null : phases.startEpochMicros(),
+                phases == null ? null : phases.measureStartEpochMicros(),
+                phases == null ? null : phases.measureEndEpochMicros(), spec.threads(),
+                result == null ? 0L : result.reconnects(), null, null));
         if (failure != null) {
             throw failure;
         }
         result = result.withEmission(counts.samplesSent(), counts.blocksSent(), counts.backpressureNanos() / 1e6)
-                .withClientHealth(stepHealth.clientBound(), stepHealth.maxProcessCpuPct());
+                .withClientCpu(stepHealth.clientBound(), stepHealth.maxProcessCpuPct(), -1, -1);
         console.println(result.summary());
         return result;
     }

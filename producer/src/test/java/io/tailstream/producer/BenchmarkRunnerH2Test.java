@@ -16,6 +16,7 @@ import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.schemas.block.BlockHeader;
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleBlockDecoder;
+import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
@@ -106,6 +107,34 @@ class BenchmarkRunnerH2Test {
         StepEnded ended = (StepEnded) events.get(2);
         assertThat(ended.samplesSent()).isEqualTo(rw.samplesSent());
         assertThat(ended.blocksSent()).isEqualTo(rw.blocksSent());
+        assertThat(ended.threads()).isEqualTo(1);
+        assertThat(ended.reconnects()).isZero();
+        assertThat(new StepResult.Phases(ended.startEpochMicros(), ended.measureStartEpochMicros(),
+                ended.measureEndEpochMicros())).isEqualTo(rw.phases());
+        assertThat(ended.measureStartEpochMicros() - ended.startEpochMicros()).isEqualTo(300_000);
+
+        // the step's TPS is exactly its successful measured samples over the span the event carries
+        for (int step = 1; step <= 2; step++) {
+            StepEnded e = (StepEnded) events.get(2 * step);
+            StepResult r = result.steps().get(step - 1);
+            List<Sample> own = new ArrayList<>();
+            for (ListTransport.Sent s : transport.blocks()) {
+                if (SampleBlockDecoder.readHeader(s.block()).stepId() == step) {
+                    own.addAll(SampleBlockDecoder.samples(s.block()));
+                }
+            }
+            long okMeasured = own.stream().filter(x -> !x.warmup() && x.status() == SampleStatus.OK).count();
+            double exact = okMeasured / ((e.measureEndEpochMicros() - e.measureStartEpochMicros()) / 1e6);
+            assertThat(r.tps()).isCloseTo(exact, Offset.offset(exact * 1e-9));
+            assertThat(own).allSatisfy(x -> {
+                if (x.warmup()) {
+                    assertThat(x.startEpochMicros()).isBetween(e.startEpochMicros(), e.measureStartEpochMicros() - 1);
+                } else {
+                    assertThat(x.startEpochMicros()).isGreaterThanOrEqualTo(e.measureStartEpochMicros());
+                    assertThat(x.endEpochMicros()).isLessThanOrEqualTo(e.measureEndEpochMicros());
+                }
+            });
+        }
         RunEnded end = (RunEnded) events.get(5);
         assertThat(end.samplesSent()).isEqualTo(samples);
         assertThat(end.blocksSent()).isEqualTo(headers.size());
@@ -125,8 +154,9 @@ class BenchmarkRunnerH2Test {
         RunResult result = new BenchmarkRunner(SampleSink.noop("p1"), console).run(plan);
         StepResult r = result.steps().get(0);
         assertThat(r.transactions()).isPositive();
-        // every successful transaction ran 20 statements; a failed one fewer (it stopped at the failing statement)
-        assertThat(r.queries()).isBetween(20 * r.transactions(), 20 * (r.transactions() + r.errors()) - r.errors());
+        // queries are the statements that succeeded: 20 per successful transaction, and of a failed one those before
+        // the failing statement (0 to 19)
+        assertThat(r.queries()).isBetween(20 * r.transactions(), 20 * r.transactions() + 19 * r.errors());
         assertThat(r.samplesSent()).isZero();
     }
 
