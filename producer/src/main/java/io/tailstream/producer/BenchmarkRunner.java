@@ -180,7 +180,7 @@ public final class BenchmarkRunner {
                 for (int round = 1; round <= plan.rounds(); round++) {
                     stepId++;
                     StepSpec spec = new StepSpec(stepId, target.name(), workload, threads, round, plan.warmup(),
-                            plan.measure(), plan.intervalSeconds(), plan.ignoredErrors(), plan.transactions(),
+                            plan.measure(), plan.intervalSeconds(), plan.ignoredErrorsFor(target), plan.transactions(),
                             plan.rate());
                     StepResult r = runStep(plan, tc, driver, spec, ws, health);
                     results.add(r);
@@ -227,7 +227,8 @@ public final class BenchmarkRunner {
             }
         }
         console.println("== " + spec.describe() + ": " + info.product() + " " + info.version() + " (driver: "
-                + info.variables().get(TargetConnections.JDBC_DRIVER_VARIABLE) + ")");
+                + info.variables().get(TargetConnections.JDBC_DRIVER_VARIABLE) + "), ignoring "
+                + labels(spec.ignoredErrors()));
         sink.publish(new StepStarted(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), info, workload.name(),
                 spec.threads(), spec.round(), spec.warmup().toMillis(), spec.measure().toMillis(), workload.ops(),
                 workload.queriesPerTransaction(), options));
@@ -364,6 +365,11 @@ public final class BenchmarkRunner {
         return m;
     }
 
+    /** Error classes as a sorted list of labels: {@code [deadlock, lock_wait_timeout]}. */
+    static String labels(Set<io.tailstream.schemas.block.SampleStatus> classes) {
+        return classes.stream().map(io.tailstream.schemas.block.SampleStatus::label).sorted().toList().toString();
+    }
+
     /** The effective plan, secrets masked (URLs redacted, passwords never read), as RunStarted carries it. */
     static Map<String, String> settings(RunPlan plan) {
         Map<String, String> m = new LinkedHashMap<>();
@@ -379,7 +385,7 @@ public final class BenchmarkRunner {
         m.put("clientCpuLimitPct", String.valueOf(plan.clientCpuLimitPct()));
         m.put("intervalSeconds", String.valueOf(plan.intervalSeconds()));
         m.put("prepare", String.valueOf(plan.prepare()));
-        m.put("ignoredErrors", plan.ignoredErrors().stream().map(s -> s.label()).sorted().toList().toString());
+        m.put("ignoredErrors", plan.ignoredErrors() == null ? "product default" : labels(plan.ignoredErrors()));
         m.put("accept", plan.accept().toString());
         if (plan.variables() != null) {
             m.put("variables", plan.variables().toString());
@@ -387,6 +393,7 @@ public final class BenchmarkRunner {
         for (Target t : plan.targets()) {
             String p = "target." + t.name() + ".";
             m.put(p + "url", t.redactedUrl());
+            m.put(p + "ignoredErrors", labels(plan.ignoredErrorsFor(t)));
             if (!t.readOnlyUrls().isEmpty()) {
                 m.put(p + "readOnlyUrls", t.readOnlyUrls().stream().map(Secrets::redactUrl).toList().toString());
             }

@@ -1,7 +1,7 @@
 package io.tailstream.producer;
 
 import io.tailstream.producer.driver.Plateau;
-import io.tailstream.producer.driver.StepSpec;
+import io.tailstream.producer.target.Dialect;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.producer.workload.Workloads;
@@ -26,8 +26,10 @@ import java.util.Set;
  * @param measure         measurement per step
  * @param intervalSeconds console interval lines every this many seconds, 0 for none
  * @param prepare         create and load every workload's tables on every target before its steps
- * @param ignoredErrors   error classes counted and skipped (sysbench's {@code --mysql-ignore-errors}); others stop
- *                        the run
+ * @param ignoredErrors   error classes counted and skipped on every target (sysbench's {@code --mysql-ignore-errors});
+ *                        others stop the step; null for each target's product default
+ *                        ({@link io.tailstream.producer.target.Dialect#defaultIgnoredErrors()}), see
+ *                        {@link #ignoredErrorsFor}
  * @param variables       server variables captured at step start, or null for the dialect's defaults
  * @param transactions    measured transactions per step (all threads together, failed ones included): the
  *                        measurement ends after this many or after {@code measure}, whichever comes first; null to
@@ -108,7 +110,10 @@ public record RunPlan(
         if (intervalSeconds < 0) {
             throw new IllegalArgumentException("intervalSeconds must be >= 0, was " + intervalSeconds);
         }
-        ignoredErrors = ignoredErrors == null ? StepSpec.DEFAULT_IGNORED : Set.copyOf(ignoredErrors);
+        ignoredErrors = ignoredErrors == null ? null : Set.copyOf(ignoredErrors);
+        if (ignoredErrors != null && ignoredErrors.contains(SampleStatus.OK)) {
+            throw new IllegalArgumentException("ignoredErrors must name error classes, not ok");
+        }
         variables = variables == null ? null : List.copyOf(variables);
         if (transactions != null && transactions < 1) {
             throw new IllegalArgumentException("transactions must be >= 1, was " + transactions);
@@ -154,7 +159,15 @@ public record RunPlan(
                 ignoredErrors, variables, null, null, null, DEFAULT_CLIENT_CPU_LIMIT_PCT);
     }
 
-    /** A plan that prepares the data, ignores sysbench's default errors and captures the dialects' variables. */
+    /**
+     * The error classes a step on {@code target} ignores: the plan's, or the default of the target's product when the
+     * plan names none.
+     */
+    public Set<SampleStatus> ignoredErrorsFor(Target target) {
+        return ignoredErrors != null ? ignoredErrors : Dialect.forUrl(target.jdbcUrl()).defaultIgnoredErrors();
+    }
+
+    /** A plan that prepares the data, ignores each product's default errors and captures the dialects' variables. */
     public static RunPlan of(String runId, String planName, List<Target> targets, List<WorkloadSpec> workloads,
                              List<Integer> threads, int rounds, Duration warmup, Duration measure,
                              int intervalSeconds) {

@@ -30,6 +30,8 @@ public final class SqlErrors {
             case 2011: // CR_TCP_CONNECTION
             case 2013: // CR_SERVER_LOST
             case 2055: // CR_SERVER_LOST_EXTENDED
+            case 1927: // MariaDB ER_CONNECTION_KILLED: KILL CONNECTION hit a running statement (SQLState 70100)
+            case 4031: // MySQL ER_CLIENT_INTERACTION_TIMEOUT: the server closed an idle connection
                 return SampleStatus.CONNECTION_LOST;
             default:
                 break;
@@ -43,6 +45,10 @@ public final class SqlErrors {
         }
         if (state.equals("23505")) {
             return SampleStatus.DUPLICATE_KEY;
+        }
+        if (state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
+            // PostgreSQL admin_shutdown (pg_terminate_backend, a shutdown), crash_shutdown, cannot_connect_now
+            return SampleStatus.CONNECTION_LOST;
         }
         if (state.startsWith("08") || e instanceof SQLTransientConnectionException
                 || e instanceof SQLNonTransientConnectionException) {
