@@ -52,6 +52,8 @@ public final class ClosedLoopDriver {
         /** Measured transactions left to start, or null when the step is measured by time only. */
         final AtomicLong remaining;
         volatile boolean stop;
+        /** Why the step was asked to stop, or null. */
+        volatile String interruptReason;
         volatile long startNanos;
         volatile long measureStartNanos;
         volatile long endNanos;
@@ -72,17 +74,51 @@ public final class ClosedLoopDriver {
             failure.compareAndSet(null, new StepFailure(reason, cause));
             stop = true;
         }
+
+        /** A stop request: the workers end at their next transaction boundary. */
+        void interrupt(String reason) {
+            interruptReason = reason;
+            stop = true;
+        }
+
+        /** True if the measurement ended before its nominal end: budget used, stop requested, or a failure. */
+        boolean endedEarly() {
+            return budgetUsed() || interruptReason != null || failure.get() != null;
+        }
     }
 
     record StepFailure(String reason, Throwable cause) {}
 
     /**
-     * Runs the step.
+     * Runs the step to its end.
      *
      * @throws StepFailedException if a worker could not connect or hit an error that is not ignored
      */
     public StepResult run(StepSpec spec, DataSource dataSource, Dialect dialect, StepEmission emission) {
+        return run(spec, dataSource, dialect, emission, new StopSignal());
+    }
+
+    /**
+     * Runs the step until its end or until {@code stop} is signalled: then the workers end at their next
+     * transaction boundary, the measurement ends with their last transaction, and the result's outcome is
+     * {@code interrupted: <reason>}.
+     *
+     * @throws StepFailedException if a worker could not connect or hit an error that is not ignored; its partial
+     *                             result says {@code failed: <reason>}
+     */
+    public StepResult run(StepSpec spec, DataSource dataSource, Dialect dialect, StepEmission emission,
+                          StopSignal stop) {
         Run run = new Run(spec, dataSource, dialect);
+        stop.attach(run);
+        try {
+            return run(run, emission);
+        } finally {
+            stop.detach(run);
+        }
+    }
+
+    private StepResult run(Run run, StepEmission emission) {
+        StepSpec spec = run.spec;
         EpochAnchor anchor = EpochAnchor.now(clock);
         List<Worker> workers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
@@ -111,17 +147,19 @@ public final class ClosedLoopDriver {
             joinUninterruptibly(threads.get(i));
             doneNanos = Math.max(doneNanos, workers.get(i).lastEndNanos);
         }
-        // by transaction count the measurement ends with the last transaction; by time at the nominal end
-        long measureEnd = run.budgetUsed() ? doneNanos : Math.max(doneNanos, run.endNanos);
+        // ended early (transaction budget, stop, failure) the measurement ends with the last transaction; by time at
+        // the nominal end, or later when the last transactions overran it
+        long measureEnd = run.endedEarly() ? doneNanos : Math.max(doneNanos, run.endNanos);
         StepResult.Phases phases = new StepResult.Phases(anchor.epochMicros(startNanos),
                 anchor.epochMicros(run.measureStartNanos),
                 anchor.epochMicros(Math.max(measureEnd, run.measureStartNanos)));
         StepResult result = result(spec, workers, phases);
         StepFailure f = run.failure.get();
         if (f != null) {
-            throw new StepFailedException(spec.describe() + " failed: " + f.reason(), f.cause(), result);
+            throw new StepFailedException(spec.describe(), f.reason(), f.cause(),
+                    result.withOutcome("failed: " + f.reason()));
         }
-        return result;
+        return run.interruptReason == null ? result : result.withOutcome("interrupted: " + run.interruptReason);
     }
 
     /** The latest instant at or before {@code nanos} that is a whole number of µs after the anchor. */

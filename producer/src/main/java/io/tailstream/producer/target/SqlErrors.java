@@ -57,6 +57,32 @@ public final class SqlErrors {
         return SampleStatus.OTHER_ERROR;
     }
 
+    /**
+     * One line for messages: {@link #describe} for an {@link SQLException}, the message otherwise, followed by the
+     * innermost cause's message when it says more ({@code SQLState 08S01, vendor code 0: Communications link failure
+     * (caused by ConnectException: Connection refused)}).
+     */
+    public static String describeWithRootCause(Throwable t) {
+        String line = t instanceof SQLException se ? describe(se) : firstLine(String.valueOf(t.getMessage()));
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root != t && root.getMessage() != null) {
+            String rootLine = firstLine(root.getMessage());
+            if (!line.contains(rootLine)) {
+                line += " (caused by " + root.getClass().getSimpleName() + ": " + rootLine + ")";
+            }
+        }
+        return line;
+    }
+
+    private static String firstLine(String msg) {
+        String s = msg.strip();
+        int nl = s.indexOf('\n');
+        return nl > 0 ? s.substring(0, nl) : s;
+    }
+
     /** One line for messages: {@code SQLState 40001, vendor code 1213: Deadlock found ...}. */
     public static String describe(SQLException e) {
         String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip();

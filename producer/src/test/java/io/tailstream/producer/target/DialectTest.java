@@ -94,6 +94,16 @@ class DialectTest {
     }
 
     @Test
+    void connectionErrors_maskStandAlonePasswords_notLettersOfWords() {
+        assertThat(TargetConnections.withoutPassword("role \"nosuchuser\" does not exist", "x"))
+                .isEqualTo("role \"nosuchuser\" does not exist");
+        assertThat(TargetConnections.withoutPassword("bad login 'x' for u", "x")).isEqualTo("bad login '****' for u");
+        assertThat(TargetConnections.withoutPassword("auth s3cr$t.! failed", "s3cr$t.!"))
+                .isEqualTo("auth **** failed");
+        assertThat(TargetConnections.withoutPassword("no password", null)).isEqualTo("no password");
+    }
+
+    @Test
     void target_toStringAndRedactedUrl_neverShowThePassword() {
         Target t = Target.of("t", "jdbc:mysql://u:hunter2@h/db?password=hunter2", "u", () -> "hunter2");
         assertThat(t.toString()).doesNotContain("hunter2");
