@@ -4,6 +4,7 @@ import io.tailstream.producer.driver.ClosedLoopDriver;
 import io.tailstream.producer.driver.StepFailedException;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.driver.StepSpec;
+import io.tailstream.producer.driver.StopSignal;
 import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.emit.KafkaSampleSink;
 import io.tailstream.producer.emit.SampleSink;
@@ -41,10 +42,11 @@ import java.util.Set;
  * Runs a {@link RunPlan}: for each target (one connection pool), optionally prepares the workloads' data, then runs
  * every step (workload x threads x round) with the {@link ClosedLoopDriver}, emitting samples and control events
  * ({@code RunStarted}, {@code StepStarted} with the target's metadata, {@code StepEnded}, {@code RunEnded}) to the
- * sink. A step that fails ends the run: its emission is still finished (end markers sent), {@code StepEnded} and
- * {@code RunEnded} say {@code failed: ...}, and the exception's message names the target and step.
+ * sink. A step that fails, a target that cannot be reached or a {@link #stop} request ends the run cleanly: the
+ * step's emission is still finished (end markers sent), {@code StepEnded} and {@code RunEnded} say {@code failed:
+ * ...} or {@code interrupted: ...}, and {@link #run} returns what ran.
  *
- * <p>Not thread safe: one run at a time per runner.
+ * <p>One run at a time per runner; {@link #stop} may be called from any thread.
  */
 public final class BenchmarkRunner {
 
@@ -54,6 +56,7 @@ public final class BenchmarkRunner {
     private final SampleSink sink;
     private final PrintStream console;
     private final Clock clock;
+    private final StopSignal stopSignal = new StopSignal();
     /** Whether any step of the current run was client-bound (for RunEnded). */
     private boolean runClientBound;
 
@@ -111,10 +114,38 @@ public final class BenchmarkRunner {
     }
 
     /**
-     * Runs every step of the plan.
+     * Opens one connection to every endpoint of every target (the primary and each read-only URL) and closes it
+     * again: what a caller runs before {@link #run} publishes anything, so a wrong password, a refused connection
+     * or an unknown database is reported before the run starts.
      *
-     * @throws TargetException     if a target cannot be reached (message names it)
-     * @throws StepFailedException if a step fails (message names target and step)
+     * @throws TargetException for the first endpoint that cannot be reached; its one-line message names the target,
+     *                         its redacted URL and the driver's reason, never the password
+     */
+    public static void checkTargets(RunPlan plan) {
+        for (Target target : plan.targets()) {
+            TargetConnections.open(target, 1).close();
+        }
+    }
+
+    /**
+     * Asks the running {@link #run} to stop: the running step's workers stop at their next transaction boundary,
+     * the step ends with outcome {@code interrupted: <reason>}, no further step starts, {@code RunEnded} says
+     * {@code interrupted: <reason>}, and {@code run} returns normally. Thread safe, callable from a shutdown hook;
+     * the first reason is kept, and a runner once stopped starts no further step, in this run or a later one.
+     */
+    public void stop(String reason) {
+        stopSignal.stop(reason);
+    }
+
+    /**
+     * Runs every step of the plan, until a step fails, a target cannot be reached or {@link #stop} is called: the
+     * run then stops there, the failed or interrupted step's {@code StepEnded} and the {@code RunEnded} say why, and
+     * the result holds every step that ran, the last one partial, with the run's outcome.
+     *
+     * @return the steps run and the run's outcome ({@link RunResult#completed()} false when it did not run to its
+     *         end)
+     * @throws RuntimeException only when emission itself fails (samples or events cannot be delivered, the spool
+     *                          reached its limit); {@code RunEnded} is then attempted with {@code failed: <reason>}
      */
     public RunResult run(RunPlan plan) {
         List<StepResult> results = new ArrayList<>();
@@ -123,53 +154,63 @@ public final class BenchmarkRunner {
         List<TargetInfo> announced = plan.targets().stream().map(TargetConnections::describeOffline).toList();
         sink.publish(new RunStarted(plan.runId(), nowMs(), sink.producerId(), plan.planName(), announced,
                 clientInfo(), settings(plan)));
-        String outcome = "completed";
-        List<TargetConnections> probePools = new ArrayList<>();
+        String outcome;
         try (ClientHealthMonitor health = new ClientHealthMonitor(plan.runId(), sink, plan.clientCpuLimitPct(),
                 HEALTH_PERIOD, clock, console)) {
-            try {
-                // one connection per target for the SELECT 1 probe, apart from the workers' pools; this also checks
-                // every target is reachable before the first step
-                Map<String, javax.sql.DataSource> probes = new LinkedHashMap<>();
-                for (Target target : plan.targets()) {
-                    TargetConnections p = TargetConnections.open(target, 1);
-                    probePools.add(p);
-                    probes.put(target.name(), p.dataSource());
-                }
-                health.probe(probes);
-                int stepId = 0;
-                for (Target target : plan.targets()) {
-                    // workers + one for metadata
-                    try (TargetConnections tc = TargetConnections.open(target, plan.maxThreads() + 1)) {
-                        if (plan.prepare()) {
-                            prepare(tc, plan.workloads(), console);
-                        }
-                        stepId = runTarget(plan, tc, health, results, stepId);
-                    }
-                }
-            } finally {
-                // before the probe pools close: no probe left running on them
-                health.probe(Map.of());
-                probePools.forEach(TargetConnections::close);
-            }
+            outcome = runTargets(plan, health, results);
         } catch (RuntimeException e) {
-            outcome = "failed: " + e.getMessage();
             try {
-                publishRunEnded(plan, outcome);
+                publishRunEnded(plan, "failed: " + e.getMessage());
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw e;
         }
+        if (!outcome.equals(StepResult.COMPLETED)) {
+            console.println("== run " + plan.runId() + " " + outcome);
+        }
         publishRunEnded(plan, outcome);
         return new RunResult(plan.runId(), plan.planName(), sink.producerId(), results, sink.blocksSent(),
-                sink.samplesSent());
+                sink.samplesSent(), outcome);
     }
 
-    /** Every step on one target, the plateau stop included; returns the last step id used. */
-    private int runTarget(RunPlan plan, TargetConnections tc, ClientHealthMonitor health, List<StepResult> results,
-                          int lastStepId) {
-        int stepId = lastStepId;
+    /** Every target in turn; returns the run's outcome. */
+    private String runTargets(RunPlan plan, ClientHealthMonitor health, List<StepResult> results) {
+        int[] stepId = {0};
+        for (Target target : plan.targets()) {
+            if (stopSignal.reason() != null) {
+                return "interrupted: " + stopSignal.reason();
+            }
+            String outcome;
+            // the workers' pool (one more connection for metadata) and a connection of its own for the probes
+            try (TargetConnections tc = TargetConnections.open(target, plan.maxThreads() + 1);
+                 TargetConnections probe = TargetConnections.open(target, 1)) {
+                health.probe(Map.of(target.name(), probe.dataSource()));
+                try {
+                    if (plan.prepare()) {
+                        prepare(tc, plan.workloads(), console);
+                    }
+                    outcome = runTarget(plan, tc, health, results, stepId);
+                } finally {
+                    // before the probe's pool closes: no probe left running on it
+                    health.probe(Map.of());
+                }
+            } catch (TargetException e) {
+                return "failed: " + e.getMessage();
+            }
+            if (!outcome.equals(StepResult.COMPLETED)) {
+                return outcome;
+            }
+        }
+        return StepResult.COMPLETED;
+    }
+
+    /**
+     * Every step on one target, the plateau stop included; {@code stepId[0]} is the last step id used. Returns
+     * {@code completed}, or the run's outcome when a step did not run to its end.
+     */
+    private String runTarget(RunPlan plan, TargetConnections tc, ClientHealthMonitor health, List<StepResult> results,
+                             int[] stepId) {
         Target target = tc.target();
         ClosedLoopDriver driver = new ClosedLoopDriver(clock, console);
         for (WorkloadSpec ws : plan.workloads()) {
@@ -178,12 +219,26 @@ public final class BenchmarkRunner {
             for (int threads : plan.threads()) {
                 double qpsSum = 0;
                 for (int round = 1; round <= plan.rounds(); round++) {
-                    stepId++;
-                    StepSpec spec = new StepSpec(stepId, target.name(), workload, threads, round, plan.warmup(),
-                            plan.measure(), plan.intervalSeconds(), plan.ignoredErrors(), plan.transactions(),
-                            plan.rate());
-                    StepResult r = runStep(plan, tc, driver, spec, ws, health);
+                    if (stopSignal.reason() != null) {
+                        return "interrupted: " + stopSignal.reason();
+                    }
+                    stepId[0]++;
+                    StepSpec spec = new StepSpec(stepId[0], target.name(), workload, threads, round, plan.warmup(),
+                            plan.measure(), plan.intervalSeconds(), plan.ignoredErrorsFor(target),
+                            plan.transactions(), plan.rate());
+                    StepResult r;
+                    try {
+                        r = runStep(plan, tc, driver, spec, ws, health);
+                    } catch (TargetException e) {
+                        return "failed: " + spec.describe() + " could not start: " + e.getMessage();
+                    }
                     results.add(r);
+                    if (r.outcome().startsWith("failed: ")) {
+                        return "failed: " + spec.describe() + " " + r.outcome();
+                    }
+                    if (!r.completed()) {
+                        return r.outcome();
+                    }
                     qpsSum += r.qps();
                 }
                 levelQps.add(qpsSum / plan.rounds());
@@ -193,7 +248,7 @@ public final class BenchmarkRunner {
                 }
             }
         }
-        return stepId;
+        return StepResult.COMPLETED;
     }
 
     private static String plateauLine(Target target, Workload workload, RunPlan plan, List<Double> levelQps) {
@@ -227,7 +282,8 @@ public final class BenchmarkRunner {
             }
         }
         console.println("== " + spec.describe() + ": " + info.product() + " " + info.version() + " (driver: "
-                + info.variables().get(TargetConnections.JDBC_DRIVER_VARIABLE) + ")");
+                + info.variables().get(TargetConnections.JDBC_DRIVER_VARIABLE) + "), ignoring "
+                + labels(spec.ignoredErrors()));
         sink.publish(new StepStarted(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), info, workload.name(),
                 spec.threads(), spec.round(), spec.warmup().toMillis(), spec.measure().toMillis(), workload.ops(),
                 workload.queriesPerTransaction(), options));
@@ -235,31 +291,27 @@ public final class BenchmarkRunner {
         sink.takeSpoolHighWaterBytes();
         StepEmission emission = sink.beginStep(spec.stepId(), workload.ops(), spec.openLoop());
         StepResult result;
-        StepFailedException failure = null;
         health.stepStarted(spec.stepId());
         try {
-            result = driver.run(spec, tc.dataSourceFor(spec.workload()), tc.dialect(), emission);
+            result = driver.run(spec, tc.dataSourceFor(spec.workload()), tc.dialect(), emission, stopSignal);
         } catch (StepFailedException e) {
-            failure = e;
             result = e.partial();
         }
         ClientHealthMonitor.StepHealth stepHealth = health.stepEnded();
-        // always finished, so downstream windows of a failed step close too
+        // always finished, so downstream windows of a failed or interrupted step close too
         StepEmission.StepCounts counts = emission.finish();
-        long errors = result == null ? 0 : result.errors();
         runClientBound |= stepHealth.clientBound();
         SpoolingTransport.SpoolStats spoolAfter = sink.spoolStats();
         long stepSpoolPeak = sink.takeSpoolHighWaterBytes();
-        sink.publish(new StepEnded(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), counts.samplesSent(),
-                counts.blocksSent(), errors, failure == null ? "completed" : "failed: " + failure.getMessage(),
-                stepHealth.clientBound(), spoolAfter == null ? 0 : spoolAfter.blocksSpooled()
-                        - spoolBefore.blocksSpooled(), spoolAfter == null ? 0 : spoolAfter.controlEventsSpooled()
-                        - spoolBefore.controlEventsSpooled(), stepSpoolPeak));
-        if (failure != null) {
-            throw failure;
-        }
         result = result.withEmission(counts.samplesSent(), counts.blocksSent(), counts.backpressureNanos() / 1e6)
-                .withClientHealth(stepHealth.clientBound(), stepHealth.maxProcessCpuPct());
+                .withClientCpu(stepHealth.clientBound(), stepHealth.maxProcessCpuPct(), -1, -1);
+        StepResult.Phases phases = result.phases();
+        sink.publish(new StepEnded(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), counts.samplesSent(),
+                counts.blocksSent(), result.errors(), result.outcome(), stepHealth.clientBound(),
+                spoolAfter == null ? 0 : spoolAfter.blocksSpooled() - spoolBefore.blocksSpooled(),
+                spoolAfter == null ? 0 : spoolAfter.controlEventsSpooled() - spoolBefore.controlEventsSpooled(),
+                stepSpoolPeak, phases.startEpochMicros(), phases.measureStartEpochMicros(),
+                phases.measureEndEpochMicros(), spec.threads(), result.reconnects(), null, null));
         console.println(result.summary());
         return result;
     }
@@ -359,6 +411,11 @@ public final class BenchmarkRunner {
         return m;
     }
 
+    /** Error classes as a sorted list of labels: {@code [deadlock, lock_wait_timeout]}. */
+    static String labels(Set<io.tailstream.schemas.block.SampleStatus> classes) {
+        return classes.stream().map(io.tailstream.schemas.block.SampleStatus::label).sorted().toList().toString();
+    }
+
     /** The effective plan, secrets masked (URLs redacted, passwords never read), as RunStarted carries it. */
     static Map<String, String> settings(RunPlan plan) {
         Map<String, String> m = new LinkedHashMap<>();
@@ -374,13 +431,15 @@ public final class BenchmarkRunner {
         m.put("clientCpuLimitPct", String.valueOf(plan.clientCpuLimitPct()));
         m.put("intervalSeconds", String.valueOf(plan.intervalSeconds()));
         m.put("prepare", String.valueOf(plan.prepare()));
-        m.put("ignoredErrors", plan.ignoredErrors().stream().map(s -> s.label()).sorted().toList().toString());
+        m.put("ignoredErrors", plan.ignoredErrors() == null ? "product default" : labels(plan.ignoredErrors()));
+        m.put("accept", plan.accept().toString());
         if (plan.variables() != null) {
             m.put("variables", plan.variables().toString());
         }
         for (Target t : plan.targets()) {
             String p = "target." + t.name() + ".";
             m.put(p + "url", t.redactedUrl());
+            m.put(p + "ignoredErrors", labels(plan.ignoredErrorsFor(t)));
             if (!t.readOnlyUrls().isEmpty()) {
                 m.put(p + "readOnlyUrls", t.readOnlyUrls().stream().map(Secrets::redactUrl).toList().toString());
             }

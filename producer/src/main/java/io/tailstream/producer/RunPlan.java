@@ -1,7 +1,7 @@
 package io.tailstream.producer;
 
 import io.tailstream.producer.driver.Plateau;
-import io.tailstream.producer.driver.StepSpec;
+import io.tailstream.producer.target.Dialect;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.producer.workload.Workloads;
@@ -26,8 +26,10 @@ import java.util.Set;
  * @param measure         measurement per step
  * @param intervalSeconds console interval lines every this many seconds, 0 for none
  * @param prepare         create and load every workload's tables on every target before its steps
- * @param ignoredErrors   error classes counted and skipped (sysbench's {@code --mysql-ignore-errors}); others stop
- *                        the run
+ * @param ignoredErrors   error classes counted and skipped on every target (sysbench's {@code --mysql-ignore-errors});
+ *                        others stop the step; null for each target's product default
+ *                        ({@link io.tailstream.producer.target.Dialect#defaultIgnoredErrors()}), see
+ *                        {@link #ignoredErrorsFor}
  * @param variables       server variables captured at step start, or null for the dialect's defaults
  * @param transactions    measured transactions per step (all threads together, failed ones included): the
  *                        measurement ends after this many or after {@code measure}, whichever comes first; null to
@@ -37,6 +39,8 @@ import java.util.Set;
  * @param plateau         stop raising the thread count of a (target, workload) sweep when QPS stops rising; null
  *                        to run every thread count
  * @param clientCpuLimitPct a step is flagged client-bound when this process's CPU (% of the machine) exceeds this
+ * @param accept          verdict checks the plan waives ({@link #CHECKS}), sorted, each once; empty for none. The
+ *                        producer only carries them ({@code RunStarted.settings["accept"]}); the report applies them
  */
 public record RunPlan(
         String runId,
@@ -54,10 +58,15 @@ public record RunPlan(
         Long transactions,
         Double rate,
         Plateau plateau,
-        double clientCpuLimitPct) {
+        double clientCpuLimitPct,
+        List<String> accept) {
 
     /** sysbench-style closed-loop plans measure by time and flag a step client-bound above 50% process CPU. */
     public static final double DEFAULT_CLIENT_CPU_LIMIT_PCT = 50.0;
+
+    /** Ids of the verdict checks a plan may waive with {@code accept}, in the report's order. */
+    public static final List<String> CHECKS = List.of("clientBound", "durability", "isolation", "warmup", "errors",
+            "dataSize", "rtt");
 
     public RunPlan {
         Objects.requireNonNull(runId, "runId");
@@ -101,7 +110,10 @@ public record RunPlan(
         if (intervalSeconds < 0) {
             throw new IllegalArgumentException("intervalSeconds must be >= 0, was " + intervalSeconds);
         }
-        ignoredErrors = ignoredErrors == null ? StepSpec.DEFAULT_IGNORED : Set.copyOf(ignoredErrors);
+        ignoredErrors = ignoredErrors == null ? null : Set.copyOf(ignoredErrors);
+        if (ignoredErrors != null && ignoredErrors.contains(SampleStatus.OK)) {
+            throw new IllegalArgumentException("ignoredErrors must name error classes, not ok");
+        }
         variables = variables == null ? null : List.copyOf(variables);
         if (transactions != null && transactions < 1) {
             throw new IllegalArgumentException("transactions must be >= 1, was " + transactions);
@@ -112,6 +124,31 @@ public record RunPlan(
         if (!(clientCpuLimitPct > 0 && clientCpuLimitPct <= 100)) {
             throw new IllegalArgumentException("clientCpuLimitPct must be in (0, 100], was " + clientCpuLimitPct);
         }
+        accept = accept == null ? List.of() : List.copyOf(new java.util.TreeSet<>(accept));
+        for (String check : accept) {
+            requireCheck(check);
+        }
+    }
+
+    /** A plan without waived checks. */
+    public RunPlan(String runId, String planName, List<Target> targets, List<WorkloadSpec> workloads,
+                   List<Integer> threads, int rounds, Duration warmup, Duration measure, int intervalSeconds,
+                   boolean prepare, Set<SampleStatus> ignoredErrors, List<String> variables, Long transactions,
+                   Double rate, Plateau plateau, double clientCpuLimitPct) {
+        this(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds, prepare,
+                ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, List.of());
+    }
+
+    /**
+     * Refuses anything but a check id of {@link #CHECKS}.
+     *
+     * @throws IllegalArgumentException naming the value and the valid ids
+     */
+    public static String requireCheck(String check) {
+        if (!CHECKS.contains(check)) {
+            throw new IllegalArgumentException("'" + check + "' is not a verdict check (one of " + CHECKS + ")");
+        }
+        return check;
     }
 
     /** A closed-loop plan measured by time, every thread count run, client-bound above 50% CPU. */
@@ -122,7 +159,15 @@ public record RunPlan(
                 ignoredErrors, variables, null, null, null, DEFAULT_CLIENT_CPU_LIMIT_PCT);
     }
 
-    /** A plan that prepares the data, ignores sysbench's default errors and captures the dialects' variables. */
+    /**
+     * The error classes a step on {@code target} ignores: the plan's, or the default of the target's product when the
+     * plan names none.
+     */
+    public Set<SampleStatus> ignoredErrorsFor(Target target) {
+        return ignoredErrors != null ? ignoredErrors : Dialect.forUrl(target.jdbcUrl()).defaultIgnoredErrors();
+    }
+
+    /** A plan that prepares the data, ignores each product's default errors and captures the dialects' variables. */
     public static RunPlan of(String runId, String planName, List<Target> targets, List<WorkloadSpec> workloads,
                              List<Integer> threads, int rounds, Duration warmup, Duration measure,
                              int intervalSeconds) {
@@ -133,25 +178,31 @@ public record RunPlan(
     /** The same plan with another prepare flag. */
     public RunPlan withPrepare(boolean prepareData) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
-                prepareData, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct);
+                prepareData, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept);
     }
 
     /** The same plan with another driver: transaction limit, open-loop rate, plateau stop and client CPU limit. */
     public RunPlan withDriver(Long transactionLimit, Double totalRate, Plateau plateauStop, double cpuLimitPct) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
-                prepare, ignoredErrors, variables, transactionLimit, totalRate, plateauStop, cpuLimitPct);
+                prepare, ignoredErrors, variables, transactionLimit, totalRate, plateauStop, cpuLimitPct, accept);
     }
 
     /** The same plan with another run id. */
     public RunPlan withRunId(String id) {
         return new RunPlan(id, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
-                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct);
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept);
     }
 
     /** The same plan with console interval lines every {@code seconds} (0: none). */
     public RunPlan withIntervalSeconds(int seconds) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, seconds,
-                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct);
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept);
+    }
+
+    /** The same plan waiving {@code checks} (ids of {@link #CHECKS}). */
+    public RunPlan withAccept(java.util.Collection<String> checks) {
+        return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, List.copyOf(checks));
     }
 
     /** Largest thread count: what each target's pool is sized to (plus one for metadata). */

@@ -3,7 +3,6 @@ package io.tailstream.producer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tailstream.producer.driver.StepFailedException;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.emit.KafkaSampleSink;
@@ -16,6 +15,7 @@ import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.schemas.block.BlockHeader;
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleBlockDecoder;
+import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
@@ -106,6 +106,34 @@ class BenchmarkRunnerH2Test {
         StepEnded ended = (StepEnded) events.get(2);
         assertThat(ended.samplesSent()).isEqualTo(rw.samplesSent());
         assertThat(ended.blocksSent()).isEqualTo(rw.blocksSent());
+        assertThat(ended.threads()).isEqualTo(1);
+        assertThat(ended.reconnects()).isZero();
+        assertThat(new StepResult.Phases(ended.startEpochMicros(), ended.measureStartEpochMicros(),
+                ended.measureEndEpochMicros())).isEqualTo(rw.phases());
+        assertThat(ended.measureStartEpochMicros() - ended.startEpochMicros()).isEqualTo(300_000);
+
+        // the step's TPS is exactly its successful measured samples over the span the event carries
+        for (int step = 1; step <= 2; step++) {
+            StepEnded e = (StepEnded) events.get(2 * step);
+            StepResult r = result.steps().get(step - 1);
+            List<Sample> own = new ArrayList<>();
+            for (ListTransport.Sent s : transport.blocks()) {
+                if (SampleBlockDecoder.readHeader(s.block()).stepId() == step) {
+                    own.addAll(SampleBlockDecoder.samples(s.block()));
+                }
+            }
+            long okMeasured = own.stream().filter(x -> !x.warmup() && x.status() == SampleStatus.OK).count();
+            double exact = okMeasured / ((e.measureEndEpochMicros() - e.measureStartEpochMicros()) / 1e6);
+            assertThat(r.tps()).isCloseTo(exact, Offset.offset(exact * 1e-9));
+            assertThat(own).allSatisfy(x -> {
+                if (x.warmup()) {
+                    assertThat(x.startEpochMicros()).isBetween(e.startEpochMicros(), e.measureStartEpochMicros() - 1);
+                } else {
+                    assertThat(x.startEpochMicros()).isGreaterThanOrEqualTo(e.measureStartEpochMicros());
+                    assertThat(x.endEpochMicros()).isLessThanOrEqualTo(e.measureEndEpochMicros());
+                }
+            });
+        }
         RunEnded end = (RunEnded) events.get(5);
         assertThat(end.samplesSent()).isEqualTo(samples);
         assertThat(end.blocksSent()).isEqualTo(headers.size());
@@ -125,42 +153,129 @@ class BenchmarkRunnerH2Test {
         RunResult result = new BenchmarkRunner(SampleSink.noop("p1"), console).run(plan);
         StepResult r = result.steps().get(0);
         assertThat(r.transactions()).isPositive();
-        // every successful transaction ran 20 statements; a failed one fewer (it stopped at the failing statement)
-        assertThat(r.queries()).isBetween(20 * r.transactions(), 20 * (r.transactions() + r.errors()) - r.errors());
+        // queries are the statements that succeeded: 20 per successful transaction, and of a failed one those before
+        // the failing statement (0 to 19)
+        assertThat(r.queries()).isBetween(20 * r.transactions(), 20 * r.transactions() + 19 * r.errors());
         assertThat(r.samplesSent()).isZero();
     }
 
     @Test
-    void unreachableTarget_failsWithTargetName_noStackTraceSoup() {
+    void unreachableSecondTarget_runEndsCleanly_firstTargetsStepsKept() {
+        Target h2 = Target.h2InMemory("h2-mem", "runner-unreachable");
         Target bad = Target.of("nowhere", "jdbc:mysql://127.0.0.1:1/none?connectTimeout=500", "u", () -> "secret");
-        RunPlan plan = RunPlan.of("run-bad", "test", List.of(bad), List.of(WorkloadSpec.of("oltp_point_select")),
-                List.of(1), 1, Duration.ZERO, Duration.ofSeconds(1), 0);
+        RunPlan plan = RunPlan.of("run-bad", "test", List.of(h2, bad), List.of(new WorkloadSpec("oltp_point_select",
+                SMALL)), List.of(1), 1, Duration.ZERO, Duration.ofMillis(300), 0);
         ListTransport transport = new ListTransport(1);
+        RunResult result;
         try (SampleSink sink = new KafkaSampleSink("run-bad", "p1", transport, Clock.system(),
                 EmitterSettings.defaults())) {
-            assertThatThrownBy(() -> new BenchmarkRunner(sink, console).run(plan))
-                    .isInstanceOf(TargetException.class)
-                    .hasMessageStartingWith("cannot connect to target 'nowhere' (jdbc:mysql://127.0.0.1:1/none")
-                    .hasMessageNotContaining("secret");
+            result = new BenchmarkRunner(sink, console).run(plan);
         }
-        RunEnded end = Json.read(transport.control().get(transport.control().size() - 1), RunEnded.class);
-        assertThat(end.outcome()).startsWith("failed: cannot connect to target 'nowhere'");
+        assertThat(result.completed()).isFalse();
+        assertThat(result.outcome()).startsWith("failed: cannot connect to target 'nowhere' (jdbc:mysql://127.0.0.1:1/none")
+                .doesNotContain("secret").doesNotContain("\n");
+        assertThat(result.steps()).singleElement().satisfies(s -> {
+            assertThat(s.target()).isEqualTo("h2-mem");
+            assertThat(s.completed()).isTrue();
+            assertThat(s.samplesSent()).isEqualTo(s.samplesRecorded()).isPositive();
+        });
+        List<ControlEvent> events = controlEvents(transport);
+        assertThat(events).extracting(e -> e.getClass().getSimpleName())
+                .containsExactly("RunStarted", "StepStarted", "StepEnded", "RunEnded");
+        assertThat(((RunEnded) events.get(3)).outcome()).isEqualTo(result.outcome());
+        assertThatThrownBy(() -> BenchmarkRunner.checkTargets(plan)).isInstanceOf(TargetException.class)
+                .hasMessageStartingWith("cannot connect to target 'nowhere' (jdbc:mysql://127.0.0.1:1/none")
+                .hasMessageNotContaining("secret");
     }
 
     @Test
-    void nonIgnoredError_stopsStep_withTargetAndStepInMessage() {
-        Target h2 = Target.h2InMemory("h2-empty", "runner3");
-        // no prepare: the tables do not exist, every statement fails with "table not found"
-        RunPlan plan = RunPlan.of("run-fail", "test", List.of(h2), List.of(WorkloadSpec.of("oltp_point_select")),
-                List.of(2), 1, Duration.ZERO, Duration.ofSeconds(5), 0).withPrepare(false);
-        ListTransport transport = new ListTransport(1);
-        try (SampleSink sink = new KafkaSampleSink("run-fail", "p1", transport, Clock.system(),
+    void thirdStepFails_stepsOneAndTwoKept_everyControlEventPublished() {
+        Target h2 = Target.h2InMemory("h2-third", "runner-third");
+        WorkloadSpec oneTable = new WorkloadSpec("oltp_point_select", SMALL);
+        // the second workload needs a table that was never created: its first step cannot open a session
+        WorkloadSpec twoTables = new WorkloadSpec("oltp_point_select", Map.of("tables", "2", "table_size", "1000"));
+        BenchmarkRunner.prepare(h2, List.of(oneTable), 1, console);
+        RunPlan plan = RunPlan.of("run-third", "test", List.of(h2), List.of(oneTable, twoTables), List.of(1, 2), 1,
+                Duration.ofMillis(100), Duration.ofMillis(400), 0).withPrepare(false);
+        ListTransport transport = new ListTransport(2);
+        RunResult result;
+        try (SampleSink sink = new KafkaSampleSink("run-third", "p1", transport, Clock.system(),
                 EmitterSettings.defaults())) {
-            assertThatThrownBy(() -> new BenchmarkRunner(sink, console).run(plan))
-                    .isInstanceOf(StepFailedException.class)
-                    .hasMessageStartingWith("step 1 (target 'h2-empty', oltp_point_select, 2 threads, round 1) "
-                            + "failed: ")
-                    .hasMessageContaining("SBTEST1");
+            result = new BenchmarkRunner(sink, console).run(plan);
         }
+        assertThat(result.completed()).isFalse();
+        assertThat(result.outcome()).startsWith("failed: step 3 (target 'h2-third', oltp_point_select, 1 thread, round 1)"
+                + " failed: worker 0 cannot open its connection or session: ").contains("SBTEST2");
+        assertThat(result.steps()).hasSize(3);
+        assertThat(result.steps().subList(0, 2)).allSatisfy(s -> {
+            assertThat(s.completed()).isTrue();
+            assertThat(s.transactions()).isPositive();
+            assertThat(s.samplesSent()).isEqualTo(s.samplesRecorded());
+        });
+        StepResult third = result.steps().get(2);
+        assertThat(third.outcome()).startsWith("failed: worker 0 cannot open its connection or session: ");
+        assertThat(third.transactions()).isZero();
+
+        List<ControlEvent> events = controlEvents(transport);
+        assertThat(events).extracting(e -> e.getClass().getSimpleName()).containsExactly("RunStarted",
+                "StepStarted", "StepEnded", "StepStarted", "StepEnded", "StepStarted", "StepEnded", "RunEnded");
+        assertThat(((StepEnded) events.get(2)).completed()).isTrue();
+        assertThat(((StepEnded) events.get(4)).completed()).isTrue();
+        assertThat(((StepEnded) events.get(6)).outcome()).isEqualTo(third.outcome());
+        RunEnded end = (RunEnded) events.get(7);
+        assertThat(end.outcome()).isEqualTo(result.outcome());
+        // every block of every step sent, the failed one's end-of-step marker included
+        List<BlockHeader> headers = transport.blocks().stream().map(b -> SampleBlockDecoder.readHeader(b.block()))
+                .toList();
+        assertThat(headers).extracting(BlockHeader::blockSeq)
+                .containsExactlyElementsOf(java.util.stream.LongStream.range(0, headers.size()).boxed().toList());
+        assertThat(headers.stream().filter(BlockHeader::endOfStep).map(BlockHeader::stepId).distinct())
+                .containsExactly(1, 2, 3);
+        assertThat(end.samplesSent()).isEqualTo(result.samplesSent())
+                .isEqualTo(result.steps().stream().mapToLong(StepResult::samplesSent).sum());
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("| failed: worker 0 cannot open")
+                .contains("== run run-third failed: step 3 (target 'h2-third'");
+    }
+
+    @Test
+    void stopFromAnotherThread_midStep_interruptsIt_noFurtherStep_runReturns() throws Exception {
+        Target h2 = Target.h2InMemory("h2-stop", "runner-stop");
+        RunPlan plan = RunPlan.of("run-stop", "test", List.of(h2), List.of(new WorkloadSpec("oltp_point_select",
+                SMALL)), List.of(2, 4), 1, Duration.ZERO, Duration.ofMinutes(10), 0);
+        ListTransport transport = new ListTransport(1);
+        try (SampleSink sink = new KafkaSampleSink("run-stop", "p1", transport, Clock.system(),
+                EmitterSettings.defaults())) {
+            BenchmarkRunner runner = new BenchmarkRunner(sink, console);
+            java.util.concurrent.CompletableFuture<RunResult> running =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> runner.run(plan));
+            // mid-step: the first step has handed over measured samples
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (transport.blocks().stream().noneMatch(b -> SampleBlockDecoder.readHeader(b.block()).sampleCount() > 0)) {
+                assertThat(running).isNotDone();
+                assertThat(System.nanoTime()).as("a block of samples within 60 s").isLessThan(deadline);
+                Thread.sleep(10);
+            }
+            runner.stop("user pressed Ctrl-C");
+            RunResult result = running.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(result.outcome()).isEqualTo("interrupted: user pressed Ctrl-C");
+            assertThat(result.completed()).isFalse();
+            StepResult step = result.steps().get(0);
+            assertThat(result.steps()).hasSize(1);
+            assertThat(step.outcome()).isEqualTo("interrupted: user pressed Ctrl-C");
+            assertThat(step.transactions()).isPositive();
+            // the measurement ended with the last transaction, well before its nominal 10 minutes
+            assertThat(step.measureSeconds()).isPositive().isLessThan(600);
+            assertThat(step.samplesSent()).isEqualTo(step.samplesRecorded());
+            List<ControlEvent> events = controlEvents(transport);
+            assertThat(events).extracting(e -> e.getClass().getSimpleName())
+                    .containsExactly("RunStarted", "StepStarted", "StepEnded", "RunEnded");
+            assertThat(((StepEnded) events.get(2)).outcome()).isEqualTo("interrupted: user pressed Ctrl-C");
+            assertThat(((RunEnded) events.get(3)).outcome()).isEqualTo("interrupted: user pressed Ctrl-C");
+        }
+    }
+
+    private static List<ControlEvent> controlEvents(ListTransport transport) {
+        return transport.control().stream().map(b -> Json.read(b, ControlEvent.class))
+                .filter(e -> !(e instanceof ClientHealth)).toList();
     }
 }

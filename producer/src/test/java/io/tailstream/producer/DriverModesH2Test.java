@@ -108,7 +108,7 @@ class DriverModesH2Test {
         // no level can gain 100000%: the sweep stops after the second level, both rounds of each level run
         RunPlan plan = RunPlan.of("run-plateau", "t", List.of(Target.h2InMemory("h2", "modes3")), POINT,
                 List.of(1, 2, 4, 8), 2, Duration.ZERO, Duration.ofMillis(300), 0)
-                .withDriver(null, null, new Plateau(100_000, 1), 50);
+                .withDriver(null, null, new Plateau(100_000, 1), 50).withAccept(List.of("rtt", "isolation"));
         Run r = run(plan);
         assertThat(r.result().steps()).extracting(StepResult::threads).containsExactly(1, 1, 2, 2);
         assertThat(r.result().steps()).extracting(StepResult::round).containsExactly(1, 2, 1, 2);
@@ -117,7 +117,8 @@ class DriverModesH2Test {
                         + " peak \\d+\\.\\d\\d qps at [12] threads; higher thread counts skipped");
         RunStarted started = (RunStarted) r.events().get(0);
         assertThat(started.settings()).containsEntry("plateau", "minGainPct=100000.0, patience=1")
-                .containsEntry("loop", "closed").containsEntry("target.h2.password", "***");
+                .containsEntry("loop", "closed").containsEntry("target.h2.password", "***")
+                .containsEntry("accept", "[isolation, rtt]");
     }
 
     @Test
@@ -150,13 +151,19 @@ class DriverModesH2Test {
     }
 
     @Test
-    void healthProbesEveryTargetOfTheRun_onItsOwnConnection() {
+    void healthProbesTheStepsTarget_onItsOwnConnection() {
         RunPlan plan = RunPlan.of("run-probe", "t", List.of(Target.h2InMemory("a", "modes5"),
                 Target.h2InMemory("b", "modes6")), POINT, List.of(1), 1, Duration.ZERO, Duration.ofMillis(1500), 0);
         Run r = run(plan);
         List<ClientHealth> health = r.events().stream().filter(e -> e instanceof ClientHealth)
                 .map(e -> (ClientHealth) e).toList();
-        assertThat(health).anySatisfy(h -> assertThat(h.rttMillis()).containsOnlyKeys("a", "b")
-                .allSatisfy((name, ms) -> assertThat(ms).isNotNegative().isLessThan(5_000.0)));
+        for (int step = 1; step <= 2; step++) {
+            String target = step == 1 ? "a" : "b";
+            assertThat(health.stream().filter(h -> h.stepId() == target.charAt(0) - 'a' + 1)).as(target)
+                    .isNotEmpty()
+                    .allSatisfy(h -> assertThat(h.rttMillis().keySet()).isSubsetOf(target))
+                    .anySatisfy(h -> assertThat(h.rttMillis()).containsOnlyKeys(target)
+                            .allSatisfy((name, ms) -> assertThat(ms).isNotNegative().isLessThan(5_000.0)));
+        }
     }
 }

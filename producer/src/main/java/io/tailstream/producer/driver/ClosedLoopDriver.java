@@ -4,12 +4,15 @@ import io.tailstream.producer.emit.StepEmission;
 import io.tailstream.producer.target.Dialect;
 import io.tailstream.producer.time.Clock;
 import io.tailstream.producer.time.EpochAnchor;
+import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.histogram.LatencyHistograms;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,6 +52,8 @@ public final class ClosedLoopDriver {
         /** Measured transactions left to start, or null when the step is measured by time only. */
         final AtomicLong remaining;
         volatile boolean stop;
+        /** Why the step was asked to stop, or null. */
+        volatile String interruptReason;
         volatile long startNanos;
         volatile long measureStartNanos;
         volatile long endNanos;
@@ -69,17 +74,51 @@ public final class ClosedLoopDriver {
             failure.compareAndSet(null, new StepFailure(reason, cause));
             stop = true;
         }
+
+        /** A stop request: the workers end at their next transaction boundary. */
+        void interrupt(String reason) {
+            interruptReason = reason;
+            stop = true;
+        }
+
+        /** True if the measurement ended before its nominal end: budget used, stop requested, or a failure. */
+        boolean endedEarly() {
+            return budgetUsed() || interruptReason != null || failure.get() != null;
+        }
     }
 
     record StepFailure(String reason, Throwable cause) {}
 
     /**
-     * Runs the step.
+     * Runs the step to its end.
      *
      * @throws StepFailedException if a worker could not connect or hit an error that is not ignored
      */
     public StepResult run(StepSpec spec, DataSource dataSource, Dialect dialect, StepEmission emission) {
+        return run(spec, dataSource, dialect, emission, new StopSignal());
+    }
+
+    /**
+     * Runs the step until its end or until {@code stop} is signalled: then the workers end at their next
+     * transaction boundary, the measurement ends with their last transaction, and the result's outcome is
+     * {@code interrupted: <reason>}.
+     *
+     * @throws StepFailedException if a worker could not connect or hit an error that is not ignored; its partial
+     *                             result says {@code failed: <reason>}
+     */
+    public StepResult run(StepSpec spec, DataSource dataSource, Dialect dialect, StepEmission emission,
+                          StopSignal stop) {
         Run run = new Run(spec, dataSource, dialect);
+        stop.attach(run);
+        try {
+            return run(run, emission);
+        } finally {
+            stop.detach(run);
+        }
+    }
+
+    private StepResult run(Run run, StepEmission emission) {
+        StepSpec spec = run.spec;
         EpochAnchor anchor = EpochAnchor.now(clock);
         List<Worker> workers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
@@ -95,9 +134,11 @@ public final class ClosedLoopDriver {
             t.start();
         }
         awaitUninterruptibly(run.ready);
-        long startNanos = clock.nanoTime();
+        // on whole microseconds of the anchor, so a sample's floored start µs is before the measurement start
+        // exactly when its start in ns is (and the boundaries are exact in the step's events)
+        long startNanos = onMicro(anchor, clock.nanoTime());
         run.startNanos = startNanos;
-        run.measureStartNanos = startNanos + spec.warmup().toNanos();
+        run.measureStartNanos = onMicro(anchor, startNanos + spec.warmup().toNanos());
         run.endNanos = run.measureStartNanos + spec.measure().toNanos();
         run.start.countDown();
         report(run, workers, threads, startNanos);
@@ -106,14 +147,24 @@ public final class ClosedLoopDriver {
             joinUninterruptibly(threads.get(i));
             doneNanos = Math.max(doneNanos, workers.get(i).lastEndNanos);
         }
-        // by transaction count the measurement ends with the last transaction; by time at the nominal end
-        long measureEnd = run.budgetUsed() ? doneNanos : Math.max(doneNanos, run.endNanos);
-        StepResult result = result(spec, workers, Math.max(1, measureEnd - run.measureStartNanos));
+        // ended early (transaction budget, stop, failure) the measurement ends with the last transaction; by time at
+        // the nominal end, or later when the last transactions overran it
+        long measureEnd = run.endedEarly() ? doneNanos : Math.max(doneNanos, run.endNanos);
+        StepResult.Phases phases = new StepResult.Phases(anchor.epochMicros(startNanos),
+                anchor.epochMicros(run.measureStartNanos),
+                anchor.epochMicros(Math.max(measureEnd, run.measureStartNanos)));
+        StepResult result = result(spec, workers, phases);
         StepFailure f = run.failure.get();
         if (f != null) {
-            throw new StepFailedException(spec.describe() + " failed: " + f.reason(), f.cause(), result);
+            throw new StepFailedException(spec.describe(), f.reason(), f.cause(),
+                    result.withOutcome("failed: " + f.reason()));
         }
-        return result;
+        return run.interruptReason == null ? result : result.withOutcome("interrupted: " + run.interruptReason);
+    }
+
+    /** The latest instant at or before {@code nanos} that is a whole number of µs after the anchor. */
+    static long onMicro(EpochAnchor anchor, long nanos) {
+        return nanos - Math.floorMod(nanos - anchor.anchorNanos(), 1_000L);
     }
 
     /** Prints interval lines until every worker stopped. */
@@ -195,13 +246,17 @@ public final class ClosedLoopDriver {
         return true;
     }
 
-    static StepResult result(StepSpec spec, List<Worker> workers, long measureNanos) {
+    /** The step's figures over the measured span of {@code phases}; rates are 0 when the span is empty. */
+    static StepResult result(StepSpec spec, List<Worker> workers, StepResult.Phases phases) {
         Histogram all = LatencyHistograms.create();
         Histogram corrected = LatencyHistograms.create();
         long ok = 0;
         long err = 0;
         long queries = 0;
         long samples = 0;
+        long failedSumMicros = 0;
+        long failedMaxMicros = 0;
+        long[] errorsByCode = new long[SampleStatus.MAX_CODE + 1];
         for (Worker w : workers) {
             all.add(w.measured);
             corrected.add(w.measuredCorrected);
@@ -209,16 +264,32 @@ public final class ClosedLoopDriver {
             err += w.measuredErrors;
             queries += w.measuredQueries;
             samples += w.samples;
+            failedSumMicros += w.failedLatencySumMicros;
+            failedMaxMicros = Math.max(failedMaxMicros, w.failedLatencyMaxMicros);
+            for (int code = 0; code < errorsByCode.length; code++) {
+                errorsByCode[code] += w.measuredErrorsByCode[code];
+            }
         }
-        double secs = measureNanos / 1e9;
+        Map<String, Long> byClass = new TreeMap<>();
+        for (int code = 0; code < errorsByCode.length; code++) {
+            if (errorsByCode[code] > 0) {
+                byClass.put(SampleStatus.ofCode(code).label(), errorsByCode[code]);
+            }
+        }
+        StepResult.Failures failures = err == 0 ? StepResult.Failures.NONE
+                : new StepResult.Failures(byClass, failedSumMicros / 1000.0 / err, failedMaxMicros / 1000.0);
+        // the exact span the events carry, so rates recomputed from the raw samples agree to the last digit
+        double secs = phases.measuredMicros() / 1e6;
+        double tps = secs > 0 ? ok / secs : 0;
+        double qps = secs > 0 ? queries / secs : 0;
         boolean any = all.getTotalCount() > 0;
         return new StepResult(spec.stepId(), spec.targetName(), spec.workload().name(), spec.threads(), spec.round(),
-                ok / secs, queries / secs, any ? all.getMean() / 1000.0 : 0,
+                tps, qps, any ? all.getMean() / 1000.0 : 0,
                 any ? all.getValueAtPercentile(95) / 1000.0 : 0, any ? all.getValueAtPercentile(99) / 1000.0 : 0,
                 any ? all.getMaxValue() / 1000.0 : 0, ok, err, queries, secs, samples, 0, 0, 0, spec.openLoop(),
                 any ? corrected.getMean() / 1000.0 : 0, any ? corrected.getValueAtPercentile(95) / 1000.0 : 0,
                 any ? corrected.getValueAtPercentile(99) / 1000.0 : 0, any ? corrected.getMaxValue() / 1000.0 : 0,
-                false, -1);
+                false, -1, failures, 0, phases, -1, -1, StepResult.COMPLETED);
     }
 
     private static void awaitUninterruptibly(CountDownLatch latch) {

@@ -4,7 +4,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A worker's running totals (successes, errors, statements) that the console reporter reads as one consistent
+ * A worker's running totals (successful transactions, failed transactions, successful statements) that the console reporter reads as one consistent
  * snapshot: a sequence lock with a single writer. Without it a reader can see a transaction's statements but not
  * the transaction itself, and an interval line of {@code oltp_point_select} shows QPS ≠ TPS.
  *

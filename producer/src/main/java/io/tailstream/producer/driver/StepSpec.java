@@ -38,9 +38,6 @@ public record StepSpec(
         Long transactions,
         Double rate) {
 
-    /** sysbench's default {@code --mysql-ignore-errors=1213,1020,1205}: deadlocks and lock wait timeouts. */
-    public static final Set<SampleStatus> DEFAULT_IGNORED = Set.of(SampleStatus.DEADLOCK, SampleStatus.LOCK_WAIT_TIMEOUT);
-
     public StepSpec {
         Objects.requireNonNull(workload, "workload");
         if (threads < 1) {

@@ -33,7 +33,10 @@ final class Worker implements Runnable {
     private final Clock clock;
     private final EpochAnchor anchor;
 
-    /** Interval view for the console: all samples, warm-up included. 2 digits is plenty for an interval line. */
+    /**
+     * Interval view for the console: successful transactions, warm-up included. 2 digits is plenty for an interval
+     * line.
+     */
     final Recorder recorder = new Recorder(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2);
     /** The reporter's recycled interval histogram for {@link #recorder}; touched by the reporter thread only. */
     Histogram intervalRecycle;
@@ -45,12 +48,18 @@ final class Worker implements Runnable {
     final IntervalCounters counters = new IntervalCounters();
 
     // measurement phase only; read after join
+    /** Latency of the successful transactions. */
     final Histogram measured = LatencyHistograms.create();
-    /** Latency from the intended start (the same as {@link #measured} in closed loop). */
+    /** Latency from the intended start of the successful transactions (the same as {@link #measured} in closed loop). */
     final Histogram measuredCorrected = LatencyHistograms.create();
     long measuredOk;
     long measuredErrors;
+    /** Successful statements: all of a successful transaction's, a failed one's before the one that failed. */
     long measuredQueries;
+    /** Failed transactions by {@link SampleStatus#code()}. */
+    final long[] measuredErrorsByCode = new long[SampleStatus.MAX_CODE + 1];
+    long failedLatencySumMicros;
+    long failedLatencyMaxMicros;
     long samples;
     long lastEndNanos;
 
@@ -142,24 +151,31 @@ final class Worker implements Runnable {
         long intendedMicros = anchor.epochMicros(intendedNanos);
         int queries = outcome.statements();
         writer.write(startMicros, latencyMicros, intendedMicros, outcome.opIndex(), status, queries, warmup);
-        recorder.recordValue(Math.min(latencyMicros, LatencyHistograms.HIGHEST_TRACKABLE_MICROS));
         long correctedMicros = endMicros - intendedMicros;
-        if (coRecorder != null) {
-            coRecorder.recordValue(Math.min(correctedMicros, LatencyHistograms.HIGHEST_TRACKABLE_MICROS));
-        }
         boolean ok = status == SampleStatus.OK;
-        counters.add(ok, queries);
+        // a workload counts each statement before executing it, so a failed transaction's last one is the failure
+        int succeeded = ok ? queries : Math.max(0, queries - 1);
+        counters.add(ok, succeeded);
         samples++;
         lastEndNanos = t1;
+        if (ok) {
+            recorder.recordValue(Math.min(latencyMicros, LatencyHistograms.HIGHEST_TRACKABLE_MICROS));
+            if (coRecorder != null) {
+                coRecorder.recordValue(Math.min(correctedMicros, LatencyHistograms.HIGHEST_TRACKABLE_MICROS));
+            }
+        }
         if (!warmup) {
-            LatencyHistograms.record(measured, latencyMicros);
-            LatencyHistograms.record(measuredCorrected, correctedMicros);
+            measuredQueries += succeeded;
             if (ok) {
+                LatencyHistograms.record(measured, latencyMicros);
+                LatencyHistograms.record(measuredCorrected, correctedMicros);
                 measuredOk++;
             } else {
                 measuredErrors++;
+                measuredErrorsByCode[status.code()]++;
+                failedLatencySumMicros += latencyMicros;
+                failedLatencyMaxMicros = Math.max(failedLatencyMaxMicros, latencyMicros);
             }
-            measuredQueries += queries;
         }
     }
 }

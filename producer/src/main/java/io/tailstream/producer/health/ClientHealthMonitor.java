@@ -98,6 +98,8 @@ public final class ClientHealthMonitor implements AutoCloseable {
                 return;
             }
         }
+        // a first round at once, so the first sample of the targets' steps already carries their round trips
+        startProbe();
     }
     /** Samples from now on belong to {@code id}; its client-bound flag starts cleared. */
     public synchronized void stepStarted(int id) {

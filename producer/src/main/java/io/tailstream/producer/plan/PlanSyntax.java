@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
 import com.fasterxml.jackson.databind.deser.std.DelegatingDeserializer;
 import java.io.IOException;
+import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.driver.Plateau;
 import io.tailstream.schemas.block.SampleStatus;
 import java.time.Duration;
@@ -85,6 +86,7 @@ final class PlanSyntax {
         double clientCpuLimitPct = 50;
         List<SampleStatus> ignoreErrors;
         List<String> variables;
+        List<String> accept = List.of();
 
         @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
         Root(@JsonProperty(value = "targets", required = true) List<TargetEntry> targets,
@@ -208,6 +210,21 @@ final class PlanSyntax {
             ignoreErrors = out;
         }
 
+        /** Verdict checks the plan waives: {@code accept: [isolation, durability]}. */
+        @JsonSetter("accept")
+        void accept(List<CheckEntry> v) {
+            if (v == null) {
+                throw new IllegalArgumentException("must be a list of verdict checks (any of " + RunPlan.CHECKS + ")");
+            }
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (CheckEntry check : v) {
+                if (!seen.add(check.id)) {
+                    throw new IllegalArgumentException("'" + check.id + "' is listed twice");
+                }
+            }
+            accept = v.stream().map(c -> c.id).toList();
+        }
+
         @JsonSetter("variables")
         void variables(List<String> v) {
             for (String name : v) {
@@ -216,6 +233,16 @@ final class PlanSyntax {
                 }
             }
             variables = v;
+        }
+    }
+
+    /** One verdict check id of {@code accept}, checked as the parser reads it so the error points at the item. */
+    static final class CheckEntry {
+        final String id;
+
+        @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+        CheckEntry(String id) {
+            this.id = RunPlan.requireCheck(id);
         }
     }
 

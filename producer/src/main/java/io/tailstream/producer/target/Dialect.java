@@ -59,6 +59,14 @@ public interface Dialect {
         return SqlErrors.classify(e);
     }
 
+    /**
+     * The error classes a run ignores on this product when the plan does not say (counted, the transaction rolled
+     * back and the next one started): what sysbench 1.0.20's driver for the product ignores by default, so a
+     * comparison across products skips the same conflicts sysbench would (docs/running.md has the table and the
+     * sources).
+     */
+    java.util.Set<SampleStatus> defaultIgnoredErrors();
+
     /** Server variables captured at step start when the plan names none. */
     default List<String> defaultVariables() {
         return List.of();

@@ -1,10 +1,12 @@
 package io.tailstream.producer.target;
 
+import io.tailstream.schemas.block.SampleStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * MySQL and MariaDB: {@code jdbc:mysql:} URLs through MySQL Connector/J, {@code jdbc:mariadb:} URLs through MariaDB
@@ -24,6 +26,12 @@ public final class MySqlDialect implements Dialect {
             "innodb_buffer_pool_size", "innodb_flush_log_at_trx_commit", "sync_binlog", "log_bin",
             "binlog_format", "innodb_io_capacity", "innodb_flush_method", "max_connections",
             "transaction_isolation", "tx_isolation");
+
+    /**
+     * sysbench 1.0.20's {@code --mysql-ignore-errors} default, {@code 1213,1020,1205} (src/drivers/mysql/drv_mysql.c):
+     * deadlocks and "record changed since last read" (class {@code deadlock}) and lock wait timeouts.
+     */
+    static final Set<SampleStatus> SYSBENCH_IGNORED = Set.of(SampleStatus.DEADLOCK, SampleStatus.LOCK_WAIT_TIMEOUT);
 
     private MySqlDialect() {}
 
@@ -69,6 +77,11 @@ public final class MySqlDialect implements Dialect {
             throw e;
         }
         return ps;
+    }
+
+    @Override
+    public Set<SampleStatus> defaultIgnoredErrors() {
+        return SYSBENCH_IGNORED;
     }
 
     @Override

@@ -30,6 +30,8 @@ public final class SqlErrors {
             case 2011: // CR_TCP_CONNECTION
             case 2013: // CR_SERVER_LOST
             case 2055: // CR_SERVER_LOST_EXTENDED
+            case 1927: // MariaDB ER_CONNECTION_KILLED: KILL CONNECTION hit a running statement (SQLState 70100)
+            case 4031: // MySQL ER_CLIENT_INTERACTION_TIMEOUT: the server closed an idle connection
                 return SampleStatus.CONNECTION_LOST;
             default:
                 break;
@@ -44,11 +46,41 @@ public final class SqlErrors {
         if (state.equals("23505")) {
             return SampleStatus.DUPLICATE_KEY;
         }
+        if (state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
+            // PostgreSQL admin_shutdown (pg_terminate_backend, a shutdown), crash_shutdown, cannot_connect_now
+            return SampleStatus.CONNECTION_LOST;
+        }
         if (state.startsWith("08") || e instanceof SQLTransientConnectionException
                 || e instanceof SQLNonTransientConnectionException) {
             return SampleStatus.CONNECTION_LOST;
         }
         return SampleStatus.OTHER_ERROR;
+    }
+
+    /**
+     * One line for messages: {@link #describe} for an {@link SQLException}, the message otherwise, followed by the
+     * innermost cause's message when it says more ({@code SQLState 08S01, vendor code 0: Communications link failure
+     * (caused by ConnectException: Connection refused)}).
+     */
+    public static String describeWithRootCause(Throwable t) {
+        String line = t instanceof SQLException se ? describe(se) : firstLine(String.valueOf(t.getMessage()));
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root != t && root.getMessage() != null) {
+            String rootLine = firstLine(root.getMessage());
+            if (!line.contains(rootLine)) {
+                line += " (caused by " + root.getClass().getSimpleName() + ": " + rootLine + ")";
+            }
+        }
+        return line;
+    }
+
+    private static String firstLine(String msg) {
+        String s = msg.strip();
+        int nl = s.indexOf('\n');
+        return nl > 0 ? s.substring(0, nl) : s;
     }
 
     /** One line for messages: {@code SQLState 40001, vendor code 1213: Deadlock found ...}. */

@@ -83,10 +83,23 @@ public final class TargetConnections implements AutoCloseable {
             return new HikariDataSource(cfg);
         } catch (HikariPool.PoolInitializationException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
-            String reason = cause instanceof SQLException se ? SqlErrors.describe(se) : String.valueOf(cause.getMessage());
+            String reason = withoutPassword(Secrets.redactUrl(SqlErrors.describeWithRootCause(cause)), password);
             throw new TargetException("cannot connect to target '" + target.name() + "' (" + Secrets.redactUrl(url)
                     + "): " + reason, e);
         }
+    }
+
+    /**
+     * {@code text} with every stand-alone occurrence of {@code password} masked: drivers do not echo passwords, but
+     * a connection error goes to the console and into events, so make sure. Stand-alone (not inside a longer word),
+     * so a short password does not mask letters of the driver's words.
+     */
+    static String withoutPassword(String text, String password) {
+        if (password == null || password.isEmpty()) {
+            return text;
+        }
+        return text.replaceAll("(?<![\\p{Alnum}])" + java.util.regex.Pattern.quote(password) + "(?![\\p{Alnum}])",
+                java.util.regex.Matcher.quoteReplacement(Secrets.MASK));
     }
 
     public Target target() {

@@ -103,6 +103,10 @@ class PlanFileTest {
             "clientCpuLimitPct: 150|6|clientCpuLimitPct|must be in (0, 100], was 150.0",
             "speed: fast|6|speed|unknown key 'speed'",
             "ignoreErrors: [deadlock, oops]|6|ignoreErrors|'oops' is not an error class",
+            "accept: [isolation, speed]|6|accept[1]|'speed' is not a verdict check (one of [clientBound, durability,"
+                    + " isolation, warmup, errors, dataSize, rtt])",
+            "accept: [isolation, isolation]|6|accept|'isolation' is listed twice",
+            "accept: isolation|6|accept|",
             "plateau: {minGainPct: -1}|6|plateau|plateau minGainPct must be in 0..100000, was -1.0",
             "plateau: {minGainPct: 5, patience: 0}|6|plateau.patience|plateau patience must be in 1..100, was 0",
             "plateau: {minGainPct: 5, minGain: 5}|6|plateau.minGain|unknown key 'minGain'",
@@ -117,6 +121,23 @@ class PlanFileTest {
                     assertThat(e.line()).isEqualTo(line);
                     assertThat(e.field()).isEqualTo(field);
                 });
+    }
+
+    @Test
+    void accept_waivesChecks_sortedOnce_absentMeansNone() {
+        RunPlan plan = PlanFile.parse(MINIMAL + "accept: [isolation, durability]\n", "a.yaml", "a", "r", ENV);
+        assertThat(plan.accept()).containsExactly("durability", "isolation");
+        assertThat(PlanFile.parse(MINIMAL, "a.yaml", "a", "r", ENV).accept()).isEmpty();
+        assertThat(PlanFile.parse(MINIMAL + "accept: []\n", "a.yaml", "a", "r", ENV).accept()).isEmpty();
+    }
+
+    @Test
+    void accept_badCheck_namesFileLineAndColumn() {
+        String yaml = MINIMAL + "threads: 4\naccept:\n  - rtt\n  - durabilty\n";
+        assertThatThrownBy(() -> PlanFile.parse(yaml, "a.yaml", "a", "r", ENV))
+                .isInstanceOf(PlanException.class)
+                .hasMessage("a.yaml:9:5: accept[1]: 'durabilty' is not a verdict check (one of [clientBound,"
+                        + " durability, isolation, warmup, errors, dataSize, rtt])");
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tailstream.schemas.block.SampleStatus;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DialectTest {
@@ -43,6 +44,41 @@ class DialectTest {
     }
 
     @Test
+    void connectionKilled_orServerGoing_isALostConnection() {
+        assertThat(SqlErrors.classify(new SQLException("Connection was killed", "70100", 1927)))
+                .isEqualTo(SampleStatus.CONNECTION_LOST);
+        assertThat(SqlErrors.classify(new SQLException("terminating connection due to administrator command",
+                "57P01"))).isEqualTo(SampleStatus.CONNECTION_LOST);
+        assertThat(SqlErrors.classify(new SQLException("the database system is shutting down", "57P03")))
+                .isEqualTo(SampleStatus.CONNECTION_LOST);
+        assertThat(SqlErrors.classify(new SQLException("Query execution was interrupted", "70100", 1317)))
+                .as("KILL QUERY leaves the connection alive").isEqualTo(SampleStatus.OTHER_ERROR);
+    }
+
+    @Test
+    void defaultIgnoredErrors_areSysbenchsPerDriver() {
+        assertThat(Dialect.forUrl("jdbc:mysql://h/db").defaultIgnoredErrors())
+                .containsExactlyInAnyOrder(SampleStatus.DEADLOCK, SampleStatus.LOCK_WAIT_TIMEOUT);
+        assertThat(Dialect.forUrl("jdbc:mariadb://h/db").defaultIgnoredErrors())
+                .containsExactlyInAnyOrder(SampleStatus.DEADLOCK, SampleStatus.LOCK_WAIT_TIMEOUT);
+        assertThat(Dialect.forUrl("jdbc:postgresql://h/db").defaultIgnoredErrors())
+                .containsExactlyInAnyOrder(SampleStatus.DEADLOCK, SampleStatus.DUPLICATE_KEY);
+        assertThat(Dialect.forUrl("jdbc:h2:mem:x").defaultIgnoredErrors())
+                .containsExactlyInAnyOrder(SampleStatus.DEADLOCK, SampleStatus.LOCK_WAIT_TIMEOUT);
+        // sysbench's lists, classified: mysql 1213, 1020, 1205; pgsql 40P01, 40001, 23505
+        Dialect mysql = Dialect.forUrl("jdbc:mysql://h/db");
+        for (SQLException e : List.of(new SQLException("", "40001", 1213), new SQLException("", "HY000", 1020),
+                new SQLException("", "HY000", 1205))) {
+            assertThat(mysql.defaultIgnoredErrors()).contains(mysql.classify(e));
+        }
+        Dialect pg = Dialect.forUrl("jdbc:postgresql://h/db");
+        for (String state : List.of("40P01", "40001", "23505")) {
+            assertThat(pg.defaultIgnoredErrors()).contains(pg.classify(new SQLException("", state)));
+        }
+        assertThat(pg.defaultIgnoredErrors()).doesNotContain(pg.classify(new SQLException("lock timeout", "55P03")));
+    }
+
+    @Test
     void h2_deadlockDetectorRace_isADeadlock_otherGeneralErrorsAreNot() {
         // the message and codes of the JdbcSQLNonTransientException H2 2.3.232 threw in a 4-thread oltp_read_write
         SQLException race = new SQLException("General error: \"Transaction was illegally transitioned from ROLLING_BACK"
@@ -55,6 +91,16 @@ class DialectTest {
                 .isEqualTo(SampleStatus.DEADLOCK);
         assertThat(MySqlDialect.INSTANCE.classify(race)).as("H2's own bug, recognised for H2 only")
                 .isEqualTo(SampleStatus.OTHER_ERROR);
+    }
+
+    @Test
+    void connectionErrors_maskStandAlonePasswords_notLettersOfWords() {
+        assertThat(TargetConnections.withoutPassword("role \"nosuchuser\" does not exist", "x"))
+                .isEqualTo("role \"nosuchuser\" does not exist");
+        assertThat(TargetConnections.withoutPassword("bad login 'x' for u", "x")).isEqualTo("bad login '****' for u");
+        assertThat(TargetConnections.withoutPassword("auth s3cr$t.! failed", "s3cr$t.!"))
+                .isEqualTo("auth **** failed");
+        assertThat(TargetConnections.withoutPassword("no password", null)).isEqualTo("no password");
     }
 
     @Test

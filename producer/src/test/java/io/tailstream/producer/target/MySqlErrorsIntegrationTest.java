@@ -9,13 +9,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -42,7 +35,7 @@ class MySqlErrorsIntegrationTest {
             try {
                 assertThat(dialect.classify(duplicateKey(ds, table))).isEqualTo(SampleStatus.DUPLICATE_KEY);
                 assertThat(dialect.classify(lockWaitTimeout(ds, table))).isEqualTo(SampleStatus.LOCK_WAIT_TIMEOUT);
-                assertThat(dialect.classify(deadlock(ds, table))).isEqualTo(SampleStatus.DEADLOCK);
+                assertThat(dialect.classify(ConflictScenarios.deadlock(ds, table))).isEqualTo(SampleStatus.DEADLOCK);
                 assertThat(dialect.classify(connectionKilled(ds))).isEqualTo(SampleStatus.CONNECTION_LOST);
             } finally {
                 execute(ds, "DROP TABLE IF EXISTS " + table);
@@ -68,46 +61,6 @@ class MySqlErrorsIntegrationTest {
                 rollback(h);
                 w.execute("SET SESSION innodb_lock_wait_timeout = DEFAULT");
             }
-        }
-    }
-
-    /**
-     * Two transactions lock rows 1 and 2, then each updates the other's row, the first one's on another thread:
-     * whichever request arrives second closes the cycle and InnoDB rolls one transaction back, in either order.
-     */
-    private static SQLException deadlock(DataSource ds, String table) throws Exception {
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try (Connection a = ds.getConnection(); Connection b = ds.getConnection();
-             Statement sa = a.createStatement(); Statement sb = b.createStatement()) {
-            try {
-                sa.execute("BEGIN");
-                sa.executeUpdate("UPDATE " + table + " SET v = v + 1 WHERE id = 1");
-                sb.execute("BEGIN");
-                sb.executeUpdate("UPDATE " + table + " SET v = v + 1 WHERE id = 2");
-                Future<?> first = pool.submit(() -> {
-                    sa.executeUpdate("UPDATE " + table + " SET v = v + 1 WHERE id = 2");
-                    return null;
-                });
-                List<Throwable> failures = new ArrayList<>();
-                try {
-                    sb.executeUpdate("UPDATE " + table + " SET v = v + 1 WHERE id = 1");
-                } catch (SQLException e) {
-                    failures.add(e);
-                }
-                try {
-                    first.get(30, TimeUnit.SECONDS);
-                } catch (ExecutionException e) {
-                    failures.add(e.getCause());
-                }
-                assertThat(failures).as("exactly one transaction is the deadlock's victim").hasSize(1);
-                assertThat(failures.get(0)).isInstanceOf(SQLException.class);
-                return (SQLException) failures.get(0);
-            } finally {
-                rollback(sa);
-                rollback(sb);
-            }
-        } finally {
-            pool.shutdownNow();
         }
     }
 
