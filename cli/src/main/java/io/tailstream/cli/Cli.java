@@ -16,6 +16,8 @@ public final class Cli {
 
     public static final int EXIT_USAGE = 2;
     public static final int EXIT_FAILURE = 1;
+    /** A signal (Ctrl-C) stopped a run; what it measured until then was archived and reported (128 + SIGINT). */
+    public static final int EXIT_INTERRUPTED = 130;
 
     private Cli() {}
 

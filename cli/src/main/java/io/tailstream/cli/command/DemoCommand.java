@@ -53,6 +53,6 @@ public final class DemoCommand implements Callable<Integer> {
                 WorkloadSpec.of("oltp_read_write"));
         int interval = (int) Math.max(1, Math.min(10, duration.toSeconds() / 2));
         RunPlan plan = RunPlan.of(runId, "demo", targets, workloads, THREADS, 1, warmup, duration, interval);
-        return LocalRuns.runLocally(plan, outDir, System.out, false);
+        return LocalRuns.runLocally(plan, outDir, System.out, false, null);
     }
 }

@@ -87,27 +87,33 @@ final class LocalPipeline implements AutoCloseable {
         return kafka.bootstrapServers();
     }
 
-    /** Runs the plan and everything downstream of it; leaves {@code outDir/archive/} and {@code outDir/report.html}. */
-    Outcome run(RunPlan plan, Path outDir) {
-        return run(plan, outDir, null);
-    }
-
-    /** As {@link #run(RunPlan, Path)}, spooling blocks per {@code spool} (null: no spool). */
-    Outcome run(RunPlan plan, Path outDir, SpoolSettings spool) {
-        RunResult result = BenchmarkRunner.run(plan, kafka.bootstrapServers(), console, spool);
+    /**
+     * Runs the plan and everything downstream of it; leaves {@code outDir/archive/} and {@code outDir/report.html}
+     * whatever the run's outcome: a step that failed, a target that went away or a stop request ends the run, and
+     * what was measured until then is aggregated, archived and reported all the same.
+     *
+     * @param spool blocks are spooled per these settings while Kafka is slow (null: no spool)
+     * @param stop  receives the runner, so a signal can end the run cleanly
+     */
+    Outcome run(RunPlan plan, Path outDir, SpoolSettings spool, GracefulStop stop) {
+        RunResult result = BenchmarkRunner.run(plan, kafka.bootstrapServers(), console, spool, stop::attach);
 
         Map<Integer, Long> sentByStep = new LinkedHashMap<>();
         for (StepResult s : result.steps()) {
             sentByStep.merge(s.stepId(), s.samplesSent(), Long::sum);
         }
         long aggregated;
+        String aggregationProblem = null;
         console.println("waiting for the aggregator to close the last windows ...");
         try (AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of())) {
-            progress.awaitCounts(plan.runId(), sentByStep, AGGREGATION_TIMEOUT);
+            try {
+                progress.awaitCounts(plan.runId(), sentByStep, AGGREGATION_TIMEOUT);
+            } catch (AggregationIncompleteException e) {
+                // archived and reported all the same: the counts below say what is missing
+                aggregationProblem = "the aggregator's windows do not account for every sample sent: "
+                        + e.getMessage();
+            }
             aggregated = progress.countedByStep(plan.runId()).values().stream().mapToLong(Long::longValue).sum();
-        } catch (AggregationIncompleteException e) {
-            throw new UserFacingException("the aggregator's windows do not account for every sample sent: "
-                    + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UserFacingException("interrupted while waiting for the aggregator", e);
@@ -123,9 +129,7 @@ final class LocalPipeline implements AutoCloseable {
         } catch (IOException | SQLException e) {
             throw new UserFacingException("cannot write the report " + report + ": " + e.getMessage(), e);
         }
-        Outcome outcome = new Outcome(result, aggregated, archive, archiveDir, report);
-        outcome.verify();
-        return outcome;
+        return new Outcome(result, aggregated, archive, archiveDir, report, aggregationProblem);
     }
 
     @Override
@@ -151,24 +155,32 @@ final class LocalPipeline implements AutoCloseable {
         }
     }
 
-    /** What one local run produced, and the proof that nothing was lost or counted twice. */
-    record Outcome(RunResult result, long samplesAggregated, ArchiveSummary archive, Path archiveDir, Path report) {
+    /**
+     * What one local run produced, and the proof that nothing was lost or counted twice.
+     *
+     * @param aggregationProblem why the aggregator's windows did not account for every sample sent, or null
+     */
+    record Outcome(RunResult result, long samplesAggregated, ArchiveSummary archive, Path archiveDir, Path report,
+                   String aggregationProblem) {
 
         long samplesArchived() {
             return archive.rows("samples");
         }
 
-        void verify() {
+        /** Null if samples sent = aggregated = archived and every block sequence is archived once, else why not. */
+        String lossProblem() {
             long sent = result.samplesSent();
+            if (aggregationProblem != null) {
+                return aggregationProblem;
+            }
             if (sent != samplesAggregated || sent != samplesArchived()) {
-                throw new UserFacingException(String.format(
-                        "sample counts disagree: sent %d, aggregated %d, archived %d", sent, samplesAggregated,
-                        samplesArchived()));
+                return String.format("sample counts disagree: sent %d, aggregated %d, archived %d", sent,
+                        samplesAggregated, samplesArchived());
             }
             if (!archive.blocksConsistent()) {
-                throw new UserFacingException("block sequences are not complete and unique in the archive: "
-                        + archive.blockChecks());
+                return "block sequences are not complete and unique in the archive: " + archive.blockChecks();
             }
+            return null;
         }
 
         String proofLine() {

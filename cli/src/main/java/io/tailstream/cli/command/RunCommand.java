@@ -1,5 +1,7 @@
 package io.tailstream.cli.command;
 
+import io.tailstream.cli.Cli;
+import io.tailstream.cli.UserFacingException;
 import io.tailstream.cli.options.DurationConverter;
 import io.tailstream.cli.options.KafkaOptions;
 import io.tailstream.cli.options.TargetOptions;
@@ -15,6 +17,7 @@ import io.tailstream.producer.emit.SampleSink;
 import io.tailstream.producer.emit.SpoolSettings;
 import io.tailstream.producer.plan.PlanException;
 import io.tailstream.producer.plan.PlanFile;
+import io.tailstream.producer.target.TargetException;
 import io.tailstream.schemas.Topics;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -146,35 +149,48 @@ public final class RunCommand implements Callable<Integer> {
             plan = plan.withIntervalSeconds(0);
         }
         PrintStream console = json ? System.err : System.out;
+        if (noEmit && (kafka.bootstrapServers != null || out != null)) {
+            throw new ParameterException(spec.commandLine(), "--no-emit sends nothing: it cannot be combined with"
+                    + " --bootstrap-servers or --out");
+        }
+        if (!noEmit && kafka.bootstrapServers != null && out != null) {
+            throw new ParameterException(spec.commandLine(),
+                    "--out applies to the local pipeline only; with --bootstrap-servers run 'archive' and 'report'"
+                            + " where the archive lives");
+        }
+        long limit = parseSize(spoolLimit);
+        // before anything starts or is created: a wrong password or a closed port is reported in a second
+        try {
+            BenchmarkRunner.checkTargets(plan);
+        } catch (TargetException e) {
+            throw new UserFacingException("cannot start run " + plan.runId() + ": " + e.getMessage(), e);
+        }
         if (noEmit) {
-            if (kafka.bootstrapServers != null || out != null) {
-                throw new ParameterException(spec.commandLine(), "--no-emit sends nothing: it cannot be combined with"
-                        + " --bootstrap-servers or --out");
-            }
             RunResult result;
-            try (SampleSink sink = SampleSink.noop("no-emit")) {
-                result = new BenchmarkRunner(sink, console).run(plan);
+            try (GracefulStop stop = GracefulStop.install(console);
+                 SampleSink sink = SampleSink.noop("no-emit")) {
+                BenchmarkRunner runner = new BenchmarkRunner(sink, console);
+                stop.attach(runner);
+                result = runner.run(plan);
             }
             return printResult(result, "run " + result.runId() + ": samples not emitted (--no-emit)", console);
         }
-        long limit = parseSize(spoolLimit);
         if (kafka.bootstrapServers == null) {
             Path outDir = OutDirs.resolve(out, "tailstream-run-", console);
             return LocalRuns.runLocally(plan, outDir, console, json, spool(spoolDir != null ? spoolDir : outDir,
                     limit));
         }
-        if (out != null) {
-            throw new ParameterException(spec.commandLine(),
-                    "--out applies to the local pipeline only; with --bootstrap-servers run 'archive' and 'report'"
-                            + " where the archive lives");
-        }
         TopicProvisioner.ensure(kafka.bootstrapServers, Topics.all(LocalPipeline.PARTITIONS));
-        RunResult result = BenchmarkRunner.run(plan, kafka.bootstrapServers, console,
-                spool(spoolDir != null ? spoolDir : Path.of("."), limit));
+        RunResult result;
+        try (GracefulStop stop = GracefulStop.install(console)) {
+            result = BenchmarkRunner.run(plan, kafka.bootstrapServers, console,
+                    spool(spoolDir != null ? spoolDir : Path.of("."), limit), stop::attach);
+        }
         return printResult(result, String.format("run %s: %,d samples in %,d blocks sent to %s", result.runId(),
                 result.samplesSent(), result.blocksSent(), kafka.bootstrapServers), console);
     }
 
+    /** Prints the steps; the exit code (or the failure) says how the run ended. */
     private int printResult(RunResult result, String last, PrintStream console) {
         for (StepResult s : result.steps()) {
             console.println("  " + s.summary());
@@ -183,7 +199,14 @@ public final class RunCommand implements Callable<Integer> {
         if (json) {
             System.out.println(StepsJson.write(result.steps()));
         }
-        return 0;
+        if (result.completed()) {
+            return 0;
+        }
+        if (result.outcome().startsWith("interrupted")) {
+            console.println("run " + result.runId() + " " + result.outcome());
+            return Cli.EXIT_INTERRUPTED;
+        }
+        throw new UserFacingException("run " + result.runId() + " " + result.outcome());
     }
 
     private RunPlan fromPlanFile(String id) {
