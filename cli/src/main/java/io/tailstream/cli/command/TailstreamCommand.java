@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
                 CleanupCommand.class,
                 AggregateCommand.class,
                 ArchiveCommand.class,
+                ExportCommand.class,
                 ReportCommand.class,
                 QueryCommand.class,
                 RunsCommand.class,
