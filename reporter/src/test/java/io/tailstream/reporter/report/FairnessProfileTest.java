@@ -281,4 +281,26 @@ class FairnessProfileTest {
         assertThat(FairnessProfile.bytes(null)).isNull();
         assertThat(FairnessProfile.bytes("99999999999999999999")).isNull();
     }
+
+    @Test
+    void everyRuleValueAndNote_hasAMessageInEveryLanguage() {
+        for (java.util.Locale l : java.util.List.of(ReportOptions.ENGLISH, ReportOptions.SIMPLIFIED_CHINESE)) {
+            Messages msg = Messages.of(l);
+            for (FairnessProfile.Rule r : FairnessProfile.RULES) {
+                msg.get("fair." + r.aspect() + "." + r.level());
+                if (r.note() != null) {
+                    msg.get(r.note());
+                }
+            }
+            FairnessProfile.SEMANTICS.values().forEach(s -> msg.get("fair.isolation." + s));
+            for (String a : java.util.List.of("durability", "replication", "tornPages", "isolation", "memory")) {
+                msg.get("fair." + a + ".unknown");
+                msg.get("env.aspect." + a);
+            }
+            for (String f : java.util.List.of("mysql", "postgresql", "h2", "unknown")) {
+                msg.get("fair.family." + f);
+            }
+            ReportChecks.VERDICT_CHECKS.forEach(c -> msg.get("verdict.check." + c));
+        }
+    }
 }
