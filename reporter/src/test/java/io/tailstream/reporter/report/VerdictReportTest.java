@@ -124,7 +124,7 @@ class VerdictReportTest {
                         + " each commit returns</strong><br><code class=\"meta\">fsync=on, synchronous_commit=on,"
                         + " commit_delay=0</code>");
 
-        Path accepted = archive(run(Map.of("accept", "[isolation]"), twoRounds(MARIADB, POSTGRES)));
+        Path accepted = archive(run(Map.of("accept", "[isolation, nonsense]"), twoRounds(MARIADB, POSTGRES)));
         VerdictFixture f = run(Map.of("accept", "[isolation]"), twoRounds(MARIADB, POSTGRES));
         ReportModel ok = ReportGenerator.load(accepted, ReportOptions.allRuns());
         Map<String, Verdict> v = byMetric(ok);
@@ -144,6 +144,8 @@ class VerdictReportTest {
                 .contains("<li data-waived=\"isolation\" class=\"meta\">waived by the plan: oltp_point_select:"
                         + " isolation differs: mariadb: REPEATABLE READ");
         assertThat(check(ok, "isolation").findings()).contains(Text.of("finding.waived", "isolation", "run-1"));
+        // a name that is no check is said, not silently dropped
+        assertThat(ok.notes()).singleElement().asString().contains("run-1").contains("[nonsense]");
 
         // the other formats carry the same statuses and reasons
         String md = render(strict, ReportFormat.MD);

@@ -356,6 +356,22 @@ class VerdictValidityTest {
         assertThat(v.failedChecks()).containsExactly("clientBound", "durability", "isolation");
     }
 
+    @Test
+    void runSettings_acceptAsTheRunCarriesIt_unknownNamesKeptApart() {
+        assertThat(RunSettings.of("r", "{\"accept\":\"[durability, isolation]\"}").accept())
+                .containsExactlyInAnyOrder("durability", "isolation");
+        assertThat(RunSettings.of("r", "{\"accept\":\"[\\\"rtt\\\", \\\"warmup\\\"]\"}").accept())
+                .containsExactlyInAnyOrder("rtt", "warmup");
+        assertThat(RunSettings.of("r", "{\"accept\":[\"errors\"]}").accept()).containsExactly("errors");
+        assertThat(RunSettings.of("r", "{\"accept\":\"[]\"}").accept()).isEmpty();
+        RunSettings odd = RunSettings.of("r", "{\"accept\":\"[isolation, everything]\",\"clientCpuLimitPct\":\"70.0\"}");
+        assertThat(odd.accept()).containsExactly("isolation");
+        assertThat(odd.unknownAccept()).containsExactly("everything");
+        assertThat(odd.clientCpuLimitPct()).isEqualTo(70.0);
+        assertThat(RunSettings.of("r", null)).isEqualTo(RunSettings.DEFAULT);
+        assertThat(RunSettings.DEFAULT.clientCpuLimitPct()).isEqualTo(50.0);
+    }
+
     static StepData withCpu(StepData s, double cpu, String source, boolean flagged) {
         return new StepData(s.info(), s.warmupSamples(), s.warmupTailQps(), s.measuredQps(), cpu, flagged,
                 s.variables(), s.product(), source, s.measuredSamples(), s.measuredErrors(), s.probe());
