@@ -1,7 +1,9 @@
 package io.tailstream.reporter.report;
 
+import io.tailstream.reporter.report.ReportChecks.Evidence;
 import io.tailstream.reporter.report.ReportModel.Cost;
 import io.tailstream.reporter.report.ReportModel.Delta;
+import io.tailstream.reporter.report.ReportModel.Reason;
 import io.tailstream.reporter.report.ReportModel.ScaleOut;
 import io.tailstream.reporter.report.ReportModel.SummaryRow;
 import io.tailstream.reporter.report.ReportModel.Sweep;
@@ -14,17 +16,32 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The judgements of a report, as pure functions of its exact summary rows and the targets: deltas to a baseline,
- * concurrency sweeps, cost per QPS, verdicts with ties, scale-out ratios. Stateless and thread safe.
+ * The judgements of a report, as pure functions of its exact summary rows, the targets and the evidence behind them:
+ * deltas to a baseline, concurrency sweeps, cost per QPS, verdicts, scale-out ratios. Stateless and thread safe.
  *
- * <p>Tie rule: two candidates differ only if the difference of their figures is at least the larger of their
- * round-to-round spreads (max - min of the figure over the rounds, each round computed alone). With one round
- * the spread is 0 and any difference decides; the methodology checklist flags fewer than 3 rounds.
+ * <p>Verdict rule (a verdict compares the targets' figures on one metric of one workload):
+ * <ol>
+ *   <li><b>na</b> when there is nothing to compare: fewer than two candidates, no concurrency common to all (P99),
+ *       fewer than two costs or costs in different currencies.</li>
+ *   <li><b>none</b> (no verdict) when the evidence behind the rows compared fails a check ({@link
+ *       ReportChecks#VERDICT_CHECKS}): a step failed, was interrupted or never ended; a step was client-bound;
+ *       commit durability, replication wait or torn-page protection differ or are unknown; isolation behaves
+ *       differently or is unknown; a warm-up was absent or unsettled; a step's error share is over the limit; the
+ *       data set is not larger than the buffer pool where the plan expects it; the probe RTTs differ enough to
+ *       matter. The rows compared are every row of each candidate for throughput and cost (the peak is chosen among
+ *       them) and the rows at the compared concurrency for P99. A check that every run behind those rows waives
+ *       ({@code accept}) does not count, and is listed as waived.</li>
+ *   <li><b>indicative</b> when a candidate was measured in one round: its spread is unknown (shown as "—").</li>
+ *   <li><b>tie</b> when every candidate has at least two rounds and the best differs from another candidate by no
+ *       more than the larger of their two spreads (spread: max - min of the figure over a candidate's rounds, each
+ *       round computed alone); <b>win</b> otherwise.</li>
+ * </ol>
  */
 public final class ReportAnalysis {
 
@@ -196,41 +213,47 @@ public final class ReportAnalysis {
         return qps > 0 ? cost / qps * 1000 : Double.POSITIVE_INFINITY;
     }
 
-    /** Best on throughput, on P99 at the compare concurrency and on cost per 1,000 peak QPS. */
-    public static List<Verdict> verdicts(WorkloadSummary w, Map<String, TargetEnv> targets) {
+    /**
+     * The verdicts of a workload: best on peak throughput, on P99 at the compared concurrency and on cost per 1,000
+     * peak QPS, each judged only on valid evidence (see the class comment).
+     */
+    public static List<Verdict> verdicts(WorkloadSummary w, Map<String, TargetEnv> targets, Evidence evidence) {
         Map<String, List<SummaryRow>> byTarget = byTarget(w.rows());
         List<Verdict> out = new ArrayList<>();
         if (byTarget.size() < 2) {
             for (String m : METRICS) {
-                out.add(none(w.workload(), m, Text.of("verdict.reason.single")));
+                out.add(na(w.workload(), m, Text.of("verdict.reason.single")));
             }
             return out;
         }
-        // throughput: each target's peak QPS, spread of that row's rounds
+        // throughput: each target's peak QPS, spread of that row's rounds; every row counts (the peak is chosen
+        // among them, so a client-bound level could hide the real peak)
         List<Candidate> tput = new ArrayList<>();
         byTarget.forEach((t, rs) -> {
             SummaryRow p = peak(rs);
             tput.add(new Candidate(t, p.qps(), p.qpsSpread(), p.rounds()));
         });
-        out.add(decide(w.workload(), "throughput", tput, true, null, "qps"));
+        out.add(decide(w, "throughput", tput, true, null, "qps", allRows(byTarget, byTarget.keySet()), evidence));
 
         Integer at = w.atThreads();
         if (at == null) {
-            out.add(none(w.workload(), "p99", Text.of("verdict.reason.noCommonThreads")));
+            out.add(na(w.workload(), "p99", Text.of("verdict.reason.noCommonThreads")));
         } else {
             List<Candidate> p99 = new ArrayList<>();
             byTarget.forEach((t, rs) -> rs.stream().filter(r -> r.threads() == at).findFirst()
                     .ifPresent(r -> p99.add(new Candidate(t, r.p99Ms(), r.p99SpreadMs(), r.rounds()))));
-            out.add(decide(w.workload(), "p99", p99, false, at, "ms"));
+            Map<String, Set<Integer>> rows = new TreeMap<>();
+            p99.forEach(c -> rows.put(c.target(), Set.of(at)));
+            out.add(decide(w, "p99", p99, false, at, "ms", rows, evidence));
         }
 
         List<Cost> costs = w.costs();
         TreeSet<String> currencies = new TreeSet<>();
         costs.forEach(c -> currencies.add(Objects.toString(c.currency(), "")));
         if (costs.size() < 2) {
-            out.add(none(w.workload(), "cost", Text.of("verdict.reason.noCost")));
+            out.add(na(w.workload(), "cost", Text.of("verdict.reason.noCost")));
         } else if (currencies.size() > 1) {
-            out.add(none(w.workload(), "cost", Text.of("verdict.reason.currencies", String.join(", ", currencies))));
+            out.add(na(w.workload(), "cost", Text.of("verdict.reason.currencies", String.join(", ", currencies))));
         } else {
             List<Candidate> cost = new ArrayList<>();
             for (Cost c : costs) {
@@ -239,46 +262,99 @@ public final class ReportAnalysis {
                 List<Double> perRound = p.roundQps().stream().map(q -> perThousandQps(c.monthlyCost(), q)).toList();
                 cost.add(new Candidate(c.target(), c.costPer1000Qps(), SummaryRow.spread(perRound), p.rounds()));
             }
-            out.add(decide(w.workload(), "cost", cost, false, null, currencies.first()));
+            out.add(decide(w, "cost", cost, false, null, currencies.first(),
+                    allRows(byTarget, cost.stream().map(Candidate::target).toList()), evidence));
         }
         return out;
     }
 
-    /** A target's figure on one metric, the round-to-round spread of that figure and the rounds behind it. */
+    /** Judged on the figures alone, without validity checks: for callers that have no step evidence. */
+    public static List<Verdict> verdicts(WorkloadSummary w, Map<String, TargetEnv> targets) {
+        return verdicts(w, targets, Evidence.NONE);
+    }
+
+    private static Map<String, Set<Integer>> allRows(Map<String, List<SummaryRow>> byTarget,
+                                                     java.util.Collection<String> targets) {
+        Map<String, Set<Integer>> rows = new TreeMap<>();
+        targets.forEach(t -> rows.put(t, new TreeSet<>(byTarget.get(t).stream().map(SummaryRow::threads).toList())));
+        return rows;
+    }
+
+    /**
+     * A target's figure on one metric, the round-to-round spread of that figure (max - min over its rounds; 0 for
+     * one round, where it is unknown) and the rounds behind it.
+     */
     private record Candidate(String target, double value, double spread, int rounds) {}
 
     /** Fewer rounds than this leave the round-to-round spread unknown: a difference is indicative, not a win. */
     static final int MIN_ROUNDS_FOR_WIN = 2;
 
-    private static Verdict none(String workload, String metric, Text reason) {
-        return new Verdict(workload, metric, null, null, null, null, false, List.of(), null, null, null, reason,
-                false);
+    private static Verdict na(String workload, String metric, Text reason) {
+        return new Verdict(workload, metric, Verdict.NA, null, null, null, null, List.of(), null, null, null,
+                List.of(new Reason(Verdict.NA, reason)), List.of());
     }
 
-    private static Verdict decide(String workload, String metric, List<Candidate> candidates, boolean higherIsBetter,
-                                  Integer threads, String unit) {
+    private static Verdict decide(WorkloadSummary w, String metric, List<Candidate> candidates, boolean higherIsBetter,
+                                  Integer threads, String unit, Map<String, Set<Integer>> rows, Evidence evidence) {
+        String workload = w.workload();
         if (candidates.size() < 2) {
-            return none(workload, metric, Text.of("verdict.reason.single"));
+            return na(workload, metric, Text.of("verdict.reason.single"));
+        }
+        List<Reason> failed = new ArrayList<>();
+        List<Reason> waived = new ArrayList<>();
+        List<ReportChecks.StepData> behind = evidence.stepsOf(workload, rows);
+        for (ReportChecks.Problem p : evidence.problems(w, rows)) {
+            (evidence.waived(p.check(), behind) ? waived : failed).add(new Reason(p.check(), p.text()));
+        }
+        if (!failed.isEmpty()) {
+            return new Verdict(workload, metric, Verdict.NONE, null, null, null, null, List.of(), null, threads,
+                    unit, failed, waived);
         }
         List<Candidate> sorted = new ArrayList<>(candidates);
         ToDoubleFunction<Candidate> key = higherIsBetter ? c -> -c.value() : Candidate::value;
         sorted.sort(Comparator.comparingDouble(key).thenComparing(Candidate::target));
         Candidate best = sorted.get(0);
         Candidate second = sorted.get(1);
+        if (sorted.stream().anyMatch(c -> c.rounds() < MIN_ROUNDS_FOR_WIN)) {
+            // a side measured once: its spread is unknown, so no difference can be shown to exceed it
+            return new Verdict(workload, metric, Verdict.INDICATIVE, best.target(), best.value(), second.target(),
+                    second.value(), List.of(), null, threads, unit, List.of(), waived);
+        }
         List<String> tied = new ArrayList<>();
-        double spread = 0;
-        for (Candidate c : sorted) {
-            spread = Math.max(spread, c.spread());
-            if (c != best && Math.abs(best.value() - c.value()) < Math.max(best.spread(), c.spread())
-                    || c != best && best.value() == c.value()) {
+        for (Candidate c : sorted.subList(1, sorted.size())) {
+            if (Math.abs(best.value() - c.value()) <= Math.max(best.spread(), c.spread())) {
                 tied.add(c.target());
             }
         }
-        // one round has no spread (0): a difference would always look larger than it, so it is only indicative
-        boolean indicative = tied.isEmpty()
-                && sorted.stream().anyMatch(c -> c.rounds() < MIN_ROUNDS_FOR_WIN);
-        return new Verdict(workload, metric, best.target(), best.value(), second.target(), second.value(),
-                !tied.isEmpty(), tied, spread, threads, unit, null, indicative);
+        return new Verdict(workload, metric, tied.isEmpty() ? Verdict.WIN : Verdict.TIE, best.target(), best.value(),
+                second.target(), second.value(), tied, Math.max(best.spread(), second.spread()), threads, unit,
+                List.of(), waived);
+    }
+
+    /**
+     * Per target: the fairness profile of its latest step (steps in run order), the median over its steps of the RTT
+     * probe's median and P99, and its highest step client CPU with that figure's source.
+     */
+    public static List<ReportModel.TargetFairness> fairness(java.util.Collection<String> targets,
+                                                            List<ReportChecks.StepData> steps) {
+        Map<String, double[]> rtt = ReportChecks.rttByTarget(steps);
+        List<ReportModel.TargetFairness> out = new ArrayList<>();
+        for (String t : new TreeSet<>(targets)) {
+            List<ReportChecks.StepData> mine = steps.stream().filter(s -> s.info().target().equals(t)).toList();
+            if (mine.isEmpty()) {
+                continue;
+            }
+            ReportChecks.StepData latest = mine.get(mine.size() - 1);
+            ReportChecks.StepData cpu = mine.stream().filter(s -> s.clientCpuPct() != null)
+                    .max(Comparator.comparingDouble(ReportChecks.StepData::clientCpuPct)).orElse(null);
+            double[] r = rtt.get(t);
+            String method = mine.stream().filter(s -> s.probe() != null && s.probe().method() != null)
+                    .map(s -> s.probe().method()).reduce((a, b) -> b).orElse(null);
+            out.add(new ReportModel.TargetFairness(t, ReportChecks.profile(latest), r == null ? null : r[0] / 1000,
+                    r == null ? null : r[1] / 1000, r == null ? 0 : (int) r[2], method,
+                    cpu == null ? null : cpu.clientCpuPct(), cpu == null ? null : cpu.cpuSource()));
+        }
+        return out;
     }
 
     /**

@@ -26,7 +26,8 @@ public final class ReportFormats {
     public static final List<String> CSV_COLUMNS = List.of("workload", "target", "threads", "rounds", "transactions",
             "measured_s", "qps", "tps", "avg_ms", "p95_ms", "p99_ms", "max_ms", "errors", "error_pct", "ral_ms",
             "wal_ms", "qps_spread", "p99_spread_ms", "baseline", "qps_delta_pct", "tps_delta_pct", "avg_delta_pct",
-            "p95_delta_pct", "p99_delta_pct", "monthly_cost", "currency", "cost_per_1000_qps");
+            "p95_delta_pct", "p99_delta_pct", "monthly_cost", "currency", "cost_per_1000_qps", "throughput_verdict",
+            "throughput_best", "p99_verdict", "p99_best", "cost_verdict", "cost_best", "verdict_reasons");
 
     private ReportFormats() {}
 
@@ -34,7 +35,7 @@ public final class ReportFormats {
         return switch (format) {
             case HTML -> ReportGenerator.render(model, locale);
             case JSON -> json(model, locale);
-            case CSV -> csv(model);
+            case CSV -> csv(model, locale);
             case MD -> markdown(model, locale);
         };
     }
@@ -46,11 +47,21 @@ public final class ReportFormats {
         root.put("generatedAtMs", model.generatedAtMs());
         root.put("baseline", model.baseline());
         root.set("runs", Json.MAPPER.valueToTree(model.runs()));
+        ReportModel.VerdictSummary summary = model.verdictSummary();
+        ObjectNode vs = root.putObject("verdictSummary");
+        vs.put("comparisons", summary.comparisons());
+        vs.put("decided", summary.decided());
+        vs.put("none", summary.none().size());
+        vs.put("text", verdictSummaryText(summary, msg));
         ArrayNode verdicts = root.putArray("verdicts");
         for (Verdict v : model.verdicts()) {
             ObjectNode n = Json.MAPPER.valueToTree(v);
+            n.put("tie", v.tie());
+            n.put("indicative", v.indicative());
             n.put("marginPct", v.marginPct());
-            n.put("reasonText", v.reason() == null ? null : msg.format(v.reason()));
+            n.put("spread", v.spread()); // null: unknown (a side measured in one round), never 0
+            n.set("reasons", reasons(v.reasons(), msg));
+            n.set("waived", reasons(v.waived(), msg));
             verdicts.add(n);
         }
         root.set("environment", Json.MAPPER.valueToTree(model.environment()));
@@ -93,9 +104,51 @@ public final class ReportFormats {
         }
     }
 
-    static String csv(ReportModel model) {
+    /** Reasons as {check, key, args, text}: the check id for scripts, the sentence for people. */
+    private static ArrayNode reasons(List<ReportModel.Reason> reasons, Messages msg) {
+        ArrayNode a = Json.MAPPER.createArrayNode();
+        for (ReportModel.Reason r : reasons) {
+            ObjectNode n = a.addObject();
+            n.put("check", r.check());
+            n.put("key", r.text().key());
+            n.set("args", Json.MAPPER.valueToTree(r.text().args()));
+            n.put("text", msg.format(r.text()));
+        }
+        return a;
+    }
+
+    /** "3 of 6 comparisons have a verdict; 3 have none: w · Peak throughput (client-bound), ...". */
+    static String verdictSummaryText(ReportModel.VerdictSummary s, Messages msg) {
+        if (s.comparisons() == 0) {
+            return msg.get("verdict.summary.noComparisons");
+        }
+        StringBuilder b = new StringBuilder(msg.format(Text.of("verdict.summary", s.decided(), s.comparisons())));
+        if (!s.none().isEmpty()) {
+            b.append(msg.format(Text.of("verdict.summary.none", s.none().size()))).append(' ');
+            b.append(String.join("; ", s.none().stream().map(v -> v.workload() + " · "
+                    + msg.get("verdict.metric." + v.metric()) + " (" + String.join(", ", v.failedChecks().stream()
+                    .map(c -> msg.get("verdict.check." + c)).toList()) + ")").toList()));
+        }
+        return b.toString();
+    }
+
+    /** The waived checks line, or null when no comparison had one. */
+    static String verdictWaivedText(ReportModel.VerdictSummary s, Messages msg) {
+        if (s.waived().isEmpty()) {
+            return null;
+        }
+        return msg.format(Text.of("verdict.summary.waived", s.waived().size())) + " " + String.join("; ",
+                s.waived().stream().map(v -> v.workload() + " · " + msg.get("verdict.metric." + v.metric()) + " ("
+                        + String.join(", ", v.waivedChecks().stream().map(c -> msg.get("verdict.check." + c))
+                        .toList()) + ")").toList());
+    }
+
+    static String csv(ReportModel model, Locale locale) {
+        Messages msg = Messages.of(locale);
         StringBuilder b = new StringBuilder(String.join(",", CSV_COLUMNS)).append('\n');
         for (WorkloadSummary w : model.workloads()) {
+            List<Verdict> verdicts = model.verdicts().stream().filter(v -> v.workload().equals(w.workload())).toList();
+            String reasons = csvReasons(verdicts, msg);
             for (SummaryRow r : w.rows()) {
                 Cost c = w.costs().stream().filter(x -> x.target().equals(r.target())).findFirst().orElse(null);
                 List<Object> v = new ArrayList<>(List.of(r.workload(), r.target(), r.threads(), r.rounds(),
@@ -114,10 +167,52 @@ public final class ReportFormats {
                 v.add(c == null ? null : c.monthlyCost());
                 v.add(c == null ? null : c.currency());
                 v.add(c == null || r.qps() <= 0 ? null : c.monthlyCost() / r.qps() * 1000);
+                for (String metric : ReportAnalysis.METRICS) {
+                    Verdict verdict = verdicts.stream().filter(x -> x.metric().equals(metric)).findFirst()
+                            .orElse(null);
+                    v.add(verdict == null ? null : verdict.status());
+                    v.add(verdict == null || !verdict.decided() ? null : best(verdict, r, w));
+                }
+                v.add(reasons.isEmpty() ? null : reasons);
                 b.append(String.join(",", v.stream().map(ReportFormats::csvCell).toList())).append('\n');
             }
         }
         return b.toString();
+    }
+
+    /**
+     * True when the row carries a best figure of the verdict: the winner's (or a tied target's) peak row for
+     * throughput and cost, its row at the compared concurrency for P99.
+     */
+    private static boolean best(Verdict v, SummaryRow r, WorkloadSummary w) {
+        if (!r.target().equals(v.winner()) && !v.tiedWith().contains(r.target())) {
+            return false;
+        }
+        if (v.metric().equals("p99")) {
+            return v.threads() != null && r.threads() == v.threads();
+        }
+        List<SummaryRow> mine = w.rows().stream().filter(x -> x.target().equals(r.target())).toList();
+        return ReportAnalysis.peak(mine).threads() == r.threads();
+    }
+
+    /** A verdict's reasons, then its waived checks, as sentences. */
+    private static List<String> reasonTexts(Verdict v, Messages msg) {
+        List<String> why = new ArrayList<>();
+        v.reasons().forEach(r -> why.add(msg.format(r.text())));
+        v.waived().forEach(r -> why.add(msg.get("verdict.waived") + ": " + msg.format(r.text())));
+        return why;
+    }
+
+    /** "metric: sentence | ...; metric: ..." for a workload's verdicts without a verdict or with waivers. */
+    private static String csvReasons(List<Verdict> verdicts, Messages msg) {
+        List<String> parts = new ArrayList<>();
+        for (Verdict v : verdicts) {
+            List<String> why = reasonTexts(v, msg);
+            if (!why.isEmpty()) {
+                parts.add(v.metric() + ": " + String.join(" | ", why));
+            }
+        }
+        return String.join("; ", parts);
     }
 
     /** RFC 4180: quote a cell holding a comma, quote or line break; numbers in full precision, nulls empty. */
@@ -137,20 +232,29 @@ public final class ReportFormats {
         StringBuilder b = new StringBuilder();
         b.append("# ").append(msg.get("report.title")).append(": ").append(md(model.title())).append("\n\n");
         b.append("## ").append(msg.get("verdict.title")).append("\n\n");
-        b.append(mdRow(msg.get("verdict.workload"), msg.get("verdict.metric"), msg.get("verdict.best"),
-                msg.get("verdict.value"), msg.get("verdict.runnerUp"), msg.get("verdict.margin"),
-                msg.get("verdict.result")));
-        b.append(mdRow("---", "---", "---", "---:", "---", "---:", "---"));
+        ReportModel.VerdictSummary summary = model.verdictSummary();
+        b.append("**").append(md(verdictSummaryText(summary, msg))).append("**\n\n");
+        String waived = verdictWaivedText(summary, msg);
+        if (waived != null) {
+            b.append(md(waived)).append("\n\n");
+        }
+        b.append(mdRow(msg.get("verdict.workload"), msg.get("verdict.metric"), msg.get("verdict.result"),
+                msg.get("verdict.best"), msg.get("verdict.value"), msg.get("verdict.runnerUp"),
+                msg.get("verdict.margin"), msg.get("verdict.spread"), msg.get("verdict.reasons")));
+        b.append(mdRow("---", "---", "---", "---", "---:", "---", "---:", "---:", "---"));
         for (Verdict v : model.verdicts()) {
-            String result = v.winner() == null ? msg.format(v.reason())
-                    : v.tie() ? msg.get("verdict.tie") + ": " + String.join(", ", v.tiedWith())
-                    : v.indicative() ? msg.get("verdict.indicative") : msg.get("verdict.win");
+            String result = msg.get("verdict.status." + v.status())
+                    + (v.tie() ? ": " + String.join(", ", v.tiedWith()) : "");
+            List<String> why = reasonTexts(v, msg);
             b.append(mdRow(v.workload(), msg.get("verdict.metric." + v.metric())
-                            + (v.threads() == null ? "" : " @" + v.threads()), v.winner(),
+                            + (v.threads() == null ? "" : " @" + v.threads()), result, v.winner(),
                     v.value() == null ? "" : v.metric().equals("p99") ? ms(v.value()) + " ms"
                             : v.metric().equals("cost") ? num(v.value()) + " " + v.unit() + "/1k QPS"
                             : num(v.value()) + " QPS", v.runnerUp(),
-                    v.marginPct() == null ? "" : pct(v.marginPct()), result));
+                    v.marginPct() == null ? "" : pct(v.marginPct()),
+                    !v.decided() ? "" : v.spread() == null ? "—"
+                            : v.metric().equals("p99") ? ms(v.spread()) : num(v.spread()),
+                    String.join("<br>", why)));
         }
         for (WorkloadSummary w : model.workloads()) {
             b.append("\n## ").append(md(w.workload())).append("\n\n");

@@ -37,8 +37,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the selected runs of an archive into a {@link ReportModel} through DuckDB. Table figures come from raw
- * samples (exact); time series from the aggregator's all-ops windows (down-sampled for display only); client
- * health from the {@code control} dataset; stalls from the {@code stalls} dataset when the archive has one.
+ * samples (exact); time series from the aggregator's all-ops windows (down-sampled for display only); what the
+ * validity checks need of each step (client CPU, RTT probe, error share) through {@link EvidenceLoader}; stalls from
+ * the {@code stalls} dataset when the archive has one.
  *
  * <p>Not thread safe while loading (one DuckDB connection); the model it returns is immutable.
  */
@@ -48,12 +49,15 @@ final class ReportLoader {
 
     /** Commit-durability settings, shown first and compared by the checklist (MySQL/MariaDB, PostgreSQL). */
     static final List<String> DURABILITY = List.of("innodb_flush_log_at_trx_commit", "sync_binlog", "log_bin",
-            "innodb_doublewrite", "innodb_flush_method", "binlog_format", "synchronous_commit", "fsync",
-            "full_page_writes", "wal_sync_method", "durability");
+            "innodb_doublewrite", "innodb_flush_method", "binlog_format", "rpl_semi_sync_master_enabled",
+            "rpl_semi_sync_source_enabled", "rpl_semi_sync_master_wait_point", "synchronous_commit", "fsync",
+            "full_page_writes", "wal_sync_method", "commit_delay", "synchronous_standby_names",
+            FairnessProfile.H2_STORAGE, "WRITE_DELAY", "durability");
     /** Settings that change results by several times (methodology.md, pitfall 4), shown after durability. */
     static final List<String> KEY_VARIABLES = List.of("innodb_buffer_pool_size", "innodb_io_capacity",
             "innodb_io_capacity_max", "innodb_log_file_size", "innodb_redo_log_capacity", "max_connections",
-            "shared_buffers", "effective_cache_size", "thread_handling", "transaction_isolation");
+            "shared_buffers", "effective_cache_size", "CACHE_SIZE", FairnessProfile.DATA_BYTES, "thread_handling",
+            FairnessProfile.ISOLATION, "transaction_isolation", "tx_isolation", "default_transaction_isolation");
     /** Ops whose average latency is RAL (reads) and WAL (writes), for YCSB-like workloads. */
     static final List<String> READ_OPS = List.of("read");
     static final List<String> WRITE_OPS = List.of("update", "insert", "write", "read_modify_write");
@@ -86,10 +90,18 @@ final class ReportLoader {
             boolean hasSamples = db.has(ArchiveLayout.SAMPLES);
             Map<String, SampleFacts> facts = hasSamples ? sampleFacts(db, inRuns) : Map.of();
             timer.lap("sampleFacts");
-            Map<String, Health> health = db.has(ArchiveLayout.CONTROL) ? health(db, inRuns) : Map.of();
-            Map<String, Double> rtt = health.isEmpty() ? Map.of() : rtt(db, inRuns);
-            timer.lap("clientHealth");
-            Map<String, TargetEnv> targets = withHealth(stepTargets, steps, health, rtt);
+            Map<String, EvidenceLoader.StepFacts> evidence = EvidenceLoader.load(db, inRuns);
+            Map<String, ReportChecks.RunSettings> settings = runSettings(selected, notes);
+            Map<String, Health> health = new HashMap<>();
+            for (StepInfo s : steps) {
+                EvidenceLoader.StepFacts e = evidence.get(s.runId() + "/" + s.stepId());
+                if (e != null) {
+                    health.put(s.runId() + "/" + s.stepId(), new Health(e.cpuPct(), ReportChecks.clientBound(e.cpuPct(),
+                            e.clientBound(), settings.get(s.runId()).clientCpuLimitPct())));
+                }
+            }
+            timer.lap("evidence");
+            Map<String, TargetEnv> targets = withHealth(stepTargets, steps, health, probeRttMs(steps, evidence));
 
             List<SummaryRow> rows = hasSamples ? summaryRows(db, inRuns) : List.of();
             timer.lap("summary");
@@ -116,14 +128,19 @@ final class ReportLoader {
                     soak.add(soakFigures);
                 }
                 Double[] settle = settle(p, measureStart);
-                Health h = health.get(key);
+                EvidenceLoader.StepFacts e = evidence.get(key);
                 stepData.add(new StepData(s, f == null ? 0 : f.warmupSamples(), settle[0], settle[1],
-                        h == null ? null : h.meanCpu(), h != null && h.clientBound(), stepVariables.get(key)));
+                        e == null ? null : e.cpuPct(), e != null && e.clientBound(), stepVariables.get(key),
+                        targets.get(s.target()).product(), e == null ? null : e.cpuSource(),
+                        e == null ? null : e.measuredSamples(), e == null ? null : e.measuredErrors(),
+                        e == null ? null : e.probe()));
             }
-            Environment env = environment(targets, variables, steps);
+            ReportChecks.Evidence judged = new ReportChecks.Evidence(stepData, settings);
+            Environment env = environment(targets, variables, steps)
+                    .withFairness(ReportAnalysis.fairness(targets.keySet(), stepData));
             List<Verdict> verdicts = new ArrayList<>();
-            workloads.forEach(w -> verdicts.addAll(ReportAnalysis.verdicts(w, targets)));
-            List<Check> checklist = ReportChecks.checks(stepData, workloads, env.targets(), env.variables());
+            workloads.forEach(w -> verdicts.addAll(ReportAnalysis.verdicts(w, targets, judged)));
+            List<Check> checklist = ReportChecks.checks(judged, workloads);
             timer.lap("analysis");
             LOG.debug("report model of {}: {}", archive, timer);
             // language-neutral: the page and the md summary put the localized "tailstream report" before it
@@ -247,60 +264,38 @@ final class ReportLoader {
         return out;
     }
 
-    /** Client health of one step: mean client CPU, and whether any event said the client was the bottleneck. */
-    private record Health(Double meanCpu, boolean clientBound) {}
+    /** Client health of one step: the client CPU figure the checks use, and whether the producer flagged it. */
+    private record Health(Double cpuPct, boolean clientBound) {}
 
-    /**
-     * Client health per step (key run/step), aggregated in DuckDB straight from the events' JSON: a 12-hour soak
-     * has 43,200 of them per producer, too many to deserialize one by one. CPU is the load client's own process
-     * (the methodology's 50% rule is about the client; the machine's figure also counts a database sharing the host,
-     * as in the demo).
-     */
-    private static Map<String, Health> health(ArchiveDatabase db, String inRuns) throws SQLException {
-        String sql = """
-                WITH h AS (
-                  SELECT run_id, CAST(event->>'$.stepId' AS INTEGER) AS step_id,
-                         CAST(event->>'$.processCpuPct' AS DOUBLE) AS process,
-                         coalesce(CAST(event->>'$.clientBound' AS BOOLEAN), false) AS bound
-                  FROM control WHERE type = 'client_health' AND %s)
-                SELECT run_id, step_id, avg(process), bool_or(bound)
-                FROM h GROUP BY ALL""".formatted(inRuns);
-        Map<String, Health> out = new HashMap<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                Number cpu = (Number) rs.getObject(3);
-                out.put(rs.getString(1) + "/" + rs.getInt(2), new Health(cpu == null ? null : cpu.doubleValue(),
-                        rs.getBoolean(4)));
+    /** Per target, the median over its steps of the RTT probe's median, in ms (targets without probes absent). */
+    private static Map<String, Double> probeRttMs(List<StepInfo> steps, Map<String, EvidenceLoader.StepFacts> facts) {
+        Map<String, List<Double>> by = new TreeMap<>();
+        for (StepInfo s : steps) {
+            EvidenceLoader.StepFacts f = facts.get(s.runId() + "/" + s.stepId());
+            if (f != null && f.probe() != null) {
+                by.computeIfAbsent(s.target(), k -> new ArrayList<>()).add(f.probe().p50Us() / 1000);
             }
         }
-        return out;
-    }
-
-    /**
-     * Median client-to-target round trip per target over every client-health event: an endpoint named after a
-     * target counts for that target, any other endpoint for the target of the event's step.
-     */
-    private static Map<String, Double> rtt(ArchiveDatabase db, String inRuns) throws SQLException {
-        String sql = """
-                WITH r AS (
-                  SELECT run_id, CAST(event->>'$.stepId' AS INTEGER) AS step_id,
-                         unnest(map_entries(json_transform(event->'$.rttMillis', '"MAP(VARCHAR, DOUBLE)"'))) AS e
-                  FROM control WHERE type = 'client_health' AND %1$s),
-                t AS (SELECT DISTINCT target FROM steps WHERE %1$s)
-                SELECT CASE WHEN r.e.key IN (SELECT target FROM t) THEN r.e.key ELSE st.target END AS tgt,
-                       median(r.e.value)
-                FROM r JOIN steps st ON r.run_id = st.run_id AND r.step_id = st.step_id
-                GROUP BY tgt""".formatted(inRuns);
         Map<String, Double> out = new HashMap<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                out.put(rs.getString(1), rs.getDouble(2));
+        by.forEach((t, v) -> out.put(t, ReportChecks.median(v)));
+        return out;
+    }
+
+    /** The checks' settings of each run; names in a plan's {@code accept} that are not checks become notes. */
+    private static Map<String, ReportChecks.RunSettings> runSettings(List<RunInfo> runs, List<String> notes) {
+        Map<String, ReportChecks.RunSettings> out = new HashMap<>();
+        for (RunInfo r : runs) {
+            ReportChecks.RunSettings s = ReportChecks.RunSettings.of(r.runId(), r.settings());
+            if (!s.unknownAccept().isEmpty()) {
+                notes.add("run " + r.runId() + ": the plan's accept names " + s.unknownAccept()
+                        + ", which are not checks a plan may waive (ignored); checks: " + ReportChecks.WAIVABLE);
             }
+            out.put(r.runId(), s);
         }
         return out;
     }
 
-    /** Targets with their median RTT, their highest step-mean client CPU and their client-bound steps. */
+    /** Targets with their median probe RTT, their highest step client CPU and their client-bound steps. */
     private static Map<String, TargetEnv> withHealth(Map<String, TargetEnv> targets, List<StepInfo> steps,
                                                      Map<String, Health> health, Map<String, Double> rtt) {
         if (health.isEmpty() && rtt.isEmpty()) {
@@ -313,8 +308,8 @@ final class ReportLoader {
             if (h == null) {
                 continue;
             }
-            if (h.meanCpu() != null) {
-                cpuMax.merge(s.target(), h.meanCpu(), Math::max);
+            if (h.cpuPct() != null) {
+                cpuMax.merge(s.target(), h.cpuPct(), Math::max);
             }
             if (h.clientBound()) {
                 // the row already names the target: workload and concurrency are what tell the steps apart

@@ -12,7 +12,7 @@ import java.util.Map;
  * @param generatedAtMs when the model was built
  * @param baseline      target the deltas are relative to, or null
  * @param runs          the runs covered, oldest first
- * @param verdicts      per workload: best on throughput, on P99 and on cost per QPS
+ * @param verdicts      per workload: best on throughput, on P99 and on cost per QPS, or why there is none
  * @param environment   targets side by side
  * @param workloads     one section per workload: summary table with deltas, sweep, cost
  * @param charts        one time series per step, in run and step order (down-sampled for display)
@@ -60,29 +60,81 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
     }
 
     /**
-     * The best candidate of a workload on one metric.
+     * The verdict of a workload on one metric: exactly one of a winner, a tie, an indicative winner, no verdict (the
+     * evidence fails a check that invalidates the comparison) or nothing to compare ({@link ReportAnalysis} has the
+     * rules).
      *
      * @param metric    {@code throughput} (peak QPS, higher is better), {@code p99} (at {@code threads}, lower is
      *                  better) or {@code cost} (monthly cost per 1,000 peak QPS, lower is better)
-     * @param winner    best target, or null when no verdict can be given ({@code reason} says why)
+     * @param status    {@link #WIN}, {@link #TIE}, {@link #INDICATIVE}, {@link #NONE} or {@link #NA}
+     * @param winner    best target (win, tie, indicative), else null
      * @param value     the winner's figure
      * @param runnerUp  second best target, or null
      * @param runnerUpValue its figure
-     * @param tie       the difference to a tied target is smaller than the round-to-round spread
-     * @param tiedWith  targets tied with the winner
-     * @param spread    the largest round-to-round spread (max - min over rounds) of the targets compared
+     * @param tiedWith  targets tied with the winner (status tie)
+     * @param spread    the larger of the winner's and the runner-up's round-to-round spreads (max - min of the
+     *                  figure over their rounds, each round computed alone); null when unknown (a side measured in
+     *                  one round) or when there is no winner
      * @param threads   concurrency of the comparison (P99), or null (peak over all concurrencies)
      * @param unit      unit of the figures ({@code qps}, {@code ms}, or the currency)
-     * @param reason    why there is no winner, or null
-     * @param indicative  a winner that is not a tie, but a candidate compared was measured in fewer than 2 rounds:
-     *                    its round-to-round spread is unknown, so the difference is not shown to exceed it (the
-     *                    result is labelled "indicative", not "win")
+     * @param reasons   why there is no verdict (status none: the failed checks, naming targets and figures; status na:
+     *                  why there is nothing to compare); empty otherwise
+     * @param waived    checks the plan waived ({@code accept}) that would have failed for this comparison
      */
-    public record Verdict(String workload, String metric, String winner, Double value, String runnerUp,
-                          Double runnerUpValue, boolean tie, List<String> tiedWith, Double spread, Integer threads,
-                          String unit, Text reason, boolean indicative) {
+    public record Verdict(String workload, String metric, String status, String winner, Double value,
+                          String runnerUp, Double runnerUpValue, List<String> tiedWith, Double spread,
+                          Integer threads, String unit, List<Reason> reasons, List<Reason> waived) {
+        public static final String WIN = "win";
+        public static final String TIE = "tie";
+        public static final String INDICATIVE = "indicative";
+        public static final String NONE = "none";
+        public static final String NA = "na";
+
         public Verdict {
+            if (!List.of(WIN, TIE, INDICATIVE, NONE, NA).contains(status)) {
+                throw new IllegalArgumentException("verdict status must be win, tie, indicative, none or na, was "
+                        + status);
+            }
+            if ((winner == null) != (status.equals(NONE) || status.equals(NA))) {
+                throw new IllegalArgumentException("verdict " + workload + "/" + metric + ": status " + status
+                        + (winner == null ? " needs a winner" : " has no winner, got " + winner));
+            }
             tiedWith = List.copyOf(tiedWith);
+            reasons = List.copyOf(reasons);
+            waived = List.copyOf(waived);
+        }
+
+        public boolean tie() {
+            return status.equals(TIE);
+        }
+
+        public boolean indicative() {
+            return status.equals(INDICATIVE);
+        }
+
+        /** A comparison that has a verdict: win, tie or indicative. */
+        public boolean decided() {
+            return winner != null;
+        }
+
+        /** Two or more candidates were there to compare (every status but na). */
+        public boolean comparison() {
+            return !status.equals(NA);
+        }
+
+        /** The checks that failed (status none), each once, in reason order. */
+        public List<String> failedChecks() {
+            return reasons.stream().map(Reason::check).distinct().toList();
+        }
+
+        /** The checks waived by the plan that would have failed, each once. */
+        public List<String> waivedChecks() {
+            return waived.stream().map(Reason::check).distinct().toList();
+        }
+
+        /** The first reason, or null. */
+        public Text reason() {
+            return reasons.isEmpty() ? null : reasons.get(0).text();
         }
 
         /** Winner over runner-up, in % of the runner-up (positive: winner higher), or null. */
@@ -93,23 +145,87 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
     }
 
     /**
+     * A reason for no verdict, or a waived check.
+     *
+     * @param check the check ({@code clientBound}, {@code durability}, {@code isolation}, {@code warmup},
+     *              {@code errors}, {@code dataSize}, {@code rtt}, {@code completed}), or {@code na} for nothing
+     *              to compare
+     * @param text  what failed, naming the targets, steps and figures
+     */
+    public record Reason(String check, Text text) {}
+
+    /**
+     * How many comparisons have a verdict.
+     *
+     * @param comparisons verdicts with two or more candidates (status other than na)
+     * @param decided     of those, the ones with a winner (win, tie, indicative)
+     * @param none        the ones without (status none), in report order
+     * @param waived      verdicts where the plan waived a check that would have failed
+     */
+    public record VerdictSummary(int comparisons, int decided, List<Verdict> none, List<Verdict> waived) {
+        public VerdictSummary {
+            none = List.copyOf(none);
+            waived = List.copyOf(waived);
+        }
+    }
+
+    /** The verdict counts for the top of the report. */
+    public VerdictSummary verdictSummary() {
+        List<Verdict> compared = verdicts.stream().filter(Verdict::comparison).toList();
+        return new VerdictSummary(compared.size(), (int) compared.stream().filter(Verdict::decided).count(),
+                compared.stream().filter(v -> v.status().equals(Verdict.NONE)).toList(),
+                compared.stream().filter(v -> !v.waived().isEmpty()).toList());
+    }
+
+    /**
      * The targets side by side.
      *
      * @param targets   every target, in name order
      * @param variables captured server variables, durability settings first, then key tuning settings, then the rest
      * @param durations warm-up and measurement per target and workload
+     * @param fairness  per target (name order): its fairness profile, RTT probe and load-generator CPU
      */
-    public record Environment(List<TargetEnv> targets, List<VariableRow> variables, List<Duration> durations) {
+    public record Environment(List<TargetEnv> targets, List<VariableRow> variables, List<Duration> durations,
+                              List<TargetFairness> fairness) {
         public Environment {
             targets = List.copyOf(targets);
             variables = List.copyOf(variables);
             durations = List.copyOf(durations);
+            fairness = List.copyOf(fairness);
+        }
+
+        /** Without fairness profiles. */
+        public Environment(List<TargetEnv> targets, List<VariableRow> variables, List<Duration> durations) {
+            this(targets, variables, durations, List.of());
+        }
+
+        Environment withFairness(List<TargetFairness> f) {
+            return new Environment(targets, variables, durations, f);
         }
     }
 
     /**
-     * A target as its latest step saw it. {@code rttMs} (median client-to-target round trip) and
-     * {@code clientCpuMaxPct} come from client-health events and are null without them.
+     * What decides whether a target can be compared fairly with another, side by side in the environment section.
+     *
+     * @param profile          the fairness profile from the variables of the target's latest step
+     * @param rttP50Ms         median over the target's steps of the RTT probe's median (taken before each step on an
+     *                         idle connection), or null without probes
+     * @param rttP99Ms         median over the target's steps of the probe's P99, or null
+     * @param rttSteps         steps with a probe
+     * @param rttMethod        how the probe measured (as the producer describes it), or null
+     * @param cpuMaxPct        highest step figure of the client's CPU that the client-bound check uses, or null
+     * @param cpuSource        where that figure comes from: {@code loadGen} (the load generator's own threads) or
+     *                         {@code process} (the whole client process, in archives without the load-generator
+     *                         figure), or null
+     */
+    public record TargetFairness(String target, FairnessProfile profile, Double rttP50Ms, Double rttP99Ms,
+                                 int rttSteps, String rttMethod, Double cpuMaxPct, String cpuSource) {}
+
+    /**
+     * A target as its latest step saw it. {@code rttMs} is the median over its steps of the RTT probe's median
+     * (null without probes); {@code clientCpuMaxPct} its highest step client CPU (the load generator's, or the
+     * process's in older archives; null without figures); {@code clientBoundSteps} the steps the client-bound check
+     * flags.
      */
     public record TargetEnv(String name, String product, String version, String url, Integer nodes,
                             Double monthlyCost, String currency, Double rttMs, Double clientCpuMaxPct,

@@ -10,14 +10,16 @@
  * same model, so they carry the same numbers.
  *
  * <p>Sections: verdict per workload (best on peak throughput, on P99 at a concurrency every candidate was measured
- * at, on monthly cost per 1,000 peak QPS; a difference under the round-to-round spread is a tie: {@link
- * io.tailstream.reporter.report.ReportAnalysis}); environment and fairness (targets, server variables with
- * durability settings first and differences highlighted, RTT and client CPU from client-health events, warm-up,
- * measurement, rounds); per workload the summary table with deltas to a baseline target, the concurrency sweep with
+ * at, on monthly cost per 1,000 peak QPS; each a win, a tie, indicative, or no verdict with the checks the evidence
+ * failed, and a count of the comparisons that have one at the top: {@link
+ * io.tailstream.reporter.report.ReportAnalysis}); environment and fairness (targets, each target's {@link
+ * io.tailstream.reporter.report.FairnessProfile} with its RTT probe and client CPU side by side, server variables
+ * with durability settings first and differences highlighted, warm-up, measurement, rounds); per workload the summary table with deltas to a baseline target, the concurrency sweep with
  * each target's peak, and cost; scale-out (1 vs N nodes of one product); stalls (from a {@code stalls} dataset when
  * the archive has one); soak figures of steps measured for 30 min or more (macro trend, jitter, stall-time share,
  * from every measured window); time series per step; the methodology checklist ({@link
- * io.tailstream.reporter.report.ReportChecks}, each item pass/flag/n/a from the data); what was run.
+ * io.tailstream.reporter.report.ReportChecks}, each item pass/flag/n/a from the data, from the same findings the
+ * verdicts cite); what was run.
  *
  * <p>Numbers: the summary table (per workload, one row per target x threads, all rounds merged) is computed from
  * raw samples of the measurement phase in one DuckDB scan: QPS = statements / measured seconds, TPS = successful

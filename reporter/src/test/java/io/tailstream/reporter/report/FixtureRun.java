@@ -8,6 +8,7 @@ import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.RttProbe;
 import io.tailstream.schemas.event.RunEnded;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.StepEnded;
@@ -105,9 +106,11 @@ final class FixtureRun {
             int stepId = i + 1;
             stepStartMs.add(at);
             TargetInfo info = targets.get(s.target().name());
+            double rttUs = s.target().rttMs() * 1000;
             control(sink, new StepStarted(runId, at, PRODUCER, stepId, info, s.workload(), s.threads(), s.round(),
                     s.warmupMs(), s.measureMs(), s.ops(), s.queriesPerTxn(), Map.of("tables", "10",
-                    "table_size", "5000000")));
+                    "table_size", "5000000"), new RttProbe("prepared SELECT 1, idle connection, 200 timed of 220", 200,
+                    rttUs * 0.9, rttUs, rttUs * 1.4, rttUs * 2)));
             long endMs = at + s.warmupMs() + s.measureMs();
             SampleBlockEncoder enc = new SampleBlockEncoder(1024, false);
             Map<Long, Histogram[]> hist = new TreeMap<>();

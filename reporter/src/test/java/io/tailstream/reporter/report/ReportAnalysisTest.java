@@ -7,7 +7,6 @@ import io.tailstream.reporter.report.ReportModel.Check;
 import io.tailstream.reporter.report.ReportModel.StepInfo;
 import io.tailstream.reporter.report.ReportModel.SummaryRow;
 import io.tailstream.reporter.report.ReportModel.TargetEnv;
-import io.tailstream.reporter.report.ReportModel.VariableRow;
 import io.tailstream.reporter.report.ReportModel.Verdict;
 import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
 import java.util.List;
@@ -78,20 +77,22 @@ class ReportAnalysisTest {
         assertThat(tput.runnerUpValue()).isEqualTo(880.0);
         assertThat(tput.tie()).isFalse();
         assertThat(tput.indicative()).isTrue();
+        assertThat(tput.spread()).as("unknown with one round, never 0").isNull();
         assertThat(verdict(one, "p99").winner()).isEqualTo("b");
         assertThat(verdict(one, "p99").indicative()).isTrue();
         assertThat(verdict(one, "cost").indicative()).isTrue();
-        // a difference inside a's own spread stays a tie (the known spread already says it is not a win)
-        Verdict tie = verdict(ReportAnalysis.verdicts(workload(List.of(
+        // a difference inside a's own spread is indicative too: b's spread is unknown, so neither a tie nor a win
+        Verdict inside = verdict(ReportAnalysis.verdicts(workload(List.of(
                 row("a", 8, List.of(990.0, 1000.0, 1010.0), 5, 0), row("b", 8, List.of(995.0), 4, 0)), t, null), t),
                 "throughput");
-        assertThat(tie.tie()).isTrue();
-        assertThat(tie.indicative()).isFalse();
+        assertThat(inside.status()).isEqualTo("indicative");
+        assertThat(inside.spread()).isNull();
+        assertThat(inside.tiedWith()).isEmpty();
         // two rounds each: a win
         Verdict two = verdict(ReportAnalysis.verdicts(workload(List.of(row("a", 8, List.of(1000.0, 1001.0), 5, 0),
                 row("b", 8, List.of(880.0, 881.0), 4, 0)), t, null), t), "throughput");
-        assertThat(two.tie()).isFalse();
-        assertThat(two.indicative()).isFalse();
+        assertThat(two.status()).isEqualTo("win");
+        assertThat(two.spread()).isEqualTo(1.0);
     }
 
     @Test
@@ -145,18 +146,33 @@ class ReportAnalysisTest {
     }
 
     @Test
-    void checks_flagDurabilityDifferences_fewRounds_errors_clientCpu_unfinishedSteps() {
-        VariableRow flush = new VariableRow("innodb_flush_log_at_trx_commit", Map.of("a", "1", "b", "2"), true, true);
-        assertThat(ReportChecks.durability(List.of(flush), 2).status()).isEqualTo("flag");
-        assertThat(ReportChecks.durability(List.of(), 2).status()).isEqualTo("na");
+    void tie_atExactlyTheSpread_winJustBeyondIt() {
+        Map<String, TargetEnv> t = new TreeMap<>(Map.of("a", env("a", null, null, "X", 1), "b",
+                env("b", null, null, "X", 1)));
+        // a: 1000 +- 10 (spread 20); b: 980 in two equal rounds (spread 0): difference 20 = the larger spread -> tie
+        Verdict atSpread = verdict(ReportAnalysis.verdicts(workload(List.of(row("a", 8, List.of(990.0, 1010.0), 5, 0),
+                row("b", 8, List.of(980.0, 980.0), 4, 0)), t, null), t), "throughput");
+        assertThat(atSpread.status()).isEqualTo("tie");
+        assertThat(atSpread.tiedWith()).containsExactly("b");
+        assertThat(atSpread.spread()).isEqualTo(20.0);
+        Verdict beyond = verdict(ReportAnalysis.verdicts(workload(List.of(row("a", 8, List.of(990.0, 1010.0), 5, 0),
+                row("b", 8, List.of(979.0, 979.0), 4, 0)), t, null), t), "throughput");
+        assertThat(beyond.status()).isEqualTo("win");
+        assertThat(beyond.tiedWith()).isEmpty();
+        // equal figures with no spread at all: a tie, not a win decided by the target name
+        Verdict equal = verdict(ReportAnalysis.verdicts(workload(List.of(row("a", 8, List.of(1000.0, 1000.0), 5, 0),
+                row("b", 8, List.of(1000.0, 1000.0), 4, 0)), t, null), t), "throughput");
+        assertThat(equal.status()).isEqualTo("tie");
+    }
+
+    @Test
+    void checks_fewRounds_unfinishedSteps_clientCpu_warmup() {
         WorkloadSummary w = workload(List.of(row("a", 8, List.of(10.0, 11.0), 1, 20)), Map.of(), null);
         assertThat(ReportChecks.rounds(List.of(w)).status()).isEqualTo("flag");
-        assertThat(ReportChecks.errors(List.of(w)).status()).isEqualTo("flag"); // 20 of 1000 = 2%
         StepInfo s = new StepInfo("r", 1, "a", "jdbc:x", "w", 8, 1, 0, 1000, "{}", null, 0, null);
         var steps = List.of(new ReportChecks.StepData(s, 0, null, null, 72.0, true));
         assertThat(ReportChecks.warmup(steps).status()).isEqualTo("flag");
         assertThat(ReportChecks.clientCpu(steps).status()).isEqualTo("flag");
-        assertThat(ReportChecks.completed(steps).status()).isEqualTo("flag");
         assertThat(ReportChecks.warmupSettled(steps).status()).isEqualTo("na");
         var noHealth = List.of(new ReportChecks.StepData(s, 5, 100.0, 150.0, null, false));
         assertThat(ReportChecks.clientCpu(noHealth).status()).isEqualTo("na");

@@ -43,7 +43,7 @@ final class SeedComparison {
 
     private static Map<String, String> vars(String ioCapacity, String bufferPool) {
         return Map.of("innodb_flush_log_at_trx_commit", "1", "sync_binlog", "1", "log_bin", "ON",
-                "innodb_io_capacity", ioCapacity, "innodb_buffer_pool_size", bufferPool,
+                "innodb_doublewrite", "ON", "innodb_io_capacity", ioCapacity, "innodb_buffer_pool_size", bufferPool,
                 "transaction_isolation", "REPEATABLE-READ");
     }
 
