@@ -50,7 +50,7 @@ class DamagedArchiveTest {
             assertThat(p.describe()).startsWith("run bad skipped: " + file + ": ");
 
             assertThat(RunCatalog.list(db, RunFilter.ALL)).extracting(RunListing::runId).containsExactly("good");
-            for (String view : db.views()) {
+            for (String view : db.views().stream().filter(db::has).toList()) {
                 try (Statement st = db.connection().createStatement();
                      ResultSet rs = st.executeQuery("SELECT list_sort(list(DISTINCT run_id)) FROM " + view)) {
                     rs.next();
