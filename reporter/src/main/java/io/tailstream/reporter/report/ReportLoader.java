@@ -3,6 +3,8 @@ package io.tailstream.reporter.report;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
+import io.tailstream.reporter.query.StepFigure;
+import io.tailstream.reporter.query.StepFigures;
 import io.tailstream.reporter.report.ReportChecks.StepData;
 import io.tailstream.reporter.report.ReportModel.Check;
 import io.tailstream.reporter.report.ReportModel.Duration;
@@ -55,8 +57,8 @@ final class ReportLoader {
             "innodb_io_capacity_max", "innodb_log_file_size", "innodb_redo_log_capacity", "max_connections",
             "shared_buffers", "effective_cache_size", "thread_handling", "transaction_isolation");
     /** Ops whose average latency is RAL (reads) and WAL (writes), for YCSB-like workloads. */
-    static final List<String> READ_OPS = List.of("read");
-    static final List<String> WRITE_OPS = List.of("update", "insert", "write", "read_modify_write");
+    static final List<String> READ_OPS = StepFigures.READ_OPS;
+    static final List<String> WRITE_OPS = StepFigures.WRITE_OPS;
 
     static final String STALLS = "stalls";
 
@@ -91,7 +93,8 @@ final class ReportLoader {
             timer.lap("clientHealth");
             Map<String, TargetEnv> targets = withHealth(stepTargets, steps, health, rtt);
 
-            List<SummaryRow> rows = hasSamples ? summaryRows(db, inRuns) : List.of();
+            List<SummaryRow> rows = hasSamples ? summaryRows(db, selected.stream().map(RunInfo::runId).toList())
+                    : List.of();
             timer.lap("summary");
             List<WorkloadSummary> workloads = workloads(rows, options, targets);
             List<Stall> stalls = stalls(db, archive, inRuns, steps, notes);
@@ -131,7 +134,7 @@ final class ReportLoader {
                     : String.join(", ", new TreeSet<>(selected.stream().map(RunInfo::planName).toList()));
             return new ReportModel(title, System.currentTimeMillis(), options.baseline(), selected, verdicts, env,
                     workloads, charts, ReportAnalysis.scaleOut(workloads, targets), checklist, steps, stalls, soak,
-                    notes);
+                    notes, figureNotes(workloads), List.of());
         }
     }
 
@@ -333,73 +336,64 @@ final class ReportLoader {
     }
 
     /**
-     * Summary rows in one scan of the measured samples: grouping sets give each (workload, target, threads) over all
-     * its rounds and each round (step) alone; a row's measured seconds are the sum of its steps' spans.
+     * Summary rows of the selected runs: per (workload, target, threads) the completed steps pooled, and each step
+     * that did not complete apart (its {@code outcome} set), exactly as {@link StepFigures} computes them for
+     * {@code compare}; ms from µs.
      */
-    private static List<SummaryRow> summaryRows(ArchiveDatabase db, String inRuns) throws SQLException {
-        String reads = String.join(", ", READ_OPS.stream().map(ArchiveDatabase::sqlString).toList());
-        String writes = String.join(", ", WRITE_OPS.stream().map(ArchiveDatabase::sqlString).toList());
-        String sql = """
-                WITH m AS (
-                  SELECT s.run_id, s.step_id, st.target, st.workload, st.threads, st.started_at_ms, s.latency_us,
-                         s.status, s.queries, s.op, s.start_us, s.start_us + s.latency_us AS end_us
-                  FROM samples s JOIN steps st ON s.run_id = st.run_id AND s.step_id = st.step_id
-                  WHERE NOT s.warmup AND s.%1$s)
-                SELECT workload, target, threads, run_id, step_id, GROUPING(run_id) AS whole, count(*),
-                       sum(queries), count(*) FILTER (WHERE status = 'ok'), avg(latency_us),
-                       quantile_disc(latency_us, 0.95), quantile_disc(latency_us, 0.99), max(latency_us),
-                       avg(latency_us) FILTER (WHERE op IN (%2$s)), avg(latency_us) FILTER (WHERE op IN (%3$s)),
-                       max(end_us) - min(start_us), any_value(started_at_ms)
-                FROM m
-                GROUP BY GROUPING SETS ((workload, target, threads), (workload, target, threads, run_id, step_id))
-                ORDER BY workload, target, threads, whole, 17, run_id, step_id
-                """.formatted(inRuns, reads, writes);
+    static List<SummaryRow> summaryRows(ArchiveDatabase db, List<String> runIds) throws SQLException {
         List<SummaryRow> out = new ArrayList<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            List<Double> roundQps = new ArrayList<>();
-            List<Double> roundP99 = new ArrayList<>();
-            long spanUs = 0;
-            while (rs.next()) {
-                boolean whole = rs.getInt(6) != 0;
-                if (!whole) {
-                    // a round: the rounds of a group come before its total (ORDER BY whole), oldest first
-                    long span = rs.getLong(16);
-                    spanUs += span;
-                    roundQps.add(span > 0 ? rs.getLong(8) / (span / 1e6) : 0);
-                    roundP99.add(rs.getLong(12) / 1000.0);
-                    continue;
-                }
-                String workload = rs.getString(1);
-                long n = rs.getLong(7);
-                double seconds = spanUs / 1e6;
-                long ok = rs.getLong(9);
-                Number ral = (Number) rs.getObject(14);
-                Number wal = (Number) rs.getObject(15);
-                out.add(new SummaryRow(rs.getString(2), workload, rs.getInt(3), roundQps.size(), n, seconds,
-                        seconds > 0 ? rs.getLong(8) / seconds : 0, seconds > 0 ? ok / seconds : 0,
-                        rs.getDouble(10) / 1000, rs.getLong(11) / 1000.0, rs.getLong(12) / 1000.0,
-                        rs.getLong(13) / 1000.0, n - ok, ral == null ? null : ral.doubleValue() / 1000,
-                        wal == null ? null : wal.doubleValue() / 1000, roundQps, roundP99, null));
-                roundQps = new ArrayList<>();
-                roundP99 = new ArrayList<>();
-                spanUs = 0;
-            }
+        for (StepFigure f : StepFigures.of(db, runIds, StepFigures.Pooling.ACROSS_RUNS)) {
+            out.add(summaryRow(f));
         }
         return out;
     }
 
+    private static SummaryRow summaryRow(StepFigure f) {
+        StepFigure.Latencies ok = f.ok();
+        StepFigure.Latencies failed = f.failed();
+        List<Double> roundQps = f.perStep().stream().map(StepFigure::qps).toList();
+        List<Double> roundP99 = f.perStep().stream().map(s -> s.p99Us() / 1000.0).toList();
+        return new SummaryRow(f.target(), f.workload(), f.threads(), f.rounds(), f.samples(), f.seconds(), f.qps(),
+                f.tps(), ok == null ? 0 : ok.meanUs() / 1000, ok == null ? 0 : ok.p95Us() / 1000.0,
+                ok == null ? 0 : ok.p99Us() / 1000.0, ok == null ? 0 : ok.maxUs() / 1000.0, f.errors(),
+                f.readMeanUs() == null ? null : f.readMeanUs() / 1000,
+                f.writeMeanUs() == null ? null : f.writeMeanUs() / 1000, roundQps, roundP99, null,
+                ok == null ? 0 : ok.p999Us() / 1000.0, ok == null ? 0 : ok.p9999Us() / 1000.0, f.errorsPerSecond(),
+                f.errorsByClass(), failed == null ? null : new ReportModel.FailedLatency(failed.count(),
+                        failed.meanUs() / 1000, failed.p99Us() / 1000.0, failed.maxUs() / 1000.0),
+                ok == null ? 0 : ok.slowestCount(), ok == null ? null : ok.slowestSharePct(), f.exactSpan(),
+                f.outcome(), f.steps().stream().map(r -> r.runId() + "#" + r.stepId()).toList());
+    }
+
+    /** Rows by workload; only completed rows enter deltas, sweeps, costs and verdicts, the others stand apart. */
     private static List<WorkloadSummary> workloads(List<SummaryRow> rows, ReportOptions options,
                                                    Map<String, TargetEnv> targets) {
         Map<String, List<SummaryRow>> byWorkload = new TreeMap<>();
         rows.forEach(r -> byWorkload.computeIfAbsent(r.workload(), k -> new ArrayList<>()).add(r));
         List<WorkloadSummary> out = new ArrayList<>();
         for (Map.Entry<String, List<SummaryRow>> e : byWorkload.entrySet()) {
-            List<SummaryRow> wr = ReportAnalysis.withDeltas(e.getValue(), options.baseline());
+            List<SummaryRow> completed = e.getValue().stream().filter(SummaryRow::completed).toList();
+            List<SummaryRow> wr = ReportAnalysis.withDeltas(completed, options.baseline());
             List<Integer> levels = ReportAnalysis.threadLevels(wr);
             Integer at = ReportAnalysis.compareThreads(wr, options.atThreads());
-            boolean ralWal = wr.stream().anyMatch(r -> r.ralMs() != null || r.walMs() != null);
+            boolean ralWal = e.getValue().stream().anyMatch(r -> r.ralMs() != null || r.walMs() != null);
             out.add(new WorkloadSummary(e.getKey(), wr, ralWal, levels, ReportAnalysis.sweep(wr, levels),
-                    ReportAnalysis.costs(wr, targets, at), at));
+                    ReportAnalysis.costs(wr, targets, at), at,
+                    e.getValue().stream().filter(r -> !r.completed()).toList()));
+        }
+        return out;
+    }
+
+    /** How the figures were computed where the archive forced a fallback. */
+    static List<ReportModel.Text> figureNotes(List<WorkloadSummary> workloads) {
+        List<ReportModel.Text> out = new ArrayList<>();
+        Set<String> inexact = new TreeSet<>();
+        for (WorkloadSummary w : workloads) {
+            java.util.stream.Stream.concat(w.rows().stream(), w.incomplete().stream()).filter(r -> !r.exactSpan())
+                    .forEach(r -> inexact.add(r.target() + " · " + r.workload() + " · " + r.threads() + " thr"));
+        }
+        if (!inexact.isEmpty()) {
+            out.add(ReportModel.Text.of("figures.sampleSpan", String.join("; ", inexact)));
         }
         return out;
     }
