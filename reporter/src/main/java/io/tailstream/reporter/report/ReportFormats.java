@@ -250,6 +250,20 @@ public final class ReportFormats {
             b.append('\n');
             model.figureNotes().forEach(t -> b.append("- ").append(md(msg.format(t))).append('\n'));
         }
+        if (!model.stallDetection().isEmpty()) {
+            b.append("\n## ").append(msg.get("stalls.title")).append("\n\n");
+            long ran = model.stallDetection().stream().filter(ReportModel.StallDetection::detectionRan).count();
+            b.append(md(msg.get("stalls.detection.summary").replace("{0}", String.valueOf(ran))
+                    .replace("{1}", String.valueOf(model.stallDetection().size())))).append("\n\n");
+            for (ReportModel.StallDetection d : model.stallDetection()) {
+                String status = !d.detectionRan() ? msg.get("stalls.detection.notRun") : d.stalls() > 0
+                        ? msg.get("stalls.detection.found").replace("{0}", String.valueOf(d.stalls()))
+                        : msg.get("stalls.detection.none");
+                b.append("- ").append(md(msg.get("charts.step") + " " + d.stepId() + " (" + d.target() + " · "
+                        + d.workload() + " · " + d.threads() + " " + msg.get("charts.threads") + " · "
+                        + msg.get("charts.round") + " " + d.round() + "): " + status)).append('\n');
+            }
+        }
         b.append("\n## ").append(msg.get("check.title")).append("\n\n");
         for (Check c : model.checklist()) {
             b.append("- **").append(msg.get("check.status." + c.status())).append("** ")

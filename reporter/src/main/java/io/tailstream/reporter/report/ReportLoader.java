@@ -97,7 +97,8 @@ final class ReportLoader {
                     : List.of();
             timer.lap("summary");
             List<WorkloadSummary> workloads = workloads(rows, options, targets);
-            List<Stall> stalls = stalls(db, archive, inRuns, steps, notes);
+            List<Stall> stalls = stalls(db, inRuns, steps, notes);
+            List<ReportModel.StallDetection> detection = stallDetection(db, inRuns, steps, stalls);
             timer.lap("stalls");
             List<StepSeries> charts = new ArrayList<>();
             List<StepData> stepData = new ArrayList<>();
@@ -134,7 +135,7 @@ final class ReportLoader {
                     : String.join(", ", new TreeSet<>(selected.stream().map(RunInfo::planName).toList()));
             return new ReportModel(title, System.currentTimeMillis(), options.baseline(), selected, verdicts, env,
                     workloads, charts, ReportAnalysis.scaleOut(workloads, targets), checklist, steps, stalls, soak,
-                    notes, figureNotes(workloads), List.of());
+                    notes, figureNotes(workloads), detection);
         }
     }
 
@@ -436,36 +437,20 @@ final class ReportLoader {
     }
 
     /**
-     * Stalls of the selected runs from the {@code stalls} dataset: the last record per stall (open stalls are
-     * republished while they last). An archive without that dataset has no stalls section; one whose columns are
-     * not recognized gets a note instead of a failure, because the report stays useful without it.
+     * Stalls of the selected runs from the {@code stalls} view: the last record per stall (open stalls are
+     * republished while they last). Rows without a start or end (a file written with other column names) are left
+     * out with a note, because the report stays useful without them.
      */
-    private static List<Stall> stalls(ArchiveDatabase db, Path archive, String inRuns, List<StepInfo> steps,
-                                      List<String> notes) throws SQLException {
-        if (!db.has(STALLS) && !ArchiveLayout.hasFiles(archive, STALLS)) {
-            return List.of();
-        }
-        String source = db.has(STALLS) ? STALLS : ArchiveDatabase.readParquet(ArchiveLayout.glob(archive, STALLS));
-        Set<String> columns = new TreeSet<>();
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM " + source)) {
-            while (rs.next()) {
-                columns.add(rs.getString(1));
-            }
-        }
-        String start = first(columns, "start_ms", "start_epoch_ms", "started_at_ms", "stall_start_ms");
-        String end = first(columns, "end_ms", "end_epoch_ms", "ended_at_ms", "stall_end_ms");
-        if (start == null || end == null || !columns.contains("step_id") || !columns.contains("kind")) {
-            notes.add("stalls dataset present but its columns " + columns + " lack step_id, kind, start and end ms;"
-                    + " stalls are not shown");
-            LOG.warn("stalls dataset columns not recognized: {}", columns);
+    private static List<Stall> stalls(ArchiveDatabase db, String inRuns, List<StepInfo> steps, List<String> notes)
+            throws SQLException {
+        if (!db.has(STALLS)) {
             return List.of();
         }
         Map<String, StepInfo> byKey = new HashMap<>();
         steps.forEach(s -> byKey.put(s.runId() + "/" + s.stepId(), s));
         List<Stall> out = new ArrayList<>();
-        String sql = "SELECT run_id, step_id, kind, " + start + ", max(" + end + ") FROM " + source + " WHERE "
-                + inRuns + " GROUP BY ALL ORDER BY 4, 1, 2";
+        String sql = "SELECT run_id, step_id, kind, start_ms, max(end_ms) FROM " + STALLS + " WHERE " + inRuns
+                + " AND start_ms IS NOT NULL AND end_ms IS NOT NULL AND kind IS NOT NULL GROUP BY ALL ORDER BY 4, 1, 2";
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 StepInfo s = byKey.get(rs.getString(1) + "/" + rs.getInt(2));
@@ -473,6 +458,39 @@ final class ReportLoader {
                         s == null ? "" : s.workload(), s == null ? 0 : s.threads(), rs.getString(3), rs.getLong(4),
                         rs.getLong(5)));
             }
+        }
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM " + STALLS + " WHERE " + inRuns
+                     + " AND (start_ms IS NULL OR end_ms IS NULL OR kind IS NULL)")) {
+            rs.next();
+            if (rs.getLong(1) > 0) {
+                notes.add(rs.getLong(1) + " rows of the stalls dataset lack step_id, kind, start_ms or end_ms"
+                        + " (written with other column names?); they are not shown");
+                LOG.warn("stalls dataset: {} rows without kind, start_ms or end_ms", rs.getLong(1));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Per step, whether the aggregator's stall detector ran: a step summary of the step is in the archive (the
+     * detector runs in the stage that publishes them, and publishes the summary once the step's windows closed).
+     */
+    static List<ReportModel.StallDetection> stallDetection(ArchiveDatabase db, String inRuns, List<StepInfo> steps,
+                                                           List<Stall> stalls) throws SQLException {
+        Set<String> summarized = new java.util.HashSet<>();
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT DISTINCT run_id, step_id FROM " + ArchiveLayout.SUMMARIES
+                     + " WHERE " + inRuns)) {
+            while (rs.next()) {
+                summarized.add(rs.getString(1) + "/" + rs.getInt(2));
+            }
+        }
+        List<ReportModel.StallDetection> out = new ArrayList<>();
+        for (StepInfo s : steps) {
+            int n = (int) stalls.stream().filter(x -> x.runId().equals(s.runId()) && x.stepId() == s.stepId()).count();
+            out.add(new ReportModel.StallDetection(s.runId(), s.stepId(), s.target(), s.workload(), s.threads(),
+                    s.round(), summarized.contains(s.runId() + "/" + s.stepId()), n));
         }
         return out;
     }
