@@ -55,7 +55,8 @@ class HistoryCommandsTest {
                 + " CASE WHEN i % 50 = 0 THEN 'deadlock' ELSE 'ok' END AS status, 1 AS queries, i < 100 AS warmup"
                 + " FROM range(1000) t(i)) TO '" + dir + "/samples/run_id=" + run + "/s.parquet' (FORMAT parquet)");
         st.execute("COPY (SELECT 1 AS step_id, 'h2' AS target, 'oltp_point_select' AS workload, 4 AS threads,"
-                + " 1 AS round, '" + outcome + "' AS outcome) TO '" + dir + "/steps/run_id=" + run + "/steps.parquet' (FORMAT parquet)");
+                + " 1 AS round, '" + outcome + "' AS outcome) TO '" + dir + "/steps/run_id=" + run
+                + "/steps.parquet' (FORMAT parquet)");
         st.execute("COPY (SELECT '" + plan + "' AS plan_name, CAST(" + startMs + " AS BIGINT) AS started_at_ms,"
                 + " CAST(" + (startMs + 90_000) + " AS BIGINT) AS ended_at_ms, 'completed' AS outcome,"
                 + " CAST(1000 AS BIGINT) AS samples_sent) TO '" + dir + "/runs/run_id=" + run

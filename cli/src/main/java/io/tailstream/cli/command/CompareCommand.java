@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Compare a candidate run with a baseline run, step by step (matched by target, workload and",
                 "threads; figures exact from the raw samples of the measurement phase: QPS of successful statements",
-                "over the measured span, P99 of successful transactions). Steps that did not complete are listed apart.",
+                "over the measured span, P99 of successful transactions). Steps that did not complete are listed",
+                "apart.",
                 "Exit code 0: no matched step is worse; " + CompareCommand.EXIT_REGRESSION + ": the candidate's QPS is"
                         + " lower, or its P99 higher,",
                 "than the baseline's by more than --threshold on at least one step, or a step of the candidate did",

@@ -14,7 +14,9 @@ import org.apache.parquet.schema.Type;
  */
 public final class DatasetColumns {
 
-    /** A column and its DuckDB type ({@code INTEGER}, {@code BIGINT}, {@code DOUBLE}, {@code BOOLEAN}, {@code VARCHAR}). */
+    /**
+     * A column and its DuckDB type ({@code INTEGER}, {@code BIGINT}, {@code DOUBLE}, {@code BOOLEAN}, {@code VARCHAR}).
+     */
     public record Column(String name, String sqlType) {}
 
     private static final List<String> KAFKA_COORDINATES = List.of("kafka_partition", "kafka_offset");

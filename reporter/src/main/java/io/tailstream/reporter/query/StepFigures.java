@@ -95,12 +95,15 @@ public final class StepFigures {
               FROM m
               GROUP BY GROUPING SETS ((run_key, workload, target, threads, part),
                                       (run_key, workload, target, threads, part, run_id, step_id))),
+            thr AS (
+              SELECT run_key, workload, target, threads, part, ok_q[4] AS p999 FROM agg
+              WHERE pooled AND ok_q IS NOT NULL),
             tail AS (
-              SELECT a.run_key, a.workload, a.target, a.threads, a.part,
-                     CAST(coalesce(sum(m.latency_us), 0) AS BIGINT) AS above_sum, count(m.latency_us) AS above_n
-              FROM agg a LEFT JOIN m ON m.ok AND m.run_key = a.run_key AND m.workload = a.workload
-                   AND m.target = a.target AND m.threads = a.threads AND m.part = a.part AND m.latency_us > a.ok_q[4]
-              WHERE a.pooled
+              SELECT t.run_key, t.workload, t.target, t.threads, t.part,
+                     CAST(sum(m.latency_us) AS BIGINT) AS above_sum, count(*) AS above_n
+              FROM m JOIN thr t ON m.run_key = t.run_key AND m.workload = t.workload AND m.target = t.target
+                   AND m.threads = t.threads AND m.part = t.part AND m.latency_us > t.p999
+              WHERE m.ok
               GROUP BY ALL)
             SELECT a.run_key, a.workload, a.target, a.threads, a.part, a.pooled, a.run_id, a.step_id,
                    a.n, a.n_ok, a.ok_queries, a.errors_by_class,

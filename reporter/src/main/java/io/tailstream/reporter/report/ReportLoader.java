@@ -19,7 +19,6 @@ import io.tailstream.reporter.report.ReportModel.VariableRow;
 import io.tailstream.reporter.report.ReportModel.Verdict;
 import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
 import io.tailstream.schemas.event.Json;
-import io.tailstream.schemas.histogram.LatencyHistograms;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -33,7 +32,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -103,18 +101,18 @@ final class ReportLoader {
             List<StepSeries> charts = new ArrayList<>();
             List<StepData> stepData = new ArrayList<>();
             List<ReportModel.Soak> soak = new ArrayList<>();
-            Map<String, List<double[]>> points = db.has(ArchiveLayout.WINDOWS) ? windowPoints(db, inRuns) : Map.of();
+            Map<String, TimeSeries.Bounds> bounds = new HashMap<>();
+            facts.forEach((k, f) -> bounds.put(k, f.bounds()));
+            Map<String, TimeSeries.StepPoints> series = TimeSeries.load(db, inRuns, steps, bounds);
             timer.lap("windows");
             int i = 0;
             for (StepInfo s : steps) {
                 String key = s.runId() + "/" + s.stepId();
-                List<double[]> p = points.getOrDefault(key, List.of());
-                if (p.isEmpty() && hasSamples) {
-                    p = samplePoints(db, s.runId(), s.stepId());
-                }
+                TimeSeries.StepPoints ts = series.get(key);
+                List<double[]> p = ts.points();
                 SampleFacts f = facts.get(key);
-                Long measureStart = f == null ? null : f.measureStartMs();
-                charts.add(series("chart-" + i++, s, p, measureStart, stalls));
+                Long measureStart = ts.measureStartMs();
+                charts.add(series("chart-" + i++, s, ts, stalls));
                 ReportModel.Soak soakFigures = ReportAnalysis.soak(s, p, measureStart, stalls);
                 if (soakFigures != null) {
                     soak.add(soakFigures);
@@ -234,21 +232,26 @@ final class ReportLoader {
                 new TypeReference<java.util.LinkedHashMap<String, Double>>() { });
     }
 
-    /** Warm-up sample count and first measured start of each step (key run/step). */
-    private record SampleFacts(long warmupSamples, Long measureStartMs) {}
+    /** Warm-up sample count of each step (key run/step) and the bounds of its samples. */
+    private record SampleFacts(long warmupSamples, TimeSeries.Bounds bounds) {}
 
     private static Map<String, SampleFacts> sampleFacts(ArchiveDatabase db, String inRuns) throws SQLException {
         Map<String, SampleFacts> out = new HashMap<>();
         try (Statement st = db.connection().createStatement();
              ResultSet rs = st.executeQuery("SELECT run_id, step_id, count(*) FILTER (WHERE warmup),"
-                     + " min(start_us) FILTER (WHERE NOT warmup) FROM samples WHERE " + inRuns + " GROUP BY 1, 2")) {
+                     + " min(start_us) FILTER (WHERE NOT warmup), max(start_us + latency_us),"
+                     + " max(start_us + latency_us) FILTER (WHERE NOT warmup) FROM samples WHERE " + inRuns
+                     + " GROUP BY 1, 2")) {
             while (rs.next()) {
-                Number first = (Number) rs.getObject(4);
-                out.put(rs.getString(1) + "/" + rs.getInt(2), new SampleFacts(rs.getLong(3),
-                        first == null ? null : first.longValue() / 1000));
+                out.put(rs.getString(1) + "/" + rs.getInt(2), new SampleFacts(rs.getLong(3), new TimeSeries.Bounds(
+                        longOrNull(rs.getObject(4)), longOrNull(rs.getObject(5)), longOrNull(rs.getObject(6)))));
             }
         }
         return out;
+    }
+
+    private static Long longOrNull(Object n) {
+        return n == null ? null : ((Number) n).longValue();
     }
 
     /** Client health of one step: mean client CPU, and whether any event said the client was the bottleneck. */
@@ -523,64 +526,6 @@ final class ReportLoader {
     }
 
     /**
-     * Points (epoch s, qps, p99 ms) of every step's all-ops windows, key run/step. Repeated rows of one window (late
-     * samples) are merged by re-merging their HdrHistograms; histograms are read only for those windows, because
-     * reading every histogram of a 12-hour soak would dominate the report's time.
-     */
-    private static Map<String, List<double[]>> windowPoints(ArchiveDatabase db, String inRuns) throws SQLException {
-        Map<String, Long> mergedP99 = new HashMap<>();
-        String dupSql = "WITH d AS (SELECT run_id, step_id, window_start_ms FROM windows WHERE op = '*' AND " + inRuns
-                + " GROUP BY ALL HAVING count(*) > 1) SELECT w.run_id, w.step_id, w.window_start_ms, w.histogram"
-                + " FROM windows w JOIN d USING (run_id, step_id, window_start_ms) WHERE w.op = '*'";
-        Map<String, Histogram> merged = new HashMap<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(dupSql)) {
-            while (rs.next()) {
-                Histogram h = LatencyHistograms.fromBase64(rs.getString(4));
-                merged.merge(rs.getString(1) + "/" + rs.getInt(2) + "/" + rs.getLong(3), h, (a, b) -> {
-                    a.add(b);
-                    return a;
-                });
-            }
-        }
-        merged.forEach((k, h) -> mergedP99.put(k, h.getValueAtPercentile(99)));
-        String sql = "SELECT run_id, step_id, window_start_ms, max(window_end_ms), sum(queries), max(p99_us)"
-                + " FROM windows WHERE op = '*' AND " + inRuns + " GROUP BY ALL ORDER BY run_id, step_id,"
-                + " window_start_ms";
-        Map<String, List<double[]>> out = new HashMap<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                String key = rs.getString(1) + "/" + rs.getInt(2);
-                long start = rs.getLong(3);
-                Long p99 = mergedP99.get(key + "/" + start);
-                out.computeIfAbsent(key, x -> new ArrayList<>()).add(point(start, rs.getLong(4), rs.getLong(5),
-                        p99 != null ? p99 : rs.getLong(6)));
-            }
-        }
-        return out;
-    }
-
-    private static double[] point(long startMs, long endMs, long queries, long p99Us) {
-        return new double[] {startMs / 1000.0, queries / ((endMs - startMs) / 1000.0), p99Us / 1000.0};
-    }
-
-    /** Points per completion second from raw samples, for steps without windows. */
-    private static List<double[]> samplePoints(ArchiveDatabase db, String run, int step) throws SQLException {
-        String sql = "SELECT (start_us + latency_us) // 1000000 AS sec, sum(queries), quantile_disc(latency_us, 0.99)"
-                + " FROM samples WHERE run_id = ? AND step_id = ? GROUP BY sec ORDER BY sec";
-        List<double[]> out = new ArrayList<>();
-        try (java.sql.PreparedStatement ps = db.connection().prepareStatement(sql)) {
-            ps.setString(1, run);
-            ps.setInt(2, step);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new double[] {rs.getLong(1), rs.getLong(2), rs.getLong(3) / 1000.0});
-                }
-            }
-        }
-        return out;
-    }
-
-    /**
      * Mean QPS of the last quarter of the warm-up windows (those ending by the measurement start) and of the
      * measured windows (starting at or after it, the step's last, partial window left out); nulls without data.
      */
@@ -599,8 +544,8 @@ final class ReportLoader {
                 measured.stream().mapToDouble(p -> p[1]).average().orElseThrow()};
     }
 
-    private static StepSeries series(String domId, StepInfo s, List<double[]> points, Long measureStart,
-                                     List<Stall> stalls) {
+    private static StepSeries series(String domId, StepInfo s, TimeSeries.StepPoints ts, List<Stall> stalls) {
+        List<double[]> points = ts.points();
         int n = points.size();
         long[] t = new long[n];
         double[] qps = new double[n];
@@ -616,6 +561,7 @@ final class ReportLoader {
                 .map(x -> new double[] {x.startMs() / 1000.0, x.endMs() / 1000.0}).toList();
         return new StepSeries(domId, s.runId(), s.stepId(), s.target(), s.workload(), s.threads(), s.round(),
                 Downsample.pick(t, q), Downsample.pick(qps, q), Downsample.pick(t, p), Downsample.pick(p99, p), n,
-                measureStart, shaded);
+                ts.measureStartMs(), shaded, ts.measureEndMs(), ts.startMs(), ts.normalized(), ts.allStatements(),
+                "completed".equals(s.outcome()) ? null : s.outcome() == null ? StepFigure.NOT_ENDED : s.outcome());
     }
 }
