@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Every documented view exists with its documented columns, whatever files the archive has. */
-class DocumentedViewsTest {
+public class DocumentedViewsTest {
 
     @TempDir
     Path archive;
@@ -123,7 +123,7 @@ class DocumentedViewsTest {
     }
 
     /** Rewrites a run's files of a dataset with a DuckDB {@code EXCLUDE}/{@code REPLACE} list. */
-    static void rewrite(Path archive, String dataset, String run, String modifier) throws Exception {
+    public static void rewrite(Path archive, String dataset, String run, String modifier) throws Exception {
         Path dir = ArchiveLayout.runDir(archive, dataset, run);
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {

@@ -9,6 +9,8 @@ import io.tailstream.reporter.ProofRun;
 import io.tailstream.reporter.ProofRun.Failure;
 import io.tailstream.reporter.ProofRun.Spec;
 import io.tailstream.reporter.TestArchives;
+import io.tailstream.reporter.archive.ArchiveLayout;
+import io.tailstream.reporter.query.DocumentedViewsTest;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.query.RunComparison;
 import io.tailstream.reporter.query.StepFigure;
@@ -268,6 +270,9 @@ class ExactFiguresReportTest {
         String html = ReportGenerator.render(model, Locale.ENGLISH);
         assertThat(html).contains("<tr class=\"incomplete\" data-incomplete-target=\"h2-mem\" data-threads=\"4\""
                 + " data-steps=\"proof#7\" data-outcome=\"failed: connection_lost (not ignored)");
+        // and in what was run
+        assertThat(html.substring(html.indexOf("<table id=\"steps\">")))
+                .contains("<td class=\"text bad\">failed: connection_lost (not ignored)");
         String csv = ReportFormats.csv(model);
         assertThat(csv.lines().filter(l -> l.contains(",failed: connection_lost")).toList()).hasSize(1);
         JsonNode json = Json.MAPPER.readTree(ReportFormats.json(model, Locale.ENGLISH));
@@ -315,6 +320,28 @@ class ExactFiguresReportTest {
         });
         assertThat(ReportGenerator.render(m, Locale.ENGLISH)).contains("data-figure-note=\"figures.sampleSpan\"")
                 .contains("divide by the span of the measured samples");
+    }
+
+    /** Files written before the v3 columns existed (steps without them): the report opens in every format. */
+    @Test
+    void olderArchiveFiles_withoutTheNewColumns_reportInEveryFormat() throws Exception {
+        ProofRun r = new ProofRun("files", 23, T0, List.of(STEADY, YCSB.withFailAfter(700)), true);
+        Path older = dir.resolve("older-files");
+        TestArchives.write(older, r.records);
+        DocumentedViewsTest.rewrite(older, ArchiveLayout.STEPS, "files", "EXCLUDE (start_us, measure_start_us,"
+                + " measure_end_us, reconnects, load_gen_cpu_pct, process_cpu_pct, rtt_method, rtt_samples,"
+                + " rtt_min_us, rtt_p50_us, rtt_p99_us, rtt_max_us, cost_items, client_bound, blocks_spooled,"
+                + " control_events_spooled, max_spool_bytes)");
+        for (ReportFormat format : ReportFormat.values()) {
+            Path out = dir.resolve("older." + format.name().toLowerCase(Locale.ROOT));
+            ReportModel m = ReportGenerator.generate(older, ReportOptions.allRuns(), format, out);
+            assertThat(Files.size(out)).isPositive();
+            SummaryRow steady = row(m, STEADY.workload(), STEADY.target(), STEADY.threads());
+            ReportGeneratorTest.assertRow(steady, r.expected(List.of(1), false));
+            assertThat(m.figureNotes()).extracting(ReportModel.Text::key).containsExactly("figures.sampleSpan");
+            assertThat(m.charts()).allSatisfy(c -> assertThat(c.normalized()).isFalse());
+            assertThat(workload(m, YCSB.workload()).incomplete()).hasSize(1);
+        }
     }
 
     @Test
