@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -78,8 +79,12 @@ public final class ArchiveDatabase implements AutoCloseable {
         }
         Map<String, Map<String, List<Path>>> files = listFiles(archive);
         List<ArchiveProblem> problems = new ArrayList<>();
-        files.forEach((dataset, byRun) -> byRun.forEach((run, paths) -> paths.forEach(p ->
-                ParquetFiles.problem(p).ifPresent(reason -> problems.add(new ArchiveProblem(run, p, reason))))));
+        Map<Path, List<String>> fileColumns = new HashMap<>();
+        files.forEach((dataset, byRun) -> byRun.forEach((run, paths) -> paths.forEach(p -> {
+            ParquetFiles.Check check = ParquetFiles.check(p);
+            check.problem().ifPresent(reason -> problems.add(new ArchiveProblem(run, p, reason)));
+            fileColumns.put(p.toAbsolutePath(), check.columns());
+        })));
         Connection c = DriverManager.getConnection("jdbc:duckdb:");
         try {
             problems.addAll(missingFiles(c, archive, files, runsWith(problems)));
@@ -94,7 +99,9 @@ public final class ArchiveDatabase implements AutoCloseable {
                             .flatMap(e -> e.getValue().stream())
                             .map(p -> p.toAbsolutePath().toString())
                             .toList();
-                    Map<String, String> inFiles = good.isEmpty() ? Map.of() : describe(c, readParquet(good));
+                    // the columns of the files, from the footers checked above (no second read)
+                    Set<String> inFiles = new LinkedHashSet<>();
+                    good.forEach(f -> inFiles.addAll(fileColumns.getOrDefault(Path.of(f), List.of())));
                     st.execute("CREATE VIEW " + dataset + " AS " + viewSelect(dataset, inFiles,
                             good.isEmpty() ? null : readParquet(good)));
                     if (!good.isEmpty()) {
@@ -102,7 +109,7 @@ public final class ArchiveDatabase implements AutoCloseable {
                     }
                     Set<String> names = new LinkedHashSet<>();
                     DatasetColumns.of(dataset).forEach(col -> names.add(col.name()));
-                    names.addAll(inFiles.keySet());
+                    names.addAll(inFiles);
                     columns.put(dataset, Set.copyOf(names));
                 }
             }
@@ -113,30 +120,19 @@ public final class ArchiveDatabase implements AutoCloseable {
         }
     }
 
-    /** Column name → type of a table expression. */
-    private static Map<String, String> describe(Connection c, String source) throws SQLException {
-        Map<String, String> out = new LinkedHashMap<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM " + source)) {
-            while (rs.next()) {
-                out.put(rs.getString(1), rs.getString(2));
-            }
-        }
-        return out;
-    }
-
     /**
      * The view's query: the documented columns in order (NULL of the documented type where no file has one), then
      * any other column the files have, then {@code run_id}; no rows when there is no file ({@code source} null).
      */
-    static String viewSelect(String dataset, Map<String, String> inFiles, String source) {
+    static String viewSelect(String dataset, Set<String> inFiles, String source) {
         List<String> select = new ArrayList<>();
         Set<String> documented = new LinkedHashSet<>();
         for (DatasetColumns.Column col : DatasetColumns.of(dataset)) {
             documented.add(col.name());
-            select.add(inFiles.containsKey(col.name()) ? quote(col.name())
+            select.add(inFiles.contains(col.name()) ? quote(col.name())
                     : "CAST(NULL AS " + col.sqlType() + ") AS " + quote(col.name()));
         }
-        inFiles.keySet().stream().filter(n -> !documented.contains(n) && !n.equals(ArchiveLayout.RUN_KEY))
+        inFiles.stream().filter(n -> !documented.contains(n) && !n.equals(ArchiveLayout.RUN_KEY))
                 .forEach(n -> select.add(quote(n)));
         if (source == null) {
             select.add("CAST(NULL AS VARCHAR) AS " + ArchiveLayout.RUN_KEY);

@@ -50,9 +50,10 @@ public final class StepFigures {
     /** Ops whose mean latency is WAL (writes). */
     public static final List<String> WRITE_OPS = List.of("update", "insert", "write", "read_modify_write");
 
-    // One scan of the measured samples (materialized): grouping sets give each pooled key and each of its steps;
-    // one sort per group for the five percentiles of successful samples (a list argument shares it). A second pass
-    // over the successful samples above each pooled group's P99.9 gives the slowest 0.1%'s share of latency time.
+    // The measured samples are read once (materialized). One aggregation gives each pooled key, another each step
+    // of the keys that pool several (a key of one step is that step's figures: no second sort); one sort per group
+    // for the five percentiles of successful samples (a list argument shares it). A last pass over the successful
+    // samples above each key's P99.9 gives the slowest 0.1%'s share of latency time.
     // %1$s: the run ids as literals (DuckDB prunes hive partitions only for constants); %2$s: the pooling run key.
     private static final String SQL = """
             WITH st AS (
@@ -75,12 +76,51 @@ public final class StepFigures {
               FROM m JOIN st ON m.run_id = st.run_id AND m.step_id = st.step_id
               GROUP BY m.run_id, m.step_id),
             grp AS (
-              SELECT run_key, workload, target, threads, part, sum(span_us) AS span_us, bool_and(exact) AS exact
+              SELECT run_key, workload, target, threads, part, sum(span_us) AS span_us, bool_and(exact) AS exact,
+                     count(*) AS steps, any_value(run_id) AS one_run, any_value(step_id) AS one_step,
+                     any_value(round) AS one_round, any_value(outcome) AS one_outcome
               FROM per_step GROUP BY ALL),
             agg AS (
-              SELECT run_key, workload, target, threads, part, run_id, step_id,
-                     GROUPING(run_id, step_id) <> 0 AS pooled,
-                     count(*) AS n, count(*) FILTER (WHERE ok) AS n_ok,
+              SELECT run_key, workload, target, threads, part, NULL AS run_id, NULL AS step_id, true AS pooled, %5$s
+              FROM m GROUP BY run_key, workload, target, threads, part
+              UNION ALL
+              -- each step alone, only where a key pools several: one step's figures are its key's
+              SELECT run_key, workload, target, threads, part, run_id, step_id, false AS pooled, %5$s
+              FROM m SEMI JOIN (SELECT * FROM grp WHERE steps > 1) g USING (run_key, workload, target, threads, part)
+              GROUP BY run_key, workload, target, threads, part, run_id, step_id),
+            thr AS (
+              SELECT run_key, workload, target, threads, part, ok_q[4] AS p999 FROM agg
+              WHERE pooled AND ok_q IS NOT NULL),
+            tail AS (
+              SELECT t.run_key, t.workload, t.target, t.threads, t.part,
+                     CAST(sum(m.latency_us) AS BIGINT) AS above_sum, count(*) AS above_n
+              FROM m JOIN thr t ON m.run_key = t.run_key AND m.workload = t.workload AND m.target = t.target
+                   AND m.threads = t.threads AND m.part = t.part AND m.latency_us > t.p999
+              -- most samples are below every key's P99.9: a scalar test drops them before the join
+              WHERE m.ok AND m.latency_us > (SELECT min(p999) FROM thr)
+              GROUP BY ALL)
+            SELECT a.run_key, a.workload, a.target, a.threads, a.part, a.pooled, a.run_id, a.step_id,
+                   a.n, a.n_ok, a.ok_queries, a.errors_by_class,
+                   a.ok_mean, a.ok_q[1], a.ok_q[2], a.ok_q[3], a.ok_q[4], a.ok_q[5], a.ok_max, a.ok_sum,
+                   a.err_mean, a.err_q[1], a.err_q[2], a.err_q[3], a.err_q[4], a.err_q[5], a.err_max,
+                   a.read_mean, a.write_mean,
+                   CASE WHEN a.pooled THEN g.span_us ELSE p.span_us END,
+                   CASE WHEN a.pooled THEN g.exact ELSE p.exact END,
+                   t.above_sum, t.above_n, p.round, p.outcome,
+                   g.steps, g.one_run, g.one_step, g.one_round, g.one_outcome
+            FROM agg a
+            LEFT JOIN per_step p ON NOT a.pooled AND p.run_id = a.run_id AND p.step_id = a.step_id
+            LEFT JOIN grp g ON a.pooled AND g.run_key = a.run_key AND g.workload = a.workload
+                 AND g.target = a.target AND g.threads = a.threads AND g.part = a.part
+            LEFT JOIN tail t ON a.pooled AND t.run_key = a.run_key AND t.workload = a.workload
+                 AND t.target = a.target AND t.threads = a.threads AND t.part = a.part
+            ORDER BY a.run_key, a.workload, a.target, a.threads, a.part <> '', a.part, a.pooled, p.started_at_ms,
+                     a.run_id, a.step_id
+            """;
+
+    /** The figures computed for a pooled key and for each of its steps (%3$s, %4$s: read and write ops). */
+    private static final String AGGREGATES = """
+            count(*) AS n, count(*) FILTER (WHERE ok) AS n_ok,
                      CAST(sum(queries) FILTER (WHERE ok) AS BIGINT) AS ok_queries,
                      CAST(to_json(histogram(status) FILTER (WHERE NOT ok)) AS VARCHAR) AS errors_by_class,
                      avg(latency_us) FILTER (WHERE ok) AS ok_mean,
@@ -91,37 +131,7 @@ public final class StepFigures {
                      quantile_disc(latency_us, [0.5, 0.95, 0.99, 0.999, 0.9999]) FILTER (WHERE NOT ok) AS err_q,
                      max(latency_us) FILTER (WHERE NOT ok) AS err_max,
                      avg(latency_us) FILTER (WHERE ok AND op IN (%3$s)) AS read_mean,
-                     avg(latency_us) FILTER (WHERE ok AND op IN (%4$s)) AS write_mean
-              FROM m
-              GROUP BY GROUPING SETS ((run_key, workload, target, threads, part),
-                                      (run_key, workload, target, threads, part, run_id, step_id))),
-            thr AS (
-              SELECT run_key, workload, target, threads, part, ok_q[4] AS p999 FROM agg
-              WHERE pooled AND ok_q IS NOT NULL),
-            tail AS (
-              SELECT t.run_key, t.workload, t.target, t.threads, t.part,
-                     CAST(sum(m.latency_us) AS BIGINT) AS above_sum, count(*) AS above_n
-              FROM m JOIN thr t ON m.run_key = t.run_key AND m.workload = t.workload AND m.target = t.target
-                   AND m.threads = t.threads AND m.part = t.part AND m.latency_us > t.p999
-              WHERE m.ok
-              GROUP BY ALL)
-            SELECT a.run_key, a.workload, a.target, a.threads, a.part, a.pooled, a.run_id, a.step_id,
-                   a.n, a.n_ok, a.ok_queries, a.errors_by_class,
-                   a.ok_mean, a.ok_q[1], a.ok_q[2], a.ok_q[3], a.ok_q[4], a.ok_q[5], a.ok_max, a.ok_sum,
-                   a.err_mean, a.err_q[1], a.err_q[2], a.err_q[3], a.err_q[4], a.err_q[5], a.err_max,
-                   a.read_mean, a.write_mean,
-                   CASE WHEN a.pooled THEN g.span_us ELSE p.span_us END,
-                   CASE WHEN a.pooled THEN g.exact ELSE p.exact END,
-                   t.above_sum, t.above_n, p.round, p.outcome
-            FROM agg a
-            LEFT JOIN per_step p ON NOT a.pooled AND p.run_id = a.run_id AND p.step_id = a.step_id
-            LEFT JOIN grp g ON a.pooled AND g.run_key = a.run_key AND g.workload = a.workload
-                 AND g.target = a.target AND g.threads = a.threads AND g.part = a.part
-            LEFT JOIN tail t ON a.pooled AND t.run_key = a.run_key AND t.workload = a.workload
-                 AND t.target = a.target AND t.threads = a.threads AND t.part = a.part
-            ORDER BY a.run_key, a.workload, a.target, a.threads, a.part <> '', a.part, a.pooled, p.started_at_ms,
-                     a.run_id, a.step_id
-            """;
+                     avg(latency_us) FILTER (WHERE ok AND op IN (%4$s)) AS write_mean""";
 
     /** Per-run figures of every (target, workload, threads) of the given runs that has measured samples. */
     public static List<StepFigure> of(ArchiveDatabase db, Collection<String> runIds) throws SQLException {
@@ -140,19 +150,21 @@ public final class StepFigures {
         }
         String runs = runIds.stream().map(ArchiveDatabase::sqlString).collect(Collectors.joining(", "));
         String sql = SQL.formatted(runs, pooling == Pooling.PER_RUN ? "s.run_id" : "''", list(READ_OPS),
-                list(WRITE_OPS));
+                list(WRITE_OPS), AGGREGATES.formatted(runs, "", list(READ_OPS), list(WRITE_OPS)));
         List<StepFigure> out = new ArrayList<>();
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             List<StepFigure> steps = new ArrayList<>();
             while (rs.next()) {
-                StepFigure f = figure(rs, pooling, steps);
-                if (rs.getBoolean(6)) {
-                    out.add(f);
-                    steps = new ArrayList<>();
-                } else {
-                    // the steps of a group come before it (ORDER BY pooled)
-                    steps.add(f);
+                if (!rs.getBoolean(6)) {
+                    // the steps of a key that pools several come before it (ORDER BY pooled)
+                    steps.add(figure(rs, pooling, List.of(), null));
+                    continue;
                 }
+                StepRef only = steps.isEmpty() ? new StepRef(rs.getString(37), rs.getInt(38), rs.getInt(39),
+                        rs.getString(40)) : null;
+                StepFigure f = figure(rs, pooling, steps, only);
+                out.add(only == null ? f : withStep(f, alone(f, only)));
+                steps = new ArrayList<>();
             }
         }
         return out;
@@ -162,7 +174,11 @@ public final class StepFigures {
         return values.stream().map(ArchiveDatabase::sqlString).collect(Collectors.joining(", "));
     }
 
-    private static StepFigure figure(ResultSet rs, Pooling pooling, List<StepFigure> steps)
+    /**
+     * The figures of the current row: a key pooling {@code steps} (or the one step {@code only}), or one step of a
+     * key that pools several.
+     */
+    private static StepFigure figure(ResultSet rs, Pooling pooling, List<StepFigure> steps, StepRef only)
             throws SQLException {
         boolean pooled = rs.getBoolean(6);
         String runKey = rs.getString(1);
@@ -172,8 +188,9 @@ public final class StepFigures {
         long queries = rs.getLong(11);
         double seconds = rs.getLong(30) / 1e6;
         boolean exact = rs.getBoolean(31);
-        List<StepRef> refs = pooled ? steps.stream().flatMap(s -> s.steps().stream()).toList()
-                : List.of(new StepRef(rs.getString(7), rs.getInt(8), rs.getInt(34), rs.getString(35)));
+        List<StepRef> refs = !pooled
+                ? List.of(new StepRef(rs.getString(7), rs.getInt(8), rs.getInt(34), rs.getString(35)))
+                : only != null ? List.of(only) : steps.stream().flatMap(s -> s.steps().stream()).toList();
         // a step that did not complete stands alone (part is its run/step): its figures carry its outcome
         String outcome = part.isEmpty() ? null
                 : refs.get(0).outcome() == null ? StepFigure.NOT_ENDED : refs.get(0).outcome();
@@ -184,6 +201,25 @@ public final class StepFigures {
                 errorsByClass(rs.getString(12)), seconds, exact, queries, rate(queries, seconds), rate(okN, seconds),
                 rate(n - okN, seconds), ok, failed, (Double) rs.getObject(28), (Double) rs.getObject(29),
                 pooled ? steps : List.of());
+    }
+
+    /** A key's figures of its one step, as that step's own: its run, no slowest-0.1% share. */
+    private static StepFigure alone(StepFigure f, StepRef step) {
+        return new StepFigure(step.runId(), f.target(), f.workload(), f.threads(), List.of(step), f.outcome(),
+                f.samples(), f.errors(), f.errorsByClass(), f.seconds(), f.exactSpan(), f.queries(), f.qps(), f.tps(),
+                f.errorsPerSecond(), withoutShare(f.ok()), withoutShare(f.failed()), f.readMeanUs(), f.writeMeanUs(),
+                List.of());
+    }
+
+    private static Latencies withoutShare(Latencies l) {
+        return l == null ? null : new Latencies(l.count(), l.meanUs(), l.p50Us(), l.p95Us(), l.p99Us(), l.p999Us(),
+                l.p9999Us(), l.maxUs(), l.slowestCount(), null);
+    }
+
+    private static StepFigure withStep(StepFigure f, StepFigure step) {
+        return new StepFigure(f.runId(), f.target(), f.workload(), f.threads(), f.steps(), f.outcome(), f.samples(),
+                f.errors(), f.errorsByClass(), f.seconds(), f.exactSpan(), f.queries(), f.qps(), f.tps(),
+                f.errorsPerSecond(), f.ok(), f.failed(), f.readMeanUs(), f.writeMeanUs(), List.of(step));
     }
 
     /** Mean, five percentiles and max from column {@code from} on. */
