@@ -39,6 +39,11 @@ class HistoryCommandsTest {
 
     private void writeRun(Statement st, String run, String plan, long startMs, int spacingUs, int latencyFactor)
             throws SQLException, IOException {
+        writeRun(st, run, plan, startMs, spacingUs, latencyFactor, "completed");
+    }
+
+    private void writeRun(Statement st, String run, String plan, long startMs, int spacingUs, int latencyFactor,
+                          String outcome) throws SQLException, IOException {
         for (String d : new String[] {"samples", "steps", "runs"}) {
             Files.createDirectories(archive.resolve(d).resolve("run_id=" + run));
         }
@@ -50,7 +55,8 @@ class HistoryCommandsTest {
                 + " CASE WHEN i % 50 = 0 THEN 'deadlock' ELSE 'ok' END AS status, 1 AS queries, i < 100 AS warmup"
                 + " FROM range(1000) t(i)) TO '" + dir + "/samples/run_id=" + run + "/s.parquet' (FORMAT parquet)");
         st.execute("COPY (SELECT 1 AS step_id, 'h2' AS target, 'oltp_point_select' AS workload, 4 AS threads,"
-                + " 1 AS round) TO '" + dir + "/steps/run_id=" + run + "/steps.parquet' (FORMAT parquet)");
+                + " 1 AS round, '" + outcome + "' AS outcome) TO '" + dir + "/steps/run_id=" + run
+                + "/steps.parquet' (FORMAT parquet)");
         st.execute("COPY (SELECT '" + plan + "' AS plan_name, CAST(" + startMs + " AS BIGINT) AS started_at_ms,"
                 + " CAST(" + (startMs + 90_000) + " AS BIGINT) AS ended_at_ms, 'completed' AS outcome,"
                 + " CAST(1000 AS BIGINT) AS samples_sent) TO '" + dir + "/runs/run_id=" + run
@@ -92,7 +98,8 @@ class HistoryCommandsTest {
         Outcome o = execute("query", "--archive", archive.toString(), "SELECT nope FROM samples");
         assertThat(o.exitCode()).isEqualTo(Cli.EXIT_FAILURE);
         assertThat(o.err()).contains("query failed: ").contains("nope").contains("(views in " + archive
-                + ": samples, steps, runs)");
+                + ": samples, steps, runs; empty: blocks, windows, control, client_health, stall_events, stalls,"
+                + " summary_events, summaries, run_summary_events, run_summaries)");
     }
 
     @Test
@@ -138,6 +145,20 @@ class HistoryCommandsTest {
                 "base");
         assertThat(gate.exitCode()).isZero();
         assertThat(gate.out()).contains("better");
+    }
+
+    @Test
+    void compare_candidateStepFailed_listedWithItsPartialFigures_exit3() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            writeRun(st, "broken", "nightly", T0_MS + 3 * 86_400_000L, 1000, 1, "failed: duplicate_key (not ignored)");
+        }
+        Outcome o = execute("compare", "--archive", archive.toString(), "--baseline", "base", "--candidate",
+                "broken");
+        assertThat(o.exitCode()).as(o.err()).isEqualTo(CompareCommand.EXIT_REGRESSION);
+        assertThat(o.out()).contains("candidate step did not complete (not compared): h2/oltp_point_select/4 threads,"
+                        + " step 1: failed: duplicate_key (not ignored) (partial: 900 transactions,")
+                .contains("only in the baseline (not compared): h2/oltp_point_select/4 threads")
+                .endsWith("REGRESSION: 1 step(s) of the candidate did not complete (exit code 3)\n");
     }
 
     @Test

@@ -43,8 +43,13 @@ public final class HistoryEvents {
             }
             for (String p : run.producers) {
                 for (int k = 0; k < HEALTH_PER_PRODUCER_AND_STEP; k++) {
-                    health.add(new ClientHealth(run.runId, t0 + 1000L * k, p, step, 10.0 + k, 50.0 + k, k, 0,
-                            Map.of(run.steps.get(i).target(), 0.25 + k), k == 2));
+                    Map<String, Double> rtt = Map.of(run.steps.get(i).target(), 0.25 + k);
+                    // the first producer writes event version 2 (the CPU split), the others version 1
+                    health.add(run.producers.indexOf(p) == 0
+                            ? new ClientHealth(run.runId, t0 + 1000L * k, p, step, 10.0 + k, 50.0 + k, k, 0, rtt,
+                                    k == 2, 4.0 + k, 3.0 + k, 2.0 + k)
+                            : new ClientHealth(run.runId, t0 + 1000L * k, p, step, 10.0 + k, 50.0 + k, k, 0, rtt,
+                                    k == 2));
                 }
             }
         }

@@ -6,6 +6,7 @@ import io.tailstream.schemas.block.SampleBlockEncoder;
 import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.RttProbe;
 import io.tailstream.schemas.event.RunEnded;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.StepEnded;
@@ -70,6 +71,16 @@ public final class SyntheticRun {
      */
     public SyntheticRun(String runId, long seed, List<String> producers, List<StepSpec> steps, int samplesPerSecond,
                         int partitions, long startEpochMs) {
+        this(runId, seed, producers, steps, samplesPerSecond, partitions, startEpochMs, false);
+    }
+
+    /**
+     * @param v3Events control events as producers of event version 3 write them: every {@code step_started} with a
+     *                 round-trip probe, every {@code step_ended} with the exact phase boundaries, reconnects and CPU
+     *                 figures (without: step 1 in version 1, later steps in version 2)
+     */
+    public SyntheticRun(String runId, long seed, List<String> producers, List<StepSpec> steps, int samplesPerSecond,
+                        int partitions, long startEpochMs, boolean v3Events) {
         this.runId = runId;
         this.producers = List.copyOf(producers);
         this.steps = List.copyOf(steps);
@@ -99,8 +110,10 @@ public final class SyntheticRun {
             TargetInfo target = targetByName.get(s.target());
             long durationMs = s.warmupMs() + s.measureMs();
             for (String p : producers) {
+                int pi = producers.indexOf(p);
                 control.add(new StepStarted(runId, stepStartMs, p, stepId, target, s.workload(), s.threads(),
-                        s.round(), s.warmupMs(), s.measureMs(), ops, s.queriesPerTxn(), Map.of("tables", "1")));
+                        s.round(), s.warmupMs(), s.measureMs(), ops, s.queriesPerTxn(), Map.of("tables", "1"),
+                        v3Events ? rtt(stepId, pi) : null));
             }
             Map<Long, Histogram> hist = new TreeMap<>();
             Map<Long, long[]> counters = new TreeMap<>(); // errors, queries, warmup
@@ -111,6 +124,7 @@ public final class SyntheticRun {
                 SampleBlockEncoder enc = new SampleBlockEncoder(64, openLoop);
                 long samples = 0;
                 long errors = 0;
+                long lastEndUs = 0;
                 long blocksAtStart = seq.get(p);
                 long n = samplesPerSecond * durationMs / 1000;
                 long startUs = stepStartMs * 1000 + pi * 37;
@@ -126,6 +140,7 @@ public final class SyntheticRun {
                     rows.add(new Row(stepId, p, seq.get(p), "txn", startUs, latency, intended, status.label(),
                             queries, warmup));
                     samples++;
+                    lastEndUs = Math.max(lastEndUs, startUs + latency);
                     if (status.isError()) {
                         errors++;
                     }
@@ -160,7 +175,15 @@ public final class SyntheticRun {
                 samplesByProducer.merge(p, samples, Long::sum);
                 // step 1 as producers before event version 2 write it; from step 2 with the spool statistics
                 int producerIndex = producers.indexOf(p);
-                control.add(stepId == 1
+                // by time, a producer's measurement ends at its nominal end or when its last transaction did
+                long measureStartUs = (stepStartMs + s.warmupMs()) * 1000 + pi * 37;
+                long measureEndUs = Math.max(measureStartUs + s.measureMs() * 1000, lastEndUs);
+                control.add(v3Events
+                        ? new StepEnded(runId, stepStartMs + durationMs, p, stepId, samples,
+                                seq.get(p) - blocksAtStart, errors, "completed", false, 0L, 0L, 0L,
+                                stepStartMs * 1000 + pi * 37, measureStartUs, measureEndUs, s.threads(),
+                                (long) pi + stepId, 20.0 + 10 * pi + stepId, 60.0 + pi)
+                        : stepId == 1
                         ? new StepEnded(runId, stepStartMs + durationMs, p, stepId, samples,
                                 seq.get(p) - blocksAtStart, errors, "completed")
                         : new StepEnded(runId, stepStartMs + durationMs, p, stepId, samples,
@@ -183,6 +206,20 @@ public final class SyntheticRun {
                     : new RunEnded(runId, stepStartMs, p, seq.get(p), samplesByProducer.getOrDefault(p, 0L),
                             "completed"));
         }
+    }
+
+    /** The round-trip probe a producer measured before a step (distinct per step and producer). */
+    public static RttProbe rtt(int stepId, int producerIndex) {
+        return new RttProbe("prepared SELECT 1, idle connection, 200 timed of 220", 200, 50.0 + stepId,
+                80.0 + stepId + producerIndex, 140.0 + stepId, 300.5 + stepId);
+    }
+
+    /** The exact measured span of a step from its {@code step_ended} events (v3): earliest start to latest end. */
+    public long measuredSpanUs(int stepId) {
+        List<StepEnded> ends = control.stream().filter(e -> e instanceof StepEnded se && se.stepId() == stepId)
+                .map(e -> (StepEnded) e).toList();
+        return ends.stream().mapToLong(StepEnded::measureEndEpochMicros).max().orElseThrow()
+                - ends.stream().mapToLong(StepEnded::measureStartEpochMicros).min().orElseThrow();
     }
 
     private byte[] key(String producer) {

@@ -22,10 +22,13 @@ import picocli.CommandLine.Spec;
 /** Per-step deltas between two runs; a regression gate. */
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Compare a candidate run with a baseline run, step by step (matched by target, workload and",
-                "threads; figures exact from the raw samples of the measurement phase).",
+                "threads; figures exact from the raw samples of the measurement phase: QPS of successful statements",
+                "over the measured span, P99 of successful transactions). Steps that did not complete are listed",
+                "apart.",
                 "Exit code 0: no matched step is worse; " + CompareCommand.EXIT_REGRESSION + ": the candidate's QPS is"
                         + " lower, or its P99 higher,",
-                "than the baseline's by more than --threshold on at least one step; 1: error; 2: bad usage."})
+                "than the baseline's by more than --threshold on at least one step, or a step of the candidate did",
+                "not complete; 1: error; 2: bad usage."})
 public final class CompareCommand implements Callable<Integer> {
 
     /** Exit code when the candidate is worse than the baseline beyond the threshold. */
@@ -79,15 +82,31 @@ public final class CompareCommand implements Callable<Integer> {
         for (StepFigure.Key k : result.candidateOnly()) {
             out.println("only in the candidate (not compared): " + k);
         }
+        for (StepFigure f : result.baselineIncomplete()) {
+            out.println("baseline step did not complete (not compared): " + incomplete(f));
+        }
+        for (StepFigure f : result.candidateIncomplete()) {
+            out.println("candidate step did not complete (not compared): " + incomplete(f));
+        }
         long worse = result.rows().stream().filter(r -> r.verdict() == RunComparison.Verdict.WORSE).count();
         if (worse > 0) {
             out.printf("REGRESSION: %d of %d steps worse than the baseline by more than %s%% (exit code %d)%n", worse,
                     result.rows().size(), num(pct), EXIT_REGRESSION);
+        } else if (!result.candidateIncomplete().isEmpty()) {
+            out.printf("REGRESSION: %d step(s) of the candidate did not complete (exit code %d)%n",
+                    result.candidateIncomplete().size(), EXIT_REGRESSION);
         } else {
             out.printf("OK: no step worse than the baseline by more than %s%%%n", num(pct));
         }
         out.flush();
-        return worse > 0 ? EXIT_REGRESSION : 0;
+        return result.regressed() ? EXIT_REGRESSION : 0;
+    }
+
+    /** "target/workload/8 threads, step 3: failed: ... (partial: 1,234 transactions, 5,000.0 QPS)". */
+    private static String incomplete(StepFigure f) {
+        StepFigure.StepRef step = f.steps().get(0);
+        return f.key() + ", step " + step.stepId() + ": " + f.outcome() + String.format(Locale.ROOT,
+                " (partial: %,d transactions, %.1f QPS)", f.samples(), f.qps());
     }
 
     private double parseThreshold(String s) {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -61,8 +62,10 @@ public final class QueryCommand implements Callable<Integer> {
             try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
                 f.write(rs, out, maxRows);
             } catch (SQLException e) {
+                List<String> empty = db.views().stream().filter(v -> !db.has(v)).toList();
                 throw new UserFacingException("query failed: " + firstLine(e.getMessage()) + " (views in "
-                        + archive + ": " + String.join(", ", db.views()) + ")", e);
+                        + archive + ": " + String.join(", ", db.views().stream().filter(db::has).toList())
+                        + (empty.isEmpty() ? "" : "; empty: " + String.join(", ", empty)) + ")", e);
             }
         } catch (SQLException e) {
             throw new UserFacingException("cannot open the archive " + archive, e);

@@ -17,13 +17,19 @@ final class ArchiveRows {
     record ControlRow(String type, long atMs, String producerId, Integer stepId, String event, int kafkaPartition,
                       long kafkaOffset) {}
 
-    /** One step, merged over the producers that ran it. Nullable fields are unknown until the step ends. */
+    /**
+     * One step, merged over the producers that ran it. Nullable fields are unknown until the step ends; the phase
+     * boundaries, reconnects, CPU figures (from {@code step_ended} version 3) and the round-trip probe (from
+     * {@code step_started} version 2) are null in events of older producers.
+     */
     record StepRow(int stepId, String targetName, String product, String version, String url, String workload,
                    int threads, int round, long warmupMs, long measureMs, double queriesPerTxn, String ops,
                    String options, Long samplesSent, Long blocksSent, Long errors, String outcome,
                    long startedAtMs, Long endedAtMs, String targetVariables, Double monthlyCost, String currency,
                    Integer nodes, int producers, String costItems, Boolean clientBound, Long blocksSpooled,
-                   Long controlEventsSpooled, Long maxSpoolBytes) {}
+                   Long controlEventsSpooled, Long maxSpoolBytes, Long startUs, Long measureStartUs,
+                   Long measureEndUs, Long reconnects, Double loadGenCpuPct, Double processCpuPct,
+                   io.tailstream.schemas.event.RttProbe rtt) {}
 
     /** One run, merged over its producers. */
     record RunRow(String planName, long startedAtMs, Long endedAtMs, String producers, Long blocksSent,

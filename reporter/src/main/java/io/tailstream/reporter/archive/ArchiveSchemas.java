@@ -106,6 +106,18 @@ final class ArchiveSchemas {
             .optionalInt64("blocks_spooled", StepRow::blocksSpooled)
             .optionalInt64("control_events_spooled", StepRow::controlEventsSpooled)
             .optionalInt64("max_spool_bytes", StepRow::maxSpoolBytes)
+            .optionalInt64("start_us", StepRow::startUs)
+            .optionalInt64("measure_start_us", StepRow::measureStartUs)
+            .optionalInt64("measure_end_us", StepRow::measureEndUs)
+            .optionalInt64("reconnects", StepRow::reconnects)
+            .optionalFloat64("load_gen_cpu_pct", StepRow::loadGenCpuPct)
+            .optionalFloat64("process_cpu_pct", StepRow::processCpuPct)
+            .optionalString("rtt_method", r -> r.rtt() == null ? null : r.rtt().method())
+            .optionalInt32("rtt_samples", r -> r.rtt() == null ? null : r.rtt().samples())
+            .optionalFloat64("rtt_min_us", r -> r.rtt() == null ? null : r.rtt().minMicros())
+            .optionalFloat64("rtt_p50_us", r -> r.rtt() == null ? null : r.rtt().p50Micros())
+            .optionalFloat64("rtt_p99_us", r -> r.rtt() == null ? null : r.rtt().p99Micros())
+            .optionalFloat64("rtt_max_us", r -> r.rtt() == null ? null : r.rtt().maxMicros())
             .build();
 
     static final TableSchema<RunRow> RUNS = TableSchema.<RunRow>builder("runs")
@@ -136,6 +148,9 @@ final class ArchiveSchemas {
             .int64("emit_backlog_blocks", r -> r.h().emitBacklogBlocks())
             .string("rtt_ms", r -> Json.writeString(new java.util.TreeMap<>(r.h().rttMillis())))
             .bool("client_bound", r -> r.h().clientBound())
+            .optionalFloat64("load_gen_cpu_pct", r -> r.h().loadGenCpuPct())
+            .optionalFloat64("pipeline_cpu_pct", r -> r.h().pipelineCpuPct())
+            .optionalFloat64("jvm_cpu_pct", r -> r.h().jvmCpuPct())
             .int32("kafka_partition", ArchiveRows.ClientHealthRow::kafkaPartition)
             .int64Sorted("kafka_offset", ArchiveRows.ClientHealthRow::kafkaOffset)
             .build();

@@ -4,6 +4,7 @@ import io.tailstream.reporter.archive.ArchiveRows.RunRow;
 import io.tailstream.reporter.archive.ArchiveRows.StepRow;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.RttProbe;
 import io.tailstream.schemas.event.RunEnded;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.Secrets;
@@ -16,11 +17,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Folds one run's control events (in topic order) into its {@code steps} rows and its {@code runs} row. Several
- * producers may run the same step or run: counts are summed, start is the earliest, end the latest, and the
- * outcome is {@code completed} only if every producer completed. A pure function: the archiver recomputes it from
+ * producers may run the same step or run: counts are summed, start is the earliest, end the latest, CPU figures the
+ * highest, the round-trip probe is the first producer's that measured one, and the outcome is {@code completed}
+ * only if every producer completed. A pure function: the archiver recomputes it from
  * the run's complete {@code control} dataset whenever new control events arrive, which is what makes the derived
  * files safe to replace after a crash.
  */
@@ -31,25 +34,29 @@ final class ControlProjection {
     static List<StepRow> steps(List<ControlEvent> events) {
         Map<Integer, StepStarted> started = new TreeMap<>();
         Map<Integer, TreeSet<String>> producers = new TreeMap<>();
-        Map<Integer, List<StepEnded>> ended = new TreeMap<>();
+        // a control event re-sent after a lost acknowledgement arrives twice: the last one per producer counts
+        Map<Integer, Map<String, StepEnded>> ended = new TreeMap<>();
         Map<Integer, Long> firstStart = new TreeMap<>();
+        Map<Integer, RttProbe> rtt = new TreeMap<>();
         for (ControlEvent e : events) {
             if (e instanceof StepStarted s) {
                 started.putIfAbsent(s.stepId(), s);
+                if (s.rtt() != null) {
+                    rtt.putIfAbsent(s.stepId(), s.rtt());
+                }
                 firstStart.merge(s.stepId(), s.atEpochMs(), Math::min);
                 producers.computeIfAbsent(s.stepId(), k -> new TreeSet<>()).add(s.producerId());
             } else if (e instanceof StepEnded s) {
-                ended.computeIfAbsent(s.stepId(), k -> new ArrayList<>()).add(s);
+                ended.computeIfAbsent(s.stepId(), k -> new TreeMap<>()).put(s.producerId(), s);
             }
         }
         List<StepRow> rows = new ArrayList<>();
         for (StepStarted s : started.values()) {
             int id = s.stepId();
             int producerCount = producers.get(id).size();
-            List<StepEnded> ends = ended.getOrDefault(id, List.of());
+            List<StepEnded> ends = List.copyOf(ended.getOrDefault(id, Map.of()).values());
             // a step is ended when every producer that started it said so
-            boolean complete = !ends.isEmpty() && ends.stream().map(StepEnded::producerId).distinct().count()
-                    >= producerCount;
+            boolean complete = !ends.isEmpty() && ends.size() >= producerCount;
             TargetInfo t = s.target();
             rows.add(new StepRow(id,
                     t == null ? "" : t.name(),
@@ -74,7 +81,14 @@ final class ControlProjection {
                     complete ? anyTrue(ends.stream().map(StepEnded::clientBound).toList()) : null,
                     complete ? sum(ends.stream().map(StepEnded::blocksSpooled).toList()) : null,
                     complete ? sum(ends.stream().map(StepEnded::controlEventsSpooled).toList()) : null,
-                    complete ? max(ends.stream().map(StepEnded::maxSpoolBytes).toList()) : null));
+                    complete ? max(ends.stream().map(StepEnded::maxSpoolBytes).toList()) : null,
+                    complete ? boundary(ends, StepEnded::startEpochMicros, false) : null,
+                    complete ? boundary(ends, StepEnded::measureStartEpochMicros, false) : null,
+                    complete ? boundary(ends, StepEnded::measureEndEpochMicros, true) : null,
+                    complete ? sum(ends.stream().map(StepEnded::reconnects).toList()) : null,
+                    complete ? maxDouble(ends.stream().map(StepEnded::loadGenCpuPct).toList()) : null,
+                    complete ? maxDouble(ends.stream().map(StepEnded::processCpuPct).toList()) : null,
+                    rtt.get(id)));
         }
         return rows;
     }
@@ -85,7 +99,7 @@ final class ControlProjection {
         }
         RunStarted first = null;
         TreeSet<String> producers = new TreeSet<>();
-        List<RunEnded> ends = new ArrayList<>();
+        Map<String, RunEnded> lastEnd = new TreeMap<>();
         long startedAt = Long.MAX_VALUE;
         for (ControlEvent e : events) {
             producers.add(e.producerId());
@@ -95,14 +109,14 @@ final class ControlProjection {
                 }
                 startedAt = Math.min(startedAt, s.atEpochMs());
             } else if (e instanceof RunEnded r) {
-                ends.add(r);
+                lastEnd.put(r.producerId(), r);
             }
         }
+        List<RunEnded> ends = List.copyOf(lastEnd.values());
         if (startedAt == Long.MAX_VALUE) {
             startedAt = events.stream().mapToLong(ControlEvent::atEpochMs).min().orElseThrow();
         }
-        boolean complete = !ends.isEmpty()
-                && ends.stream().map(RunEnded::producerId).distinct().count() >= producers.size();
+        boolean complete = !ends.isEmpty() && ends.size() >= producers.size();
         List<TargetInfo> targets = first == null ? List.of() : first.targets().stream()
                 .map(t -> new TargetInfo(t.name(), Secrets.redactUrl(t.url()), t.product(), t.version(),
                         t.variables(), t.monthlyCost(), t.currency(), t.nodes(), t.notes(), t.costItems()))
@@ -134,6 +148,22 @@ final class ControlProjection {
     private static Long sum(List<Long> values) {
         return values.stream().anyMatch(java.util.Objects::nonNull)
                 ? values.stream().filter(java.util.Objects::nonNull).mapToLong(Long::longValue).sum() : null;
+    }
+
+    /**
+     * A phase boundary over the producers: the earliest start or the latest end, so the step's span covers every
+     * producer's. Null unless every producer reported it: a span missing one producer's part would not be exact.
+     */
+    private static Long boundary(List<StepEnded> ends, Function<StepEnded, Long> get, boolean latest) {
+        if (ends.stream().map(get).anyMatch(java.util.Objects::isNull)) {
+            return null;
+        }
+        return ends.stream().map(get).reduce(latest ? Math::max : Math::min).orElse(null);
+    }
+
+    /** The highest figure one producer reported (the busiest load generator); null when none did. */
+    private static Double maxDouble(List<Double> values) {
+        return values.stream().filter(java.util.Objects::nonNull).max(Double::compare).orElse(null);
     }
 
     /** The largest one producer reported (each spool is its own); null when none did. */

@@ -64,7 +64,13 @@
  * {@code outcome} STRING, NULL until every producer ended the step · {@code started_at_ms} INT64 ·
  * {@code ended_at_ms} INT64 nullable · {@code target_variables} STRING JSON object · {@code monthly_cost} DOUBLE,
  * {@code currency} STRING, {@code nodes} INT32 nullable · {@code producers} INT32 · {@code cost_items} STRING JSON
- * object (the monthly cost's parts in plan order), nullable.
+ * object (the monthly cost's parts in plan order), nullable · {@code client_bound} BOOLEAN,
+ * {@code blocks_spooled}, {@code control_events_spooled}, {@code max_spool_bytes} INT64 (step_ended version 2) ·
+ * {@code start_us}, {@code measure_start_us} (earliest producer's), {@code measure_end_us} (latest producer's;
+ * NULL unless every producer reported them), {@code reconnects} INT64 (summed), {@code load_gen_cpu_pct},
+ * {@code process_cpu_pct} DOUBLE (highest producer's) from step_ended version 3 · {@code rtt_method} STRING,
+ * {@code rtt_samples} INT32, {@code rtt_min_us}, {@code rtt_p50_us}, {@code rtt_p99_us}, {@code rtt_max_us} DOUBLE:
+ * the first producer's round-trip probe from step_started version 2. All nullable (older events).
  *
  * <h3>runs (derived from control; one row per run)</h3>
  * {@code plan_name} STRING · {@code started_at_ms} INT64 · {@code ended_at_ms} INT64 nullable ·
@@ -75,7 +81,8 @@
  * <h3>client_health (every client_health control event, typed; from {@code tailstream.control})</h3>
  * {@code step_id} INT32 · {@code producer_id} STRING · {@code at_ms} INT64 · {@code process_cpu_pct},
  * {@code machine_cpu_pct} DOUBLE · {@code gc_pause_ms}, {@code emit_backlog_blocks} INT64 · {@code rtt_ms} STRING JSON
- * object endpoint→ms · {@code client_bound} BOOLEAN · {@code kafka_partition} INT32 · {@code kafka_offset} INT64.
+ * object endpoint→ms · {@code client_bound} BOOLEAN · {@code load_gen_cpu_pct}, {@code pipeline_cpu_pct},
+ * {@code jvm_cpu_pct} DOUBLE nullable (version 2) · {@code kafka_partition} INT32 · {@code kafka_offset} INT64.
  *
  * <h3>stall_events (every record of {@code tailstream.stalls}) and stalls (derived: last record per stall)</h3>
  * {@code step_id} INT32 · {@code kind} STRING hard/throughput/latency · {@code start_ms}, {@code end_ms} INT64 ·

@@ -1,6 +1,7 @@
 package io.tailstream.reporter.query;
 
 import io.tailstream.reporter.archive.ArchiveLayout;
+import io.tailstream.reporter.archive.DatasetColumns;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,12 +27,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An in-memory DuckDB database with one view per archive dataset that has files ({@code samples}, {@code blocks},
- * {@code windows}, {@code control}, {@code steps}, {@code runs}, {@code client_health}, {@code stall_events},
- * {@code stalls}, {@code summary_events}, {@code summaries}), each reading the dataset's Parquet files with hive
- * partitioning, so {@code run_id} is a column of every view. {@code run_id} is typed VARCHAR explicitly (DuckDB
- * would otherwise guess a number for a numeric-looking run id), and files are unioned by column name, so files
- * written by an older archiver with fewer columns still read.
+ * An in-memory DuckDB database with one view per archive dataset ({@code samples}, {@code blocks}, {@code windows},
+ * {@code control}, {@code steps}, {@code runs}, {@code client_health}, {@code stall_events}, {@code stalls},
+ * {@code summary_events}, {@code summaries}, {@code run_summary_events}, {@code run_summaries}), each reading the
+ * dataset's Parquet files with hive partitioning, so {@code run_id} is a column of every view. {@code run_id} is
+ * typed VARCHAR explicitly (DuckDB would otherwise guess a number for a numeric-looking run id).
+ *
+ * <h2>Every view, with every documented column</h2>
+ * Every view exists and has the dataset's documented columns ({@link DatasetColumns}), whichever archiver wrote
+ * the files: a dataset without any file is an empty view, a column that no file has (written before it existed)
+ * reads as NULL, and files are unioned by column name, so older files with fewer columns read alongside newer
+ * ones. Columns found in files but not documented follow the documented ones. So a query never fails with a
+ * catalog error for lack of data, and "nothing" (an empty view) is told apart from "not there" by {@link #has}.
  *
  * <h2>Damaged archives</h2>
  * Before the views are created every file's structure is checked (magic bytes, footer length, footer parses) and
@@ -48,12 +56,15 @@ public final class ArchiveDatabase implements AutoCloseable {
 
     private final Connection connection;
     private final Set<String> datasets;
+    private final Map<String, Set<String>> columns;
     private final Path archive;
     private final List<ArchiveProblem> problems;
 
-    private ArchiveDatabase(Connection connection, Set<String> datasets, Path archive, List<ArchiveProblem> problems) {
+    private ArchiveDatabase(Connection connection, Set<String> datasets, Map<String, Set<String>> columns,
+                            Path archive, List<ArchiveProblem> problems) {
         this.connection = connection;
         this.datasets = datasets;
+        this.columns = Map.copyOf(columns);
         this.archive = archive;
         this.problems = problems;
     }
@@ -68,14 +79,19 @@ public final class ArchiveDatabase implements AutoCloseable {
         }
         Map<String, Map<String, List<Path>>> files = listFiles(archive);
         List<ArchiveProblem> problems = new ArrayList<>();
-        files.forEach((dataset, byRun) -> byRun.forEach((run, paths) -> paths.forEach(p ->
-                ParquetFiles.problem(p).ifPresent(reason -> problems.add(new ArchiveProblem(run, p, reason))))));
+        Map<Path, List<String>> fileColumns = new HashMap<>();
+        files.forEach((dataset, byRun) -> byRun.forEach((run, paths) -> paths.forEach(p -> {
+            ParquetFiles.Check check = ParquetFiles.check(p);
+            check.problem().ifPresent(reason -> problems.add(new ArchiveProblem(run, p, reason)));
+            fileColumns.put(p.toAbsolutePath(), check.columns());
+        })));
         Connection c = DriverManager.getConnection("jdbc:duckdb:");
         try {
             problems.addAll(missingFiles(c, archive, files, runsWith(problems)));
             Set<String> skipped = runsWith(problems);
             problems.forEach(p -> LOG.warn("{}", p.describe()));
             Set<String> present = new LinkedHashSet<>();
+            Map<String, Set<String>> columns = new LinkedHashMap<>();
             try (Statement st = c.createStatement()) {
                 for (String dataset : ArchiveLayout.DATASETS) {
                     List<String> good = files.getOrDefault(dataset, Map.of()).entrySet().stream()
@@ -83,17 +99,51 @@ public final class ArchiveDatabase implements AutoCloseable {
                             .flatMap(e -> e.getValue().stream())
                             .map(p -> p.toAbsolutePath().toString())
                             .toList();
+                    // the columns of the files, from the footers checked above (no second read)
+                    Set<String> inFiles = new LinkedHashSet<>();
+                    good.forEach(f -> inFiles.addAll(fileColumns.getOrDefault(Path.of(f), List.of())));
+                    st.execute("CREATE VIEW " + dataset + " AS " + viewSelect(dataset, inFiles,
+                            good.isEmpty() ? null : readParquet(good)));
                     if (!good.isEmpty()) {
-                        st.execute("CREATE VIEW " + dataset + " AS SELECT * FROM " + readParquet(good));
                         present.add(dataset);
                     }
+                    Set<String> names = new LinkedHashSet<>();
+                    DatasetColumns.of(dataset).forEach(col -> names.add(col.name()));
+                    names.addAll(inFiles);
+                    columns.put(dataset, Set.copyOf(names));
                 }
             }
-            return new ArchiveDatabase(c, Set.copyOf(present), archive, List.copyOf(problems));
+            return new ArchiveDatabase(c, Set.copyOf(present), columns, archive, List.copyOf(problems));
         } catch (SQLException | RuntimeException e) {
             c.close();
             throw new SQLException("cannot open the archive " + archive + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The view's query: the documented columns in order (NULL of the documented type where no file has one), then
+     * any other column the files have, then {@code run_id}; no rows when there is no file ({@code source} null).
+     */
+    static String viewSelect(String dataset, Set<String> inFiles, String source) {
+        List<String> select = new ArrayList<>();
+        Set<String> documented = new LinkedHashSet<>();
+        for (DatasetColumns.Column col : DatasetColumns.of(dataset)) {
+            documented.add(col.name());
+            select.add(inFiles.contains(col.name()) ? quote(col.name())
+                    : "CAST(NULL AS " + col.sqlType() + ") AS " + quote(col.name()));
+        }
+        inFiles.stream().filter(n -> !documented.contains(n) && !n.equals(ArchiveLayout.RUN_KEY))
+                .forEach(n -> select.add(quote(n)));
+        if (source == null) {
+            select.add("CAST(NULL AS VARCHAR) AS " + ArchiveLayout.RUN_KEY);
+            return "SELECT " + String.join(", ", select) + " WHERE false";
+        }
+        select.add(ArchiveLayout.RUN_KEY);
+        return "SELECT " + String.join(", ", select) + " FROM " + source;
+    }
+
+    private static String quote(String identifier) {
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
     }
 
     /** dataset → run (as in the directory name) → its Parquet files, sorted. Temporary files are not listed. */
@@ -187,14 +237,22 @@ public final class ArchiveDatabase implements AutoCloseable {
         return connection;
     }
 
-    /** True if the dataset has readable files, i.e. a view of that name exists. */
+    /** True if the dataset has readable files (its view exists either way, empty without files). */
     public boolean has(String dataset) {
         return datasets.contains(dataset);
     }
 
-    /** The datasets that have a view, in documentation order. */
+    /**
+     * True if the dataset's view has the column: a documented one (NULL where files predate it), or one that files
+     * of the archive have. {@code run_id} is a column of every view and not listed here.
+     */
+    public boolean hasColumn(String dataset, String column) {
+        return columns.getOrDefault(dataset, Set.of()).contains(column);
+    }
+
+    /** Every view, in documentation order: one per dataset, whether it has files or not. */
     public List<String> views() {
-        return ArchiveLayout.DATASETS.stream().filter(datasets::contains).toList();
+        return ArchiveLayout.DATASETS;
     }
 
     /** Unreadable or missing files found at open; their runs are in no view. */

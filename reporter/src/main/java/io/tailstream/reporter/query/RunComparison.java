@@ -10,8 +10,10 @@ import java.util.stream.Collectors;
 
 /**
  * Compares two runs step by step — steps matched by target, workload and threads, figures exact from raw samples
- * ({@link StepFigures}) — and says whether the candidate is worse than the baseline beyond a threshold: QPS lower
- * by more than the threshold, or P99 higher by more than it. Stateless and thread safe.
+ * ({@link StepFigures}: QPS of successful statements over the measured span, P99 of successful transactions) — and
+ * says whether the candidate is worse than the baseline beyond a threshold: QPS lower by more than the threshold,
+ * or P99 higher by more than it. Only completed steps are compared; a step that did not complete (failed,
+ * interrupted) is listed apart, and one in the candidate fails the gate. Stateless and thread safe.
  */
 public final class RunComparison {
 
@@ -37,17 +39,31 @@ public final class RunComparison {
                       double p99DeltaPct, Verdict verdict) {}
 
     /**
-     * @param thresholdPct   the threshold used, in percent
-     * @param rows           matched steps, by workload, target, threads
-     * @param baselineOnly   steps only the baseline ran
-     * @param candidateOnly  steps only the candidate ran
+     * @param thresholdPct       the threshold used, in percent
+     * @param rows               matched steps, by workload, target, threads
+     * @param baselineOnly       steps only the baseline completed
+     * @param candidateOnly      steps only the candidate completed
+     * @param baselineIncomplete steps of the baseline that did not complete, with their partial figures and outcome
+     * @param candidateIncomplete steps of the candidate that did not complete
      */
     public record Result(String baselineRun, String candidateRun, double thresholdPct, List<Row> rows,
-                         List<StepFigure.Key> baselineOnly, List<StepFigure.Key> candidateOnly) {
+                         List<StepFigure.Key> baselineOnly, List<StepFigure.Key> candidateOnly,
+                         List<StepFigure> baselineIncomplete, List<StepFigure> candidateIncomplete) {
 
-        /** True if any matched step is {@link Verdict#WORSE}: the regression gate fails. */
+        public Result {
+            rows = List.copyOf(rows);
+            baselineOnly = List.copyOf(baselineOnly);
+            candidateOnly = List.copyOf(candidateOnly);
+            baselineIncomplete = List.copyOf(baselineIncomplete);
+            candidateIncomplete = List.copyOf(candidateIncomplete);
+        }
+
+        /**
+         * True if any matched step is {@link Verdict#WORSE}, or a step of the candidate did not complete: the
+         * regression gate fails.
+         */
         public boolean regressed() {
-            return rows.stream().anyMatch(r -> r.verdict() == Verdict.WORSE);
+            return rows.stream().anyMatch(r -> r.verdict() == Verdict.WORSE) || !candidateIncomplete.isEmpty();
         }
     }
 
@@ -63,8 +79,10 @@ public final class RunComparison {
         }
         RunCatalog.require(db, baselineRun);
         RunCatalog.require(db, candidateRun);
-        Map<StepFigure.Key, StepFigure> base = byKey(StepFigures.of(db, List.of(baselineRun)));
-        Map<StepFigure.Key, StepFigure> cand = byKey(StepFigures.of(db, List.of(candidateRun)));
+        List<StepFigure> baseFigures = StepFigures.of(db, List.of(baselineRun));
+        List<StepFigure> candFigures = StepFigures.of(db, List.of(candidateRun));
+        Map<StepFigure.Key, StepFigure> base = byKey(baseFigures);
+        Map<StepFigure.Key, StepFigure> cand = byKey(candFigures);
         List<Row> rows = new ArrayList<>();
         List<StepFigure.Key> baseOnly = new ArrayList<>();
         for (Map.Entry<StepFigure.Key, StepFigure> e : base.entrySet()) {
@@ -81,12 +99,18 @@ public final class RunComparison {
             rows.add(new Row(e.getKey(), b, c, qps, p99, v));
         }
         List<StepFigure.Key> candOnly = cand.keySet().stream().filter(k -> !base.containsKey(k)).toList();
-        if (rows.isEmpty()) {
+        List<StepFigure> candIncomplete = incomplete(candFigures);
+        if (rows.isEmpty() && candIncomplete.isEmpty()) {
             throw new IllegalArgumentException("no step of run " + candidateRun + " matches one of run " + baselineRun
                     + " by target, workload and threads (with measured samples); baseline has " + base.keySet()
                     + ", candidate has " + cand.keySet());
         }
-        return new Result(baselineRun, candidateRun, thresholdPct, rows, baseOnly, candOnly);
+        return new Result(baselineRun, candidateRun, thresholdPct, rows, baseOnly, candOnly, incomplete(baseFigures),
+                candIncomplete);
+    }
+
+    private static List<StepFigure> incomplete(List<StepFigure> figures) {
+        return figures.stream().filter(f -> !f.completed()).toList();
     }
 
     /** {@code (candidate - baseline) / baseline * 100}; 0 if both are 0, +/-infinity if only the baseline is 0. */
@@ -98,7 +122,7 @@ public final class RunComparison {
     }
 
     private static Map<StepFigure.Key, StepFigure> byKey(List<StepFigure> figures) {
-        return figures.stream().collect(Collectors.toMap(StepFigure::key, Function.identity(), (a, b) -> a,
-                TreeMap::new));
+        return figures.stream().filter(StepFigure::completed).collect(Collectors.toMap(StepFigure::key,
+                Function.identity(), (a, b) -> a, TreeMap::new));
     }
 }

@@ -26,8 +26,11 @@ public final class ReportFormats {
     public static final List<String> CSV_COLUMNS = List.of("workload", "target", "threads", "rounds", "transactions",
             "measured_s", "qps", "tps", "avg_ms", "p95_ms", "p99_ms", "max_ms", "errors", "error_pct", "ral_ms",
             "wal_ms", "qps_spread", "p99_spread_ms", "baseline", "qps_delta_pct", "tps_delta_pct", "avg_delta_pct",
-            "p95_delta_pct", "p99_delta_pct", "monthly_cost", "currency", "cost_per_1000_qps", "throughput_verdict",
-            "throughput_best", "p99_verdict", "p99_best", "cost_verdict", "cost_best", "verdict_reasons");
+            "p95_delta_pct", "p99_delta_pct", "monthly_cost", "currency", "cost_per_1000_qps", "p999_ms",
+            "p9999_ms", "errors_per_s", "errors_by_class", "failed_avg_ms", "failed_p99_ms", "failed_max_ms",
+            "slowest_0_1pct_share_pct", "heavy_tail", "error_limit_exceeded", "exact_span", "outcome", "steps",
+            "throughput_verdict", "throughput_best", "p99_verdict", "p99_best", "cost_verdict", "cost_best",
+            "verdict_reasons");
 
     private ReportFormats() {}
 
@@ -72,13 +75,9 @@ public final class ReportFormats {
             n.put("atThreads", w.atThreads());
             n.put("ralWal", w.ralWal());
             ArrayNode rows = n.putArray("rows");
-            for (SummaryRow r : w.rows()) {
-                ObjectNode rn = Json.MAPPER.valueToTree(r);
-                rn.put("errorPct", r.errorPct());
-                rn.put("qpsSpread", r.qpsSpread());
-                rn.put("p99SpreadMs", r.p99SpreadMs());
-                rows.add(rn);
-            }
+            w.rows().forEach(r -> rows.add(jsonRow(r, msg)));
+            ArrayNode incomplete = n.putArray("incomplete");
+            w.incomplete().forEach(r -> incomplete.add(jsonRow(r, msg)));
             n.set("threadLevels", Json.MAPPER.valueToTree(w.threadLevels()));
             n.set("sweep", Json.MAPPER.valueToTree(w.sweep()));
             n.set("costs", Json.MAPPER.valueToTree(w.costs()));
@@ -97,11 +96,26 @@ public final class ReportFormats {
         root.set("soak", Json.MAPPER.valueToTree(model.soak()));
         root.set("steps", Json.MAPPER.valueToTree(model.steps()));
         root.set("notes", Json.MAPPER.valueToTree(model.notes()));
+        ArrayNode figureNotes = root.putArray("figureNotes");
+        model.figureNotes().forEach(t -> figureNotes.add(msg.format(t)));
+        root.set("stallDetection", Json.MAPPER.valueToTree(model.stallDetection()));
         try {
             return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("writing the report as JSON: " + e.getOriginalMessage(), e);
         }
+    }
+
+    /** A summary row with its derived figures: error share, spreads, heavy-tail reasons, error-limit flag. */
+    private static ObjectNode jsonRow(SummaryRow r, Messages msg) {
+        ObjectNode rn = Json.MAPPER.valueToTree(r);
+        rn.put("errorPct", r.errorPct());
+        rn.put("qpsSpread", r.qpsSpread());
+        rn.put("p99SpreadMs", r.p99SpreadMs());
+        rn.put("errorLimitExceeded", r.errorLimitExceeded());
+        ArrayNode tail = rn.putArray("heavyTail");
+        r.heavyTail().forEach(t -> tail.add(msg.format(t)));
+        return rn;
     }
 
     /** Reasons as {check, key, args, text}: the check id for scripts, the sentence for people. */
@@ -149,7 +163,7 @@ public final class ReportFormats {
         for (WorkloadSummary w : model.workloads()) {
             List<Verdict> verdicts = model.verdicts().stream().filter(v -> v.workload().equals(w.workload())).toList();
             String reasons = csvReasons(verdicts, msg);
-            for (SummaryRow r : w.rows()) {
+            for (SummaryRow r : concat(w.rows(), w.incomplete())) {
                 Cost c = w.costs().stream().filter(x -> x.target().equals(r.target())).findFirst().orElse(null);
                 List<Object> v = new ArrayList<>(List.of(r.workload(), r.target(), r.threads(), r.rounds(),
                         r.transactions(), r.measuredSeconds(), r.qps(), r.tps(), r.avgMs(), r.p95Ms(), r.p99Ms(),
@@ -164,16 +178,29 @@ public final class ReportFormats {
                 v.add(r.delta() == null ? null : r.delta().avgPct());
                 v.add(r.delta() == null ? null : r.delta().p95Pct());
                 v.add(r.delta() == null ? null : r.delta().p99Pct());
-                v.add(c == null ? null : c.monthlyCost());
-                v.add(c == null ? null : c.currency());
-                v.add(c == null || r.qps() <= 0 ? null : c.monthlyCost() / r.qps() * 1000);
+                v.add(c == null || !r.completed() ? null : c.monthlyCost());
+                v.add(c == null || !r.completed() ? null : c.currency());
+                v.add(c == null || r.qps() <= 0 || !r.completed() ? null : c.monthlyCost() / r.qps() * 1000);
+                v.add(r.p999Ms());
+                v.add(r.p9999Ms());
+                v.add(r.errorsPerSecond());
+                v.add(Json.writeString(r.errorsByClass()));
+                v.add(r.failed() == null ? null : r.failed().avgMs());
+                v.add(r.failed() == null ? null : r.failed().p99Ms());
+                v.add(r.failed() == null ? null : r.failed().maxMs());
+                v.add(r.slowestSharePct());
+                v.add(!r.heavyTail().isEmpty());
+                v.add(r.errorLimitExceeded());
+                v.add(r.exactSpan());
+                v.add(r.outcome());
+                v.add(String.join(" ", r.steps()));
                 for (String metric : ReportAnalysis.METRICS) {
                     Verdict verdict = verdicts.stream().filter(x -> x.metric().equals(metric)).findFirst()
                             .orElse(null);
-                    v.add(verdict == null ? null : verdict.status());
-                    v.add(verdict == null || !verdict.decided() ? null : best(verdict, r, w));
+                    v.add(verdict == null || !r.completed() ? null : verdict.status());
+                    v.add(verdict == null || !verdict.decided() || !r.completed() ? null : best(verdict, r, w));
                 }
-                v.add(reasons.isEmpty() ? null : reasons);
+                v.add(reasons.isEmpty() || !r.completed() ? null : reasons);
                 b.append(String.join(",", v.stream().map(ReportFormats::csvCell).toList())).append('\n');
             }
         }
@@ -213,6 +240,12 @@ public final class ReportFormats {
             }
         }
         return String.join("; ", parts);
+    }
+
+    private static List<SummaryRow> concat(List<SummaryRow> a, List<SummaryRow> b) {
+        List<SummaryRow> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     /** RFC 4180: quote a cell holding a comma, quote or line break; numbers in full precision, nulls empty. */
@@ -260,7 +293,8 @@ public final class ReportFormats {
             b.append("\n## ").append(md(w.workload())).append("\n\n");
             List<String> head = new ArrayList<>(List.of(msg.get("summary.target"), msg.get("summary.threads"),
                     msg.get("summary.rounds"), msg.get("summary.qps"), msg.get("summary.tps"), msg.get("summary.avg"),
-                    msg.get("summary.p95"), msg.get("summary.p99"), msg.get("summary.max"),
+                    msg.get("summary.p95"), msg.get("summary.p99"), msg.get("summary.p999"),
+                    msg.get("summary.p9999"), msg.get("summary.max"), msg.get("summary.errorsPerSecond"),
                     msg.get("summary.errors")));
             if (w.ralWal()) {
                 head.add(msg.get("summary.ral"));
@@ -272,10 +306,14 @@ public final class ReportFormats {
             }
             b.append(mdRow(head.toArray(String[]::new)));
             b.append(mdRow(head.stream().map(h -> h.equals(head.get(0)) ? "---" : "---:").toArray(String[]::new)));
-            for (SummaryRow r : w.rows()) {
-                List<String> cells = new ArrayList<>(List.of(r.target(), String.valueOf(r.threads()),
+            for (SummaryRow r : concat(w.rows(), w.incomplete())) {
+                String label = r.target() + (r.completed() ? "" : " (" + r.outcome() + ")")
+                        + (r.heavyTail().isEmpty() ? "" : " [" + msg.get("tail.badge") + "]")
+                        + (r.errorLimitExceeded() ? " [" + msg.get("summary.errorLimitBadge") + "]" : "");
+                List<String> cells = new ArrayList<>(List.of(label, String.valueOf(r.threads()),
                         String.valueOf(r.rounds()), num(r.qps()), num(r.tps()), ms(r.avgMs()), ms(r.p95Ms()),
-                        ms(r.p99Ms()), ms(r.maxMs()), String.valueOf(r.errors())));
+                        ms(r.p99Ms()), ms(r.p999Ms()), ms(r.p9999Ms()), ms(r.maxMs()), num(r.errorsPerSecond()),
+                        r.errors() == 0 ? "0" : r.errors() + String.format(Locale.ROOT, " (%.2f%%)", r.errorPct())));
                 if (w.ralWal()) {
                     cells.add(r.ralMs() == null ? "" : ms(r.ralMs()));
                     cells.add(r.walMs() == null ? "" : ms(r.walMs()));
@@ -285,6 +323,12 @@ public final class ReportFormats {
                     cells.add(r.delta() == null || r.delta().p99Pct() == null ? "" : pct(r.delta().p99Pct()));
                 }
                 b.append(mdRow(cells.toArray(String[]::new)));
+            }
+            for (SummaryRow r : concat(w.rows(), w.incomplete())) {
+                for (Text t : r.heavyTail()) {
+                    b.append("\n- ").append(md(r.target() + " · " + r.threads() + ": " + msg.get("tail.badge")
+                            + ": " + msg.format(t)));
+                }
             }
             if (!w.costs().isEmpty()) {
                 b.append('\n').append(mdRow(msg.get("summary.target"), msg.get("cost.monthly"),
@@ -305,6 +349,24 @@ public final class ReportFormats {
             for (ScaleOut s : model.scaleOut()) {
                 b.append(mdRow(s.workload(), s.singleTarget() + ": " + num(s.singleQps()), s.multiTarget() + " ("
                         + s.nodes() + "): " + num(s.multiQps()), String.format(Locale.ROOT, "%.2f", s.ratio())));
+            }
+        }
+        if (!model.figureNotes().isEmpty()) {
+            b.append('\n');
+            model.figureNotes().forEach(t -> b.append("- ").append(md(msg.format(t))).append('\n'));
+        }
+        if (!model.stallDetection().isEmpty()) {
+            b.append("\n## ").append(msg.get("stalls.title")).append("\n\n");
+            long ran = model.stallDetection().stream().filter(ReportModel.StallDetection::detectionRan).count();
+            b.append(md(msg.get("stalls.detection.summary").replace("{0}", String.valueOf(ran))
+                    .replace("{1}", String.valueOf(model.stallDetection().size())))).append("\n\n");
+            for (ReportModel.StallDetection d : model.stallDetection()) {
+                String status = !d.detectionRan() ? msg.get("stalls.detection.notRun") : d.stalls() > 0
+                        ? msg.get("stalls.detection.found").replace("{0}", String.valueOf(d.stalls()))
+                        : msg.get("stalls.detection.none");
+                b.append("- ").append(md(msg.get("charts.step") + " " + d.stepId() + " (" + d.target() + " · "
+                        + d.workload() + " · " + d.threads() + " " + msg.get("charts.threads") + " · "
+                        + msg.get("charts.round") + " " + d.round() + "): " + status)).append('\n');
             }
         }
         b.append("\n## ").append(msg.get("check.title")).append("\n\n");

@@ -126,6 +126,9 @@ public final class ReportGenerator {
             if (s.measureStartMs() != null) {
                 c.put("measureStart", s.measureStartMs() / 1000.0);
             }
+            if (s.measureEndMs() != null) {
+                c.put("measureEnd", s.measureEndMs() / 1000.0);
+            }
             longs(c.putArray("qt"), s.epochSeconds());
             doubles(c.putArray("q"), s.qps(), 10);
             longs(c.putArray("pt"), s.p99Seconds());

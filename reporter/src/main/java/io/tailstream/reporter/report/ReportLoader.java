@@ -3,6 +3,8 @@ package io.tailstream.reporter.report;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
+import io.tailstream.reporter.query.StepFigure;
+import io.tailstream.reporter.query.StepFigures;
 import io.tailstream.reporter.report.ReportChecks.StepData;
 import io.tailstream.reporter.report.ReportModel.Check;
 import io.tailstream.reporter.report.ReportModel.Duration;
@@ -17,7 +19,6 @@ import io.tailstream.reporter.report.ReportModel.VariableRow;
 import io.tailstream.reporter.report.ReportModel.Verdict;
 import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
 import io.tailstream.schemas.event.Json;
-import io.tailstream.schemas.histogram.LatencyHistograms;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,7 +32,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,8 +59,8 @@ final class ReportLoader {
             "shared_buffers", "effective_cache_size", "CACHE_SIZE", FairnessProfile.DATA_BYTES, "thread_handling",
             FairnessProfile.ISOLATION, "transaction_isolation", "tx_isolation", "default_transaction_isolation");
     /** Ops whose average latency is RAL (reads) and WAL (writes), for YCSB-like workloads. */
-    static final List<String> READ_OPS = List.of("read");
-    static final List<String> WRITE_OPS = List.of("update", "insert", "write", "read_modify_write");
+    static final List<String> READ_OPS = StepFigures.READ_OPS;
+    static final List<String> WRITE_OPS = StepFigures.WRITE_OPS;
 
     static final String STALLS = "stalls";
 
@@ -103,26 +103,28 @@ final class ReportLoader {
             timer.lap("evidence");
             Map<String, TargetEnv> targets = withHealth(stepTargets, steps, health, probeRttMs(steps, evidence));
 
-            List<SummaryRow> rows = hasSamples ? summaryRows(db, inRuns) : List.of();
+            List<SummaryRow> rows = hasSamples ? summaryRows(db, selected.stream().map(RunInfo::runId).toList())
+                    : List.of();
             timer.lap("summary");
             List<WorkloadSummary> workloads = workloads(rows, options, targets);
-            List<Stall> stalls = stalls(db, archive, inRuns, steps, notes);
+            List<Stall> stalls = stalls(db, inRuns, steps, notes);
+            List<ReportModel.StallDetection> detection = stallDetection(db, inRuns, steps, stalls);
             timer.lap("stalls");
             List<StepSeries> charts = new ArrayList<>();
             List<StepData> stepData = new ArrayList<>();
             List<ReportModel.Soak> soak = new ArrayList<>();
-            Map<String, List<double[]>> points = db.has(ArchiveLayout.WINDOWS) ? windowPoints(db, inRuns) : Map.of();
+            Map<String, TimeSeries.Bounds> bounds = new HashMap<>();
+            facts.forEach((k, f) -> bounds.put(k, f.bounds()));
+            Map<String, TimeSeries.StepPoints> series = TimeSeries.load(db, inRuns, steps, bounds);
             timer.lap("windows");
             int i = 0;
             for (StepInfo s : steps) {
                 String key = s.runId() + "/" + s.stepId();
-                List<double[]> p = points.getOrDefault(key, List.of());
-                if (p.isEmpty() && hasSamples) {
-                    p = samplePoints(db, s.runId(), s.stepId());
-                }
+                TimeSeries.StepPoints ts = series.get(key);
+                List<double[]> p = ts.points();
                 SampleFacts f = facts.get(key);
-                Long measureStart = f == null ? null : f.measureStartMs();
-                charts.add(series("chart-" + i++, s, p, measureStart, stalls));
+                Long measureStart = ts.measureStartMs();
+                charts.add(series("chart-" + i++, s, ts, stalls));
                 ReportModel.Soak soakFigures = ReportAnalysis.soak(s, p, measureStart, stalls);
                 if (soakFigures != null) {
                     soak.add(soakFigures);
@@ -148,7 +150,7 @@ final class ReportLoader {
                     : String.join(", ", new TreeSet<>(selected.stream().map(RunInfo::planName).toList()));
             return new ReportModel(title, System.currentTimeMillis(), options.baseline(), selected, verdicts, env,
                     workloads, charts, ReportAnalysis.scaleOut(workloads, targets), checklist, steps, stalls, soak,
-                    notes);
+                    notes, figureNotes(workloads), detection);
         }
     }
 
@@ -247,21 +249,26 @@ final class ReportLoader {
                 new TypeReference<java.util.LinkedHashMap<String, Double>>() { });
     }
 
-    /** Warm-up sample count and first measured start of each step (key run/step). */
-    private record SampleFacts(long warmupSamples, Long measureStartMs) {}
+    /** Warm-up sample count of each step (key run/step) and the bounds of its samples. */
+    private record SampleFacts(long warmupSamples, TimeSeries.Bounds bounds) {}
 
     private static Map<String, SampleFacts> sampleFacts(ArchiveDatabase db, String inRuns) throws SQLException {
         Map<String, SampleFacts> out = new HashMap<>();
         try (Statement st = db.connection().createStatement();
              ResultSet rs = st.executeQuery("SELECT run_id, step_id, count(*) FILTER (WHERE warmup),"
-                     + " min(start_us) FILTER (WHERE NOT warmup) FROM samples WHERE " + inRuns + " GROUP BY 1, 2")) {
+                     + " min(start_us) FILTER (WHERE NOT warmup), max(start_us + latency_us),"
+                     + " max(start_us + latency_us) FILTER (WHERE NOT warmup) FROM samples WHERE " + inRuns
+                     + " GROUP BY 1, 2")) {
             while (rs.next()) {
-                Number first = (Number) rs.getObject(4);
-                out.put(rs.getString(1) + "/" + rs.getInt(2), new SampleFacts(rs.getLong(3),
-                        first == null ? null : first.longValue() / 1000));
+                out.put(rs.getString(1) + "/" + rs.getInt(2), new SampleFacts(rs.getLong(3), new TimeSeries.Bounds(
+                        longOrNull(rs.getObject(4)), longOrNull(rs.getObject(5)), longOrNull(rs.getObject(6)))));
             }
         }
         return out;
+    }
+
+    private static Long longOrNull(Object n) {
+        return n == null ? null : ((Number) n).longValue();
     }
 
     /** Client health of one step: the client CPU figure the checks use, and whether the producer flagged it. */
@@ -328,73 +335,64 @@ final class ReportLoader {
     }
 
     /**
-     * Summary rows in one scan of the measured samples: grouping sets give each (workload, target, threads) over all
-     * its rounds and each round (step) alone; a row's measured seconds are the sum of its steps' spans.
+     * Summary rows of the selected runs: per (workload, target, threads) the completed steps pooled, and each step
+     * that did not complete apart (its {@code outcome} set), exactly as {@link StepFigures} computes them for
+     * {@code compare}; ms from µs.
      */
-    private static List<SummaryRow> summaryRows(ArchiveDatabase db, String inRuns) throws SQLException {
-        String reads = String.join(", ", READ_OPS.stream().map(ArchiveDatabase::sqlString).toList());
-        String writes = String.join(", ", WRITE_OPS.stream().map(ArchiveDatabase::sqlString).toList());
-        String sql = """
-                WITH m AS (
-                  SELECT s.run_id, s.step_id, st.target, st.workload, st.threads, st.started_at_ms, s.latency_us,
-                         s.status, s.queries, s.op, s.start_us, s.start_us + s.latency_us AS end_us
-                  FROM samples s JOIN steps st ON s.run_id = st.run_id AND s.step_id = st.step_id
-                  WHERE NOT s.warmup AND s.%1$s)
-                SELECT workload, target, threads, run_id, step_id, GROUPING(run_id) AS whole, count(*),
-                       sum(queries), count(*) FILTER (WHERE status = 'ok'), avg(latency_us),
-                       quantile_disc(latency_us, 0.95), quantile_disc(latency_us, 0.99), max(latency_us),
-                       avg(latency_us) FILTER (WHERE op IN (%2$s)), avg(latency_us) FILTER (WHERE op IN (%3$s)),
-                       max(end_us) - min(start_us), any_value(started_at_ms)
-                FROM m
-                GROUP BY GROUPING SETS ((workload, target, threads), (workload, target, threads, run_id, step_id))
-                ORDER BY workload, target, threads, whole, 17, run_id, step_id
-                """.formatted(inRuns, reads, writes);
+    static List<SummaryRow> summaryRows(ArchiveDatabase db, List<String> runIds) throws SQLException {
         List<SummaryRow> out = new ArrayList<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            List<Double> roundQps = new ArrayList<>();
-            List<Double> roundP99 = new ArrayList<>();
-            long spanUs = 0;
-            while (rs.next()) {
-                boolean whole = rs.getInt(6) != 0;
-                if (!whole) {
-                    // a round: the rounds of a group come before its total (ORDER BY whole), oldest first
-                    long span = rs.getLong(16);
-                    spanUs += span;
-                    roundQps.add(span > 0 ? rs.getLong(8) / (span / 1e6) : 0);
-                    roundP99.add(rs.getLong(12) / 1000.0);
-                    continue;
-                }
-                String workload = rs.getString(1);
-                long n = rs.getLong(7);
-                double seconds = spanUs / 1e6;
-                long ok = rs.getLong(9);
-                Number ral = (Number) rs.getObject(14);
-                Number wal = (Number) rs.getObject(15);
-                out.add(new SummaryRow(rs.getString(2), workload, rs.getInt(3), roundQps.size(), n, seconds,
-                        seconds > 0 ? rs.getLong(8) / seconds : 0, seconds > 0 ? ok / seconds : 0,
-                        rs.getDouble(10) / 1000, rs.getLong(11) / 1000.0, rs.getLong(12) / 1000.0,
-                        rs.getLong(13) / 1000.0, n - ok, ral == null ? null : ral.doubleValue() / 1000,
-                        wal == null ? null : wal.doubleValue() / 1000, roundQps, roundP99, null));
-                roundQps = new ArrayList<>();
-                roundP99 = new ArrayList<>();
-                spanUs = 0;
-            }
+        for (StepFigure f : StepFigures.of(db, runIds, StepFigures.Pooling.ACROSS_RUNS)) {
+            out.add(summaryRow(f));
         }
         return out;
     }
 
+    private static SummaryRow summaryRow(StepFigure f) {
+        StepFigure.Latencies ok = f.ok();
+        StepFigure.Latencies failed = f.failed();
+        List<Double> roundQps = f.perStep().stream().map(StepFigure::qps).toList();
+        List<Double> roundP99 = f.perStep().stream().map(s -> s.p99Us() / 1000.0).toList();
+        return new SummaryRow(f.target(), f.workload(), f.threads(), f.rounds(), f.samples(), f.seconds(), f.qps(),
+                f.tps(), ok == null ? 0 : ok.meanUs() / 1000, ok == null ? 0 : ok.p95Us() / 1000.0,
+                ok == null ? 0 : ok.p99Us() / 1000.0, ok == null ? 0 : ok.maxUs() / 1000.0, f.errors(),
+                f.readMeanUs() == null ? null : f.readMeanUs() / 1000,
+                f.writeMeanUs() == null ? null : f.writeMeanUs() / 1000, roundQps, roundP99, null,
+                ok == null ? 0 : ok.p999Us() / 1000.0, ok == null ? 0 : ok.p9999Us() / 1000.0, f.errorsPerSecond(),
+                f.errorsByClass(), failed == null ? null : new ReportModel.FailedLatency(failed.count(),
+                        failed.meanUs() / 1000, failed.p99Us() / 1000.0, failed.maxUs() / 1000.0),
+                ok == null ? 0 : ok.slowestCount(), ok == null ? null : ok.slowestSharePct(), f.exactSpan(),
+                f.outcome(), f.steps().stream().map(r -> r.runId() + "#" + r.stepId()).toList());
+    }
+
+    /** Rows by workload; only completed rows enter deltas, sweeps, costs and verdicts, the others stand apart. */
     private static List<WorkloadSummary> workloads(List<SummaryRow> rows, ReportOptions options,
                                                    Map<String, TargetEnv> targets) {
         Map<String, List<SummaryRow>> byWorkload = new TreeMap<>();
         rows.forEach(r -> byWorkload.computeIfAbsent(r.workload(), k -> new ArrayList<>()).add(r));
         List<WorkloadSummary> out = new ArrayList<>();
         for (Map.Entry<String, List<SummaryRow>> e : byWorkload.entrySet()) {
-            List<SummaryRow> wr = ReportAnalysis.withDeltas(e.getValue(), options.baseline());
+            List<SummaryRow> completed = e.getValue().stream().filter(SummaryRow::completed).toList();
+            List<SummaryRow> wr = ReportAnalysis.withDeltas(completed, options.baseline());
             List<Integer> levels = ReportAnalysis.threadLevels(wr);
             Integer at = ReportAnalysis.compareThreads(wr, options.atThreads());
-            boolean ralWal = wr.stream().anyMatch(r -> r.ralMs() != null || r.walMs() != null);
+            boolean ralWal = e.getValue().stream().anyMatch(r -> r.ralMs() != null || r.walMs() != null);
             out.add(new WorkloadSummary(e.getKey(), wr, ralWal, levels, ReportAnalysis.sweep(wr, levels),
-                    ReportAnalysis.costs(wr, targets, at), at));
+                    ReportAnalysis.costs(wr, targets, at), at,
+                    e.getValue().stream().filter(r -> !r.completed()).toList()));
+        }
+        return out;
+    }
+
+    /** How the figures were computed where the archive forced a fallback. */
+    static List<ReportModel.Text> figureNotes(List<WorkloadSummary> workloads) {
+        List<ReportModel.Text> out = new ArrayList<>();
+        Set<String> inexact = new TreeSet<>();
+        for (WorkloadSummary w : workloads) {
+            java.util.stream.Stream.concat(w.rows().stream(), w.incomplete().stream()).filter(r -> !r.exactSpan())
+                    .forEach(r -> inexact.add(r.target() + " · " + r.workload() + " · " + r.threads() + " thr"));
+        }
+        if (!inexact.isEmpty()) {
+            out.add(ReportModel.Text.of("figures.sampleSpan", String.join("; ", inexact)));
         }
         return out;
     }
@@ -437,36 +435,20 @@ final class ReportLoader {
     }
 
     /**
-     * Stalls of the selected runs from the {@code stalls} dataset: the last record per stall (open stalls are
-     * republished while they last). An archive without that dataset has no stalls section; one whose columns are
-     * not recognized gets a note instead of a failure, because the report stays useful without it.
+     * Stalls of the selected runs from the {@code stalls} view: the last record per stall (open stalls are
+     * republished while they last). Rows without a start or end (a file written with other column names) are left
+     * out with a note, because the report stays useful without them.
      */
-    private static List<Stall> stalls(ArchiveDatabase db, Path archive, String inRuns, List<StepInfo> steps,
-                                      List<String> notes) throws SQLException {
-        if (!db.has(STALLS) && !ArchiveLayout.hasFiles(archive, STALLS)) {
-            return List.of();
-        }
-        String source = db.has(STALLS) ? STALLS : ArchiveDatabase.readParquet(ArchiveLayout.glob(archive, STALLS));
-        Set<String> columns = new TreeSet<>();
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM " + source)) {
-            while (rs.next()) {
-                columns.add(rs.getString(1));
-            }
-        }
-        String start = first(columns, "start_ms", "start_epoch_ms", "started_at_ms", "stall_start_ms");
-        String end = first(columns, "end_ms", "end_epoch_ms", "ended_at_ms", "stall_end_ms");
-        if (start == null || end == null || !columns.contains("step_id") || !columns.contains("kind")) {
-            notes.add("stalls dataset present but its columns " + columns + " lack step_id, kind, start and end ms;"
-                    + " stalls are not shown");
-            LOG.warn("stalls dataset columns not recognized: {}", columns);
+    private static List<Stall> stalls(ArchiveDatabase db, String inRuns, List<StepInfo> steps, List<String> notes)
+            throws SQLException {
+        if (!db.has(STALLS)) {
             return List.of();
         }
         Map<String, StepInfo> byKey = new HashMap<>();
         steps.forEach(s -> byKey.put(s.runId() + "/" + s.stepId(), s));
         List<Stall> out = new ArrayList<>();
-        String sql = "SELECT run_id, step_id, kind, " + start + ", max(" + end + ") FROM " + source + " WHERE "
-                + inRuns + " GROUP BY ALL ORDER BY 4, 1, 2";
+        String sql = "SELECT run_id, step_id, kind, start_ms, max(end_ms) FROM " + STALLS + " WHERE " + inRuns
+                + " AND start_ms IS NOT NULL AND end_ms IS NOT NULL AND kind IS NOT NULL GROUP BY ALL ORDER BY 4, 1, 2";
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 StepInfo s = byKey.get(rs.getString(1) + "/" + rs.getInt(2));
@@ -474,6 +456,39 @@ final class ReportLoader {
                         s == null ? "" : s.workload(), s == null ? 0 : s.threads(), rs.getString(3), rs.getLong(4),
                         rs.getLong(5)));
             }
+        }
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM " + STALLS + " WHERE " + inRuns
+                     + " AND (start_ms IS NULL OR end_ms IS NULL OR kind IS NULL)")) {
+            rs.next();
+            if (rs.getLong(1) > 0) {
+                notes.add(rs.getLong(1) + " rows of the stalls dataset lack step_id, kind, start_ms or end_ms"
+                        + " (written with other column names?); they are not shown");
+                LOG.warn("stalls dataset: {} rows without kind, start_ms or end_ms", rs.getLong(1));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Per step, whether the aggregator's stall detector ran: a step summary of the step is in the archive (the
+     * detector runs in the stage that publishes them, and publishes the summary once the step's windows closed).
+     */
+    static List<ReportModel.StallDetection> stallDetection(ArchiveDatabase db, String inRuns, List<StepInfo> steps,
+                                                           List<Stall> stalls) throws SQLException {
+        Set<String> summarized = new java.util.HashSet<>();
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT DISTINCT run_id, step_id FROM " + ArchiveLayout.SUMMARIES
+                     + " WHERE " + inRuns)) {
+            while (rs.next()) {
+                summarized.add(rs.getString(1) + "/" + rs.getInt(2));
+            }
+        }
+        List<ReportModel.StallDetection> out = new ArrayList<>();
+        for (StepInfo s : steps) {
+            int n = (int) stalls.stream().filter(x -> x.runId().equals(s.runId()) && x.stepId() == s.stepId()).count();
+            out.add(new ReportModel.StallDetection(s.runId(), s.stepId(), s.target(), s.workload(), s.threads(),
+                    s.round(), summarized.contains(s.runId() + "/" + s.stepId()), n));
         }
         return out;
     }
@@ -506,64 +521,6 @@ final class ReportLoader {
     }
 
     /**
-     * Points (epoch s, qps, p99 ms) of every step's all-ops windows, key run/step. Repeated rows of one window (late
-     * samples) are merged by re-merging their HdrHistograms; histograms are read only for those windows, because
-     * reading every histogram of a 12-hour soak would dominate the report's time.
-     */
-    private static Map<String, List<double[]>> windowPoints(ArchiveDatabase db, String inRuns) throws SQLException {
-        Map<String, Long> mergedP99 = new HashMap<>();
-        String dupSql = "WITH d AS (SELECT run_id, step_id, window_start_ms FROM windows WHERE op = '*' AND " + inRuns
-                + " GROUP BY ALL HAVING count(*) > 1) SELECT w.run_id, w.step_id, w.window_start_ms, w.histogram"
-                + " FROM windows w JOIN d USING (run_id, step_id, window_start_ms) WHERE w.op = '*'";
-        Map<String, Histogram> merged = new HashMap<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(dupSql)) {
-            while (rs.next()) {
-                Histogram h = LatencyHistograms.fromBase64(rs.getString(4));
-                merged.merge(rs.getString(1) + "/" + rs.getInt(2) + "/" + rs.getLong(3), h, (a, b) -> {
-                    a.add(b);
-                    return a;
-                });
-            }
-        }
-        merged.forEach((k, h) -> mergedP99.put(k, h.getValueAtPercentile(99)));
-        String sql = "SELECT run_id, step_id, window_start_ms, max(window_end_ms), sum(queries), max(p99_us)"
-                + " FROM windows WHERE op = '*' AND " + inRuns + " GROUP BY ALL ORDER BY run_id, step_id,"
-                + " window_start_ms";
-        Map<String, List<double[]>> out = new HashMap<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                String key = rs.getString(1) + "/" + rs.getInt(2);
-                long start = rs.getLong(3);
-                Long p99 = mergedP99.get(key + "/" + start);
-                out.computeIfAbsent(key, x -> new ArrayList<>()).add(point(start, rs.getLong(4), rs.getLong(5),
-                        p99 != null ? p99 : rs.getLong(6)));
-            }
-        }
-        return out;
-    }
-
-    private static double[] point(long startMs, long endMs, long queries, long p99Us) {
-        return new double[] {startMs / 1000.0, queries / ((endMs - startMs) / 1000.0), p99Us / 1000.0};
-    }
-
-    /** Points per completion second from raw samples, for steps without windows. */
-    private static List<double[]> samplePoints(ArchiveDatabase db, String run, int step) throws SQLException {
-        String sql = "SELECT (start_us + latency_us) // 1000000 AS sec, sum(queries), quantile_disc(latency_us, 0.99)"
-                + " FROM samples WHERE run_id = ? AND step_id = ? GROUP BY sec ORDER BY sec";
-        List<double[]> out = new ArrayList<>();
-        try (java.sql.PreparedStatement ps = db.connection().prepareStatement(sql)) {
-            ps.setString(1, run);
-            ps.setInt(2, step);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new double[] {rs.getLong(1), rs.getLong(2), rs.getLong(3) / 1000.0});
-                }
-            }
-        }
-        return out;
-    }
-
-    /**
      * Mean QPS of the last quarter of the warm-up windows (those ending by the measurement start) and of the
      * measured windows (starting at or after it, the step's last, partial window left out); nulls without data.
      */
@@ -582,8 +539,8 @@ final class ReportLoader {
                 measured.stream().mapToDouble(p -> p[1]).average().orElseThrow()};
     }
 
-    private static StepSeries series(String domId, StepInfo s, List<double[]> points, Long measureStart,
-                                     List<Stall> stalls) {
+    private static StepSeries series(String domId, StepInfo s, TimeSeries.StepPoints ts, List<Stall> stalls) {
+        List<double[]> points = ts.points();
         int n = points.size();
         long[] t = new long[n];
         double[] qps = new double[n];
@@ -599,6 +556,7 @@ final class ReportLoader {
                 .map(x -> new double[] {x.startMs() / 1000.0, x.endMs() / 1000.0}).toList();
         return new StepSeries(domId, s.runId(), s.stepId(), s.target(), s.workload(), s.threads(), s.round(),
                 Downsample.pick(t, q), Downsample.pick(qps, q), Downsample.pick(t, p), Downsample.pick(p99, p), n,
-                measureStart, shaded);
+                ts.measureStartMs(), shaded, ts.measureEndMs(), ts.startMs(), ts.normalized(), ts.allStatements(),
+                "completed".equals(s.outcome()) ? null : s.outcome() == null ? StepFigure.NOT_ENDED : s.outcome());
     }
 }

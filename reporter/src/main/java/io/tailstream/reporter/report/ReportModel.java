@@ -22,11 +22,15 @@ import java.util.Map;
  * @param stalls        stalls from the {@code stalls} dataset (empty when the archive has none)
  * @param soak          long-run figures of steps measured for at least {@link ReportAnalysis#SOAK_MIN_MS}
  * @param notes         data problems the reader should know about (e.g. an unreadable optional dataset)
+ * @param figureNotes   how the figures were computed where the archive forced a fallback (e.g. steps without
+ *                      recorded measurement boundaries), localizable
+ * @param stallDetection per step, in step order: whether the aggregator's stall detector ran and what it found
  */
 public record ReportModel(String title, long generatedAtMs, String baseline, List<RunInfo> runs,
                           List<Verdict> verdicts, Environment environment, List<WorkloadSummary> workloads,
                           List<StepSeries> charts, List<ScaleOut> scaleOut, List<Check> checklist,
-                          List<StepInfo> steps, List<Stall> stalls, List<Soak> soak, List<String> notes) {
+                          List<StepInfo> steps, List<Stall> stalls, List<Soak> soak, List<String> notes,
+                          List<Text> figureNotes, List<StallDetection> stallDetection) {
 
     public ReportModel {
         runs = List.copyOf(runs);
@@ -39,6 +43,17 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
         stalls = List.copyOf(stalls);
         soak = List.copyOf(soak);
         notes = List.copyOf(notes);
+        figureNotes = List.copyOf(figureNotes);
+        stallDetection = List.copyOf(stallDetection);
+    }
+
+    /** A model without figure notes or stall-detection status. */
+    public ReportModel(String title, long generatedAtMs, String baseline, List<RunInfo> runs, List<Verdict> verdicts,
+                       Environment environment, List<WorkloadSummary> workloads, List<StepSeries> charts,
+                       List<ScaleOut> scaleOut, List<Check> checklist, List<StepInfo> steps, List<Stall> stalls,
+                       List<Soak> soak, List<String> notes) {
+        this(title, generatedAtMs, baseline, runs, verdicts, environment, workloads, charts, scaleOut, checklist,
+                steps, stalls, soak, notes, List.of(), List.of());
     }
 
     /** One run of the archive. {@code endedAtMs}, {@code samplesSent} and {@code outcome} are null if it never ended. */
@@ -268,56 +283,136 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
     /**
      * One workload: summary table, concurrency sweep and cost.
      *
+     * @param rows         one row per target and concurrency, pooling the steps that completed
      * @param ralWal       the workload's ops are YCSB-like reads and writes: rows carry RAL and WAL
      * @param threadLevels every concurrency measured, ascending (the sweep's x axis)
      * @param sweep        per target, QPS and P99 at each level (null where not measured), peak marked
      * @param costs        per target with a monthly cost
      * @param atThreads    concurrency of the "at a chosen concurrency" columns, or null if no level is common to all
+     * @param incomplete   the partial figures of each step that did not complete (failed, interrupted, never
+     *                     ended), one row per step with its {@link SummaryRow#outcome()}: shown marked, never pooled
+     *                     into {@code rows}, never in a sweep, cost or verdict
      */
     public record WorkloadSummary(String workload, List<SummaryRow> rows, boolean ralWal, List<Integer> threadLevels,
-                                  List<Sweep> sweep, List<Cost> costs, Integer atThreads) {
+                                  List<Sweep> sweep, List<Cost> costs, Integer atThreads, List<SummaryRow> incomplete) {
         public WorkloadSummary {
             rows = List.copyOf(rows);
             threadLevels = List.copyOf(threadLevels);
             sweep = List.copyOf(sweep);
             costs = List.copyOf(costs);
+            incomplete = List.copyOf(incomplete);
+        }
+
+        /** A workload whose steps all completed. */
+        public WorkloadSummary(String workload, List<SummaryRow> rows, boolean ralWal, List<Integer> threadLevels,
+                               List<Sweep> sweep, List<Cost> costs, Integer atThreads) {
+            this(workload, rows, ralWal, threadLevels, sweep, costs, atThreads, List.of());
         }
     }
 
     /**
-     * One row: a target at one thread count, over every round of the selected runs, measurement phase only
-     * (warm-up samples excluded), computed exactly from the raw samples.
+     * One row: a target at one thread count, over every completed round of the selected runs (or one step that did
+     * not complete), measurement phase only (warm-up samples excluded), computed exactly from the raw samples
+     * ({@link io.tailstream.reporter.query.StepFigures}; docs/report.md defines every figure). Latency figures
+     * describe the successful transactions; the failed ones are described apart ({@code failed}). A row without a
+     * successful transaction has 0 in its latency figures.
      *
      * @param rounds          steps merged into the row
      * @param transactions    samples (transactions, failed ones included)
-     * @param measuredSeconds sum over the steps of (last completion - first start) of their measured samples
-     * @param qps             statements of all transactions / measuredSeconds
+     * @param measuredSeconds sum over the steps of their measured span: {@code measure_end_us - measure_start_us}
+     *                        where the archive records it ({@code exactSpan}), else last completion - first start of
+     *                        their measured samples
+     * @param qps             statements of the successful transactions / measuredSeconds
      * @param tps             successful transactions / measuredSeconds
-     * @param avgMs           mean latency
+     * @param avgMs           mean latency of the successful transactions
      * @param p95Ms           95th percentile latency by nearest rank ({@code quantile_disc}): the smallest
      *                        latency with at least 95% of the samples at or below it, i.e. sorted[ceil(0.95 n) - 1]
      * @param p99Ms           99th percentile latency, likewise
-     * @param maxMs           highest latency
+     * @param maxMs           highest latency of a successful transaction
      * @param errors          failed transactions
-     * @param ralMs           read average latency (ops named {@code read}), or null
-     * @param walMs           write average latency (ops {@code update}, {@code insert}, {@code write},
+     * @param ralMs           read average latency (successful ops named {@code read}), or null
+     * @param walMs           write average latency (successful ops {@code update}, {@code insert}, {@code write},
      *                        {@code read_modify_write}), or null
      * @param roundQps        QPS of each round (step) alone, in step order
      * @param roundP99Ms      P99 of each round alone
      * @param delta           change against the baseline target at the same thread count, or null
+     * @param p999Ms          99.9th percentile latency by nearest rank
+     * @param p9999Ms         99.99th percentile latency by nearest rank
+     * @param errorsPerSecond failed transactions / measuredSeconds
+     * @param errorsByClass   failed transactions per error class ({@code deadlock}, {@code connection_lost}, ...)
+     * @param failed          latencies of the failed transactions, or null without any
+     * @param slowestTransactions the slowest 0.1% of the successful transactions: {@code floor(n / 1000)}
+     * @param slowestSharePct share (%) of the successful transactions' latency time those carry; null with fewer
+     *                        than 1,000 successful transactions
+     * @param exactSpan       every step's measured span is its recorded measurement boundaries
+     * @param outcome         null for completed steps; else the outcome of the one step the row describes
+     *                        ({@code failed: ...}, {@code interrupted: ...}, {@code not ended})
+     * @param steps           the steps pooled, as {@code run#step}, oldest first
      */
     public record SummaryRow(String target, String workload, int threads, int rounds, long transactions,
                              double measuredSeconds, double qps, double tps, double avgMs, double p95Ms,
                              double p99Ms, double maxMs, long errors, Double ralMs, Double walMs,
-                             List<Double> roundQps, List<Double> roundP99Ms, Delta delta) {
+                             List<Double> roundQps, List<Double> roundP99Ms, Delta delta, double p999Ms,
+                             double p9999Ms, double errorsPerSecond, Map<String, Long> errorsByClass,
+                             FailedLatency failed, long slowestTransactions, Double slowestSharePct,
+                             boolean exactSpan, String outcome, List<String> steps) {
         public SummaryRow {
             roundQps = List.copyOf(roundQps);
             roundP99Ms = List.copyOf(roundP99Ms);
+            errorsByClass = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(errorsByClass));
+            steps = List.copyOf(steps);
+        }
+
+        /** A row of completed steps without the tail, error-class or failed-latency figures (P99.9 and P99.99 0). */
+        public SummaryRow(String target, String workload, int threads, int rounds, long transactions,
+                          double measuredSeconds, double qps, double tps, double avgMs, double p95Ms, double p99Ms,
+                          double maxMs, long errors, Double ralMs, Double walMs, List<Double> roundQps,
+                          List<Double> roundP99Ms, Delta delta) {
+            this(target, workload, threads, rounds, transactions, measuredSeconds, qps, tps, avgMs, p95Ms, p99Ms,
+                    maxMs, errors, ralMs, walMs, roundQps, roundP99Ms, delta, 0, 0,
+                    measuredSeconds > 0 ? errors / measuredSeconds : 0, Map.of(), null, 0, null, true, null,
+                    List.of());
         }
 
         /** Failed transactions in % of all. */
         public double errorPct() {
             return transactions == 0 ? 0 : errors * 100.0 / transactions;
+        }
+
+        /** Transactions that succeeded. */
+        public long okTransactions() {
+            return transactions - errors;
+        }
+
+        /** The share of failed transactions passes the checklist's limit: the row's figures are suspect. */
+        public boolean errorLimitExceeded() {
+            return errorPct() > ReportChecks.MAX_ERROR_PCT;
+        }
+
+        /** True unless the row holds the partial figures of a step that did not complete. */
+        public boolean completed() {
+            return outcome == null;
+        }
+
+        /**
+         * Why the row's latency has a heavy tail, empty if it has none: the mean above P99 (a few very slow
+         * transactions outweigh the rest), and the slowest 0.1% carrying more than half of the latency time.
+         */
+        public List<Text> heavyTail() {
+            List<Text> out = new java.util.ArrayList<>();
+            if (okTransactions() > 0 && avgMs > p99Ms) {
+                out.add(Text.of("tail.meanAboveP99", ms(avgMs), ms(p99Ms)));
+            }
+            if (slowestSharePct != null && slowestSharePct > HEAVY_TAIL_SHARE_PCT) {
+                out.add(Text.of("tail.slowestShare", String.format(java.util.Locale.ROOT, "%,d", slowestTransactions),
+                        String.format(java.util.Locale.ROOT, "%,d", okTransactions()),
+                        String.format(java.util.Locale.ROOT, "%.1f", slowestSharePct)));
+            }
+            return out;
+        }
+
+        private static String ms(double v) {
+            return String.format(java.util.Locale.ROOT, "%.3f", v);
         }
 
         /** max - min of the rounds' QPS (0 for one round). */
@@ -336,9 +431,34 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
 
         SummaryRow withDelta(Delta d) {
             return new SummaryRow(target, workload, threads, rounds, transactions, measuredSeconds, qps, tps, avgMs,
-                    p95Ms, p99Ms, maxMs, errors, ralMs, walMs, roundQps, roundP99Ms, d);
+                    p95Ms, p99Ms, maxMs, errors, ralMs, walMs, roundQps, roundP99Ms, d, p999Ms, p9999Ms,
+                    errorsPerSecond, errorsByClass, failed, slowestTransactions, slowestSharePct, exactSpan, outcome,
+                    steps);
         }
     }
+
+    /** A row's latency is heavy-tailed when its slowest 0.1% carry more than this share (%) of its latency time. */
+    public static final double HEAVY_TAIL_SHARE_PCT = 50;
+
+    /**
+     * Latencies of a row's failed transactions, apart from the successful ones' (ms).
+     *
+     * @param count  failed transactions
+     * @param avgMs  their mean latency
+     * @param p99Ms  their 99th percentile latency by nearest rank
+     * @param maxMs  the highest
+     */
+    public record FailedLatency(long count, double avgMs, double p99Ms, double maxMs) {}
+
+    /**
+     * Whether the aggregator's stall detector ran for a step: it did when the archive has a step summary of the
+     * step (the detector runs in the stage that publishes them). Only then does "no stall" mean none was found.
+     *
+     * @param detectionRan a step summary of the step is in the archive
+     * @param stalls       stalls of the step in the archive
+     */
+    public record StallDetection(String runId, int stepId, String target, String workload, int threads, int round,
+                                 boolean detectionRan, int stalls) {}
 
     /** Changes in % against the baseline row: (row - baseline) / baseline * 100. Null fields: not comparable. */
     public record Delta(Double qpsPct, Double tpsPct, Double avgPct, Double p95Pct, Double p99Pct) {}
@@ -427,19 +547,30 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
     }
 
     /**
-     * Per-second QPS and P99 of one step (warm-up included, flagged by {@code measureStartMs}), down-sampled for
+     * Per-second QPS and P99 of one step (warm-up included, before {@code measureStartMs}), down-sampled for
      * display: at most about {@link Downsample#DEFAULT_BUCKETS} buckets, each keeping its lowest and highest point.
+     * Definitions in {@link TimeSeries} and docs/report.md.
      *
      * @param domId          element id of the chart
      * @param epochSeconds   window starts of the QPS points, seconds since the epoch
-     * @param qps            queries per second of each window
+     * @param qps            statements of successful transactions per second of each window's time inside the
+     *                       step (all statements where {@code allStatements}; per second of the window's length
+     *                       unless {@code normalized})
      * @param p99Seconds     window starts of the P99 points
      * @param p99Ms          P99 latency of each window, ms
      * @param windows        windows before down-sampling
-     * @param measureStartMs first start of a measured (non-warm-up) sample, or null
+     * @param measureStartMs the measurement's start: {@code steps.measure_start_us}, else the first measured
+     *                       sample's start; null without measured samples
      * @param stalls         [start, end) epoch seconds of the step's stalls
+     * @param measureEndMs   the measurement's end: {@code steps.measure_end_us}, else the last measured completion
+     * @param startMs        the step's start ({@code steps.start_us}), or null when not recorded
+     * @param normalized     each window's QPS is divided by its time inside the step, so edge windows holding part
+     *                       of a second are not drawn as dips; false in archives without recorded step boundaries
+     * @param allStatements  QPS counts all statements in some window: the archive's windows predate ok_queries
+     * @param outcome        null for a completed step; else its outcome ({@code failed: ...}, {@code not ended})
      */
     public record StepSeries(String domId, String runId, int stepId, String target, String workload, int threads,
                              int round, long[] epochSeconds, double[] qps, long[] p99Seconds, double[] p99Ms,
-                             int windows, Long measureStartMs, List<double[]> stalls) {}
+                             int windows, Long measureStartMs, List<double[]> stalls, Long measureEndMs, Long startMs,
+                             boolean normalized, boolean allStatements, String outcome) {}
 }

@@ -67,6 +67,17 @@ class HistoryDatasetsTest {
                         h.stream().mapToDouble(ClientHealth::machineCpuPct).sum(),
                         h.stream().mapToLong(ClientHealth::gcPauseMs).sum(),
                         h.stream().filter(ClientHealth::clientBound).count(), 2L));
+        // the CPU split of version-2 events; NULL in version-1 events (p2)
+        List<ClientHealth> v2 = h.stream().filter(x -> x.loadGenCpuPct() != null).toList();
+        assertThat(v2).isNotEmpty().allSatisfy(x -> assertThat(x.producerId()).isEqualTo("p1"));
+        assertThat(rows("SELECT count(*), sum(load_gen_cpu_pct), sum(pipeline_cpu_pct), sum(jvm_cpu_pct)"
+                + " FROM client_health WHERE load_gen_cpu_pct IS NOT NULL")).containsExactly(List.of(
+                (long) v2.size(), v2.stream().mapToDouble(ClientHealth::loadGenCpuPct).sum(),
+                v2.stream().mapToDouble(ClientHealth::pipelineCpuPct).sum(),
+                v2.stream().mapToDouble(ClientHealth::jvmCpuPct).sum()));
+        assertThat(rows("SELECT count(*) FROM client_health WHERE producer_id = 'p2' AND load_gen_cpu_pct IS NULL"
+                + " AND pipeline_cpu_pct IS NULL AND jvm_cpu_pct IS NULL"))
+                .containsExactly(List.of(h.size() - (long) v2.size()));
         assertThat(rows("SELECT rtt_ms FROM client_health WHERE step_id = 2 AND producer_id = 'p1' ORDER BY at_ms"))
                 .containsExactly(List.of("{\"b\":0.25}"), List.of("{\"b\":1.25}"), List.of("{\"b\":2.25}"));
         // client health stays in control as well (every control event as sent)

@@ -189,6 +189,63 @@ class ParquetRoundTripTest {
     }
 
     @Test
+    void steps_v3Events_phaseBoundariesReconnectsCpuAndRttMergedOverProducers() throws SQLException {
+        SyntheticRun run = new SyntheticRun("run-3", 42, List.of("producer-a", "producer-b"), List.of(
+                new SyntheticRun.StepSpec("h2-mem", "oltp_point_select", 4, 1, 1, 1000, 2000),
+                new SyntheticRun.StepSpec("h2-file", "oltp_read_write", 8, 1, 20, 1000, 2000)),
+                500, 2, 1_750_000_000_000L, true);
+        List<SyntheticRun.Rec> records = new ArrayList<>(run.allRecords(2, 2));
+        // a step_ended re-sent after a lost acknowledgement: counted once
+        records.add(run.controlRecords().stream().filter(r -> new String(r.value()).contains("\"step_ended\""))
+                .findFirst().orElseThrow());
+        TestArchives.write(archive, records);
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement()) {
+            ResultSet rs = st.executeQuery("SELECT step_id, start_us, measure_start_us, measure_end_us, reconnects,"
+                    + " load_gen_cpu_pct, process_cpu_pct, rtt_method, rtt_samples, rtt_min_us, rtt_p50_us,"
+                    + " rtt_p99_us, rtt_max_us, samples_sent, errors FROM steps ORDER BY step_id");
+            for (int step = 1; step <= 2; step++) {
+                assertThat(rs.next()).isTrue();
+                int s = step;
+                List<io.tailstream.schemas.event.StepEnded> ends = run.control.stream()
+                        .filter(e -> e instanceof io.tailstream.schemas.event.StepEnded se && se.stepId() == s)
+                        .map(e -> (io.tailstream.schemas.event.StepEnded) e).toList();
+                assertThat(ends).hasSize(2);
+                assertThat(rs.getLong(2)).isEqualTo(ends.stream()
+                        .mapToLong(io.tailstream.schemas.event.StepEnded::startEpochMicros).min().orElseThrow());
+                assertThat(rs.getLong(3)).isEqualTo(ends.stream()
+                        .mapToLong(io.tailstream.schemas.event.StepEnded::measureStartEpochMicros).min().orElseThrow());
+                assertThat(rs.getLong(4)).isEqualTo(ends.stream()
+                        .mapToLong(io.tailstream.schemas.event.StepEnded::measureEndEpochMicros).max().orElseThrow());
+                assertThat(rs.getLong(4) - rs.getLong(3)).isEqualTo(run.measuredSpanUs(step));
+                // producer-a reports step + 0 reconnects, producer-b step + 1; CPU: the higher producer's
+                assertThat(rs.getLong(5)).isEqualTo(2L * step + 1);
+                assertThat(rs.getDouble(6)).isEqualTo(30.0 + step);
+                assertThat(rs.getDouble(7)).isEqualTo(61.0);
+                // the probe of the first producer that started the step
+                io.tailstream.schemas.event.RttProbe rtt = SyntheticRun.rtt(step, 0);
+                assertThat(rs.getString(8)).isEqualTo(rtt.method());
+                assertThat(rs.getInt(9)).isEqualTo(rtt.samples());
+                assertThat(List.of(rs.getDouble(10), rs.getDouble(11), rs.getDouble(12), rs.getDouble(13)))
+                        .containsExactly(rtt.minMicros(), rtt.p50Micros(), rtt.p99Micros(), rtt.maxMicros());
+                assertThat(rs.getLong(14)).isEqualTo(run.rows.stream().filter(r -> r.stepId() == s).count());
+                assertThat(rs.getLong(15)).isEqualTo(ends.stream()
+                        .mapToLong(io.tailstream.schemas.event.StepEnded::errors).sum());
+            }
+            assertThat(rs.next()).isFalse();
+        }
+    }
+
+    @Test
+    void steps_olderEvents_v3ColumnsNull() throws SQLException {
+        TestArchives.write(archive, run(200, 1000).allRecords(2, 2));
+        assertThat(TestArchives.rows(archive, "SELECT count(*) FROM steps WHERE start_us IS NULL"
+                + " AND measure_start_us IS NULL AND measure_end_us IS NULL AND reconnects IS NULL"
+                + " AND load_gen_cpu_pct IS NULL AND process_cpu_pct IS NULL AND rtt_method IS NULL"
+                + " AND rtt_samples IS NULL AND rtt_min_us IS NULL AND rtt_p50_us IS NULL AND rtt_p99_us IS NULL"
+                + " AND rtt_max_us IS NULL")).containsExactly(List.of(2L));
+    }
+
+    @Test
     void blockCheck_everySequenceOnce() throws SQLException {
         SyntheticRun run = run(500, 2000);
         ArchiveSummary summary = TestArchives.write(archive, run.allRecords(2, 2));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tailstream.reporter.ExactFigures;
 import io.tailstream.reporter.SyntheticRun;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -40,17 +41,48 @@ class HistoryQueriesTest {
         try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
             for (SyntheticRun run : List.of(base, slower)) {
                 List<StepFigure> actual = StepFigures.of(db, List.of(run.runId));
-                List<StepFigure> expected = QueryFixtures.expected(run);
+                List<ExactFigures.Expected> expected = QueryFixtures.expected(run);
                 assertThat(actual).hasSize(2);
                 for (int i = 0; i < 2; i++) {
                     StepFigure a = actual.get(i);
-                    StepFigure e = expected.get(i);
-                    assertThat(a.meanUs()).isCloseTo(e.meanUs(), within(1e-9 * e.meanUs()));
-                    assertThat(a.qps()).isCloseTo(e.qps(), within(1e-9 * e.qps()));
-                    assertThat(a.tps()).isCloseTo(e.tps(), within(1e-9 * e.tps()));
-                    assertThat(a).usingRecursiveComparison().ignoringFields("meanUs", "qps", "tps").isEqualTo(e);
+                    assertThat(a.runId()).isEqualTo(run.runId);
+                    assertThat(a.rounds()).isEqualTo(1);
+                    assertThat(a.completed()).isTrue();
+                    assertThat(a.exactSpan()).isFalse();
+                    assertFigure(a, expected.get(i));
                 }
             }
+        }
+    }
+
+    /** Every figure of {@code a} against the reference model; rates and means within 1e-9, the rest exact. */
+    static void assertFigure(StepFigure a, ExactFigures.Expected e) {
+        assertThat(a.samples()).isEqualTo(e.samples());
+        assertThat(a.errors()).isEqualTo(e.errors());
+        assertThat(a.errorsByClass()).isEqualTo(e.errorsByClass());
+        assertThat(a.queries()).isEqualTo(e.queries());
+        assertThat(a.seconds()).isCloseTo(e.seconds(), within(1e-9 * e.seconds()));
+        assertThat(a.qps()).isCloseTo(e.qps(), within(1e-9 * e.qps()));
+        assertThat(a.tps()).isCloseTo(e.tps(), within(1e-9 * e.tps()));
+        assertThat(a.errorsPerSecond()).isCloseTo(e.errorsPerSecond(), within(1e-9 * e.errorsPerSecond() + 1e-12));
+        assertLatencies(a.ok(), e.ok(), true);
+        assertLatencies(a.failed(), e.failed(), false);
+    }
+
+    static void assertLatencies(StepFigure.Latencies a, ExactFigures.Latencies e, boolean withShare) {
+        if (e == null) {
+            assertThat(a).isNull();
+            return;
+        }
+        assertThat(a.count()).isEqualTo(e.count());
+        assertThat(a.meanUs()).isCloseTo(e.meanUs(), within(1e-9 * e.meanUs()));
+        assertThat(List.of(a.p50Us(), a.p95Us(), a.p99Us(), a.p999Us(), a.p9999Us(), a.maxUs()))
+                .containsExactly(e.p50(), e.p95(), e.p99(), e.p999(), e.p9999(), e.max());
+        assertThat(a.slowestCount()).isEqualTo(e.slowestCount());
+        if (withShare && e.slowestSharePct() != null) {
+            assertThat(a.slowestSharePct()).isCloseTo(e.slowestSharePct(), within(1e-9));
+        } else if (withShare) {
+            assertThat(a.slowestSharePct()).isNull();
         }
     }
 
@@ -107,14 +139,14 @@ class HistoryQueriesTest {
         try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
             RunComparison.Result worse = RunComparison.compare(db, "base", "slower", 5);
             assertThat(worse.regressed()).isTrue();
-            List<StepFigure> b = QueryFixtures.expected(base);
-            List<StepFigure> s = QueryFixtures.expected(slower);
+            List<ExactFigures.Expected> b = QueryFixtures.expected(base);
+            List<ExactFigures.Expected> s = QueryFixtures.expected(slower);
             for (int i = 0; i < 2; i++) {
                 RunComparison.Row row = worse.rows().get(i);
                 assertThat(row.verdict()).isEqualTo(RunComparison.Verdict.WORSE);
                 double expectedQps = (s.get(i).qps() - b.get(i).qps()) / b.get(i).qps() * 100;
                 assertThat(row.qpsDeltaPct()).isCloseTo(expectedQps, within(1e-6)).isLessThan(-40);
-                double expectedP99 = (double) (s.get(i).p99Us() - b.get(i).p99Us()) / b.get(i).p99Us() * 100;
+                double expectedP99 = (double) (s.get(i).ok().p99() - b.get(i).ok().p99()) / b.get(i).ok().p99() * 100;
                 assertThat(row.p99DeltaPct()).isCloseTo(expectedP99, within(1e-9));
             }
             RunComparison.Result better = RunComparison.compare(db, "base", "faster", 5);
@@ -141,11 +173,13 @@ class HistoryQueriesTest {
     void everyDocumentedView_isQueryable() throws SQLException {
         try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement()) {
             assertThat(db.views()).containsExactly("samples", "blocks", "windows", "control", "steps", "runs",
-                    "client_health", "stall_events", "stalls", "summary_events", "summaries");
+                    "client_health", "stall_events", "stalls", "summary_events", "summaries", "run_summary_events",
+                    "run_summaries");
             for (String view : db.views()) {
                 try (ResultSet rs = st.executeQuery("SELECT count(DISTINCT run_id) FROM " + view)) {
                     rs.next();
-                    assertThat(rs.getLong(1)).as(view).isEqualTo(4);
+                    // no run summaries in these runs: their views exist, empty
+                    assertThat(rs.getLong(1)).as(view).isEqualTo(view.startsWith("run_summar") ? 0 : 4);
                 }
             }
         }

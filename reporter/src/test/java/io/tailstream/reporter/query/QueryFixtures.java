@@ -1,11 +1,11 @@
 package io.tailstream.reporter.query;
 
+import io.tailstream.reporter.ExactFigures;
 import io.tailstream.reporter.HistoryEvents;
 import io.tailstream.reporter.SyntheticRun;
 import io.tailstream.reporter.TestArchives;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,28 +34,25 @@ final class QueryFixtures {
         TestArchives.write(dir, all, 5_000);
     }
 
-    /** The figures StepFigures must return for a run, from its rows (every step is its own key here). */
-    static List<StepFigure> expected(SyntheticRun run) {
+    /**
+     * The figures StepFigures must return for a run, from its rows (every step is its own key here; the runs' events
+     * predate recorded measurement boundaries, so each step's span is that of its measured samples), ordered by
+     * workload as StepFigures orders them.
+     */
+    static List<ExactFigures.Expected> expected(SyntheticRun run) {
         Map<Integer, List<SyntheticRun.Row>> byStep = new TreeMap<>();
         run.rows.stream().filter(r -> !r.warmup()).forEach(r -> byStep.computeIfAbsent(r.stepId(),
                 k -> new ArrayList<>()).add(r));
-        List<StepFigure> out = new ArrayList<>();
+        Map<String, ExactFigures.Expected> out = new TreeMap<>();
         byStep.forEach((step, rows) -> {
             SyntheticRun.StepSpec spec = run.steps.get(step - 1);
-            long n = rows.size();
-            long errors = rows.stream().filter(r -> !r.status().equals("ok")).count();
             long span = rows.stream().mapToLong(SyntheticRun.Row::endUs).max().orElseThrow()
                     - rows.stream().mapToLong(SyntheticRun.Row::startUs).min().orElseThrow();
-            double seconds = span / 1e6;
-            long queries = rows.stream().mapToLong(SyntheticRun.Row::queries).sum();
-            long[] lat = rows.stream().mapToLong(SyntheticRun.Row::latencyUs).sorted().toArray();
-            double mean = (double) rows.stream().mapToLong(SyntheticRun.Row::latencyUs).sum() / n;
-            out.add(new StepFigure(run.runId, spec.target(), spec.workload(), spec.threads(), 1, n, errors, seconds,
-                    queries, queries / seconds, (n - errors) / seconds, mean, nearestRank(lat, 0.5),
-                    nearestRank(lat, 0.95), nearestRank(lat, 0.99), lat[lat.length - 1]));
+            out.put(spec.workload() + "/" + spec.target(), ExactFigures.of(List.of(new ExactFigures.Step(
+                    rows.stream().map(r -> new ExactFigures.Sample(r.latencyUs(), r.status(), r.queries(), r.op()))
+                            .toList(), span))));
         });
-        out.sort(Comparator.comparing(StepFigure::workload).thenComparing(StepFigure::target));
-        return out;
+        return List.copyOf(out.values());
     }
 
     /** Value at rank ceil(p * n) (1-based) of sorted values. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tailstream.reporter.ExactFigures;
 import io.tailstream.reporter.SyntheticRun;
 import io.tailstream.reporter.TestArchives;
 import java.nio.file.Files;
@@ -33,13 +34,15 @@ class ReportGeneratorTest {
                 800, 2, 1_750_000_000_000L + seed * 1_000_000);
     }
 
-    /** The exact figures of one summary row, computed independently from the generated samples. */
-    static Map<String, Double> expected(List<SyntheticRun> runs, SyntheticRun.StepSpec spec) {
-        List<Long> latencies = new ArrayList<>();
-        long queries = 0;
-        long ok = 0;
-        long spanUs = 0;
+    /**
+     * The exact figures of one summary row, computed independently from the generated samples: its steps' measured
+     * samples and spans (recorded boundaries in v3 runs, else the measured samples' span).
+     */
+    static ExactFigures.Expected exact(List<SyntheticRun> runs, SyntheticRun.StepSpec spec) {
+        List<ExactFigures.Step> steps = new ArrayList<>();
         for (SyntheticRun run : runs) {
+            boolean v3 = run.control.stream().anyMatch(e -> e instanceof io.tailstream.schemas.event.StepEnded se
+                    && se.measureStartEpochMicros() != null);
             for (int i = 0; i < run.steps.size(); i++) {
                 SyntheticRun.StepSpec s = run.steps.get(i);
                 if (!s.target().equals(spec.target()) || !s.workload().equals(spec.workload())
@@ -47,34 +50,37 @@ class ReportGeneratorTest {
                     continue;
                 }
                 int stepId = i + 1;
-                long first = Long.MAX_VALUE;
-                long last = Long.MIN_VALUE;
-                for (SyntheticRun.Row r : run.rows) {
-                    if (r.stepId() != stepId || r.warmup()) {
-                        continue;
-                    }
-                    latencies.add(r.latencyUs());
-                    queries += r.queries();
-                    ok += r.status().equals("ok") ? 1 : 0;
-                    first = Math.min(first, r.startUs());
-                    last = Math.max(last, r.endUs());
-                }
-                spanUs += last - first;
+                List<SyntheticRun.Row> rows = run.rows.stream().filter(r -> r.stepId() == stepId && !r.warmup())
+                        .toList();
+                long span = v3 ? run.measuredSpanUs(stepId)
+                        : rows.stream().mapToLong(SyntheticRun.Row::endUs).max().orElseThrow()
+                                - rows.stream().mapToLong(SyntheticRun.Row::startUs).min().orElseThrow();
+                steps.add(new ExactFigures.Step(rows.stream().map(r -> new ExactFigures.Sample(r.latencyUs(),
+                        r.status(), r.queries(), r.op())).toList(), span));
             }
         }
-        latencies.sort(null);
-        int n = latencies.size();
-        double seconds = spanUs / 1e6;
+        return ExactFigures.of(steps);
+    }
+
+    /** The data-key values a summary row of these figures must show. */
+    static Map<String, Double> expected(ExactFigures.Expected e) {
         Map<String, Double> m = new HashMap<>();
-        m.put("transactions", (double) n);
-        m.put("qps", queries / seconds);
-        m.put("tps", ok / seconds);
-        m.put("avg_ms", latencies.stream().mapToLong(Long::longValue).sum() / (double) n / 1000);
-        m.put("p95_ms", latencies.get((int) Math.ceil(n * 0.95) - 1) / 1000.0);
-        m.put("p99_ms", latencies.get((int) Math.ceil(n * 0.99) - 1) / 1000.0);
-        m.put("max_ms", latencies.get(n - 1) / 1000.0);
-        m.put("errors", (double) (n - ok));
+        m.put("transactions", (double) e.samples());
+        m.put("qps", e.qps());
+        m.put("tps", e.tps());
+        m.put("avg_ms", e.ok().meanUs() / 1000);
+        m.put("p95_ms", e.ok().p95() / 1000.0);
+        m.put("p99_ms", e.ok().p99() / 1000.0);
+        m.put("p999_ms", e.ok().p999() / 1000.0);
+        m.put("p9999_ms", e.ok().p9999() / 1000.0);
+        m.put("max_ms", e.ok().max() / 1000.0);
+        m.put("errors_per_s", e.errorsPerSecond());
+        m.put("errors", (double) e.errors());
         return m;
+    }
+
+    static Map<String, Double> expected(List<SyntheticRun> runs, SyntheticRun.StepSpec spec) {
+        return expected(exact(runs, spec));
     }
 
     /** data-key/data-value pairs of the summary row of a target and thread count. */
@@ -86,7 +92,7 @@ class ReportGeneratorTest {
     static Map<String, Double> row(String html, String escapedTarget, int threads, String workload) {
         int from = workload == null ? 0 : html.indexOf("<table class=\"summary\" data-workload=\"" + workload + "\">");
         assertThat(from).as("summary table of " + workload).isGreaterThanOrEqualTo(0);
-        int at = html.indexOf("<tr data-target=\"" + escapedTarget + "\" data-threads=\"" + threads + "\">", from);
+        int at = html.indexOf("<tr data-target=\"" + escapedTarget + "\" data-threads=\"" + threads + "\"", from);
         assertThat(at).as("row for " + escapedTarget).isGreaterThanOrEqualTo(0);
         String tr = html.substring(at, html.indexOf("</tr>", at));
         Map<String, Double> m = new HashMap<>();
@@ -101,6 +107,40 @@ class ReportGeneratorTest {
         assertThat(actual.keySet()).isEqualTo(expected.keySet());
         for (String k : expected.keySet()) {
             assertThat(actual.get(k)).as(k).isCloseTo(expected.get(k), within(Math.abs(expected.get(k)) * 1e-12));
+        }
+    }
+
+    /** Every figure of a model row against the reference model, incl. those not in the table's data keys. */
+    static void assertRow(ReportModel.SummaryRow r, ExactFigures.Expected e) {
+        assertThat(r.transactions()).isEqualTo(e.samples());
+        assertThat(r.errors()).isEqualTo(e.errors());
+        assertThat(r.errorsByClass()).isEqualTo(e.errorsByClass());
+        assertThat(r.measuredSeconds()).isCloseTo(e.seconds(), within(1e-9 * e.seconds()));
+        assertThat(r.qps()).isCloseTo(e.qps(), within(1e-9 * e.qps()));
+        assertThat(r.tps()).isCloseTo(e.tps(), within(1e-9 * e.tps()));
+        assertThat(r.errorsPerSecond()).isCloseTo(e.errorsPerSecond(), within(1e-9 * e.errorsPerSecond() + 1e-12));
+        assertThat(r.avgMs()).isCloseTo(e.ok().meanUs() / 1000, within(1e-9 * e.ok().meanUs()));
+        assertThat(List.of(r.p95Ms(), r.p99Ms(), r.p999Ms(), r.p9999Ms(), r.maxMs())).containsExactly(
+                e.ok().p95() / 1000.0, e.ok().p99() / 1000.0, e.ok().p999() / 1000.0, e.ok().p9999() / 1000.0,
+                e.ok().max() / 1000.0);
+        assertThat(r.slowestTransactions()).isEqualTo(e.ok().slowestCount());
+        if (e.ok().slowestSharePct() == null) {
+            assertThat(r.slowestSharePct()).isNull();
+        } else {
+            assertThat(r.slowestSharePct()).isCloseTo(e.ok().slowestSharePct(), within(1e-9));
+        }
+        if (e.failed() == null) {
+            assertThat(r.failed()).isNull();
+        } else {
+            assertThat(r.failed().count()).isEqualTo(e.failed().count());
+            assertThat(r.failed().avgMs()).isCloseTo(e.failed().meanUs() / 1000, within(1e-9 * e.failed().meanUs()));
+            assertThat(r.failed().p99Ms()).isEqualTo(e.failed().p99() / 1000.0);
+            assertThat(r.failed().maxMs()).isEqualTo(e.failed().max() / 1000.0);
+        }
+        assertThat(r.roundQps()).hasSameSizeAs(e.roundQps());
+        for (int i = 0; i < e.roundQps().size(); i++) {
+            assertThat(r.roundQps().get(i)).isCloseTo(e.roundQps().get(i), within(1e-9 * e.roundQps().get(i)));
+            assertThat(r.roundP99Ms().get(i)).isEqualTo(e.roundP99Us().get(i) / 1000.0);
         }
     }
 

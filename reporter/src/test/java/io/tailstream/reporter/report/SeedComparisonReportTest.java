@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tailstream.reporter.ExactFigures;
 import io.tailstream.reporter.report.FixtureRun.Row;
 import io.tailstream.reporter.report.FixtureRun.Step;
 import io.tailstream.reporter.report.ReportModel.Check;
@@ -62,37 +63,21 @@ class SeedComparisonReportTest {
                 .collect(Collectors.groupingBy(Row::stepId));
         Map<String, Expected> out = new HashMap<>();
         stepsByKey.forEach((key, stepIds) -> {
-            List<Long> lat = new ArrayList<>();
-            long queries = 0;
-            long ok = 0;
-            long spanUs = 0;
-            List<Double> roundQps = new ArrayList<>();
-            List<Double> roundP99 = new ArrayList<>();
+            // the fixture's events predate recorded measurement boundaries: each step spans its measured samples
+            List<ExactFigures.Step> steps = new ArrayList<>();
             for (int id : stepIds) {
                 List<Row> rows = rowsByStep.get(id);
-                long first = rows.stream().mapToLong(Row::startUs).min().orElseThrow();
-                long last = rows.stream().mapToLong(Row::endUs).max().orElseThrow();
-                long q = rows.stream().mapToLong(Row::queries).sum();
-                spanUs += last - first;
-                queries += q;
-                ok += rows.stream().filter(Row::ok).count();
-                List<Long> l = rows.stream().map(Row::latencyUs).sorted().toList();
-                lat.addAll(l);
-                roundQps.add(q / ((last - first) / 1e6));
-                roundP99.add(nearestRank(l, 0.99) / 1000.0);
+                long span = rows.stream().mapToLong(Row::endUs).max().orElseThrow()
+                        - rows.stream().mapToLong(Row::startUs).min().orElseThrow();
+                steps.add(new ExactFigures.Step(rows.stream().map(r -> new ExactFigures.Sample(r.latencyUs(),
+                        r.ok() ? "ok" : "deadlock", r.queries(), r.op())).toList(), span));
             }
-            lat.sort(null);
-            double seconds = spanUs / 1e6;
-            int n = lat.size();
-            out.put(key, new Expected(queries / seconds, ok / seconds,
-                    lat.stream().mapToLong(Long::longValue).sum() / (double) n / 1000, nearestRank(lat, 0.95) / 1000.0,
-                    nearestRank(lat, 0.99) / 1000.0, lat.get(n - 1) / 1000.0, n, n - ok, roundQps, roundP99));
+            ExactFigures.Expected e = ExactFigures.of(steps);
+            out.put(key, new Expected(e.qps(), e.tps(), e.ok().meanUs() / 1000, e.ok().p95() / 1000.0,
+                    e.ok().p99() / 1000.0, e.ok().max() / 1000.0, e.samples(), e.errors(), e.roundQps(),
+                    e.roundP99Us().stream().map(v -> v / 1000.0).toList()));
         });
         return out;
-    }
-
-    static long nearestRank(List<Long> sorted, double q) {
-        return sorted.get((int) Math.ceil(sorted.size() * q) - 1);
     }
 
     static String key(String workload, String target, int threads) {

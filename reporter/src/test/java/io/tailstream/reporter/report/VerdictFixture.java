@@ -75,6 +75,8 @@ final class VerdictFixture {
     final List<Step> steps;
     final List<Row> rows = new ArrayList<>();
     final List<Rec> records = new ArrayList<>();
+    /** Each step's exact measured span, µs, as its step_ended event states it (index = step id - 1). */
+    private final List<Long> spansUs = new ArrayList<>();
 
     VerdictFixture(String runId, Map<String, String> settings, List<Step> steps, long startMs) {
         this.runId = runId;
@@ -95,6 +97,7 @@ final class VerdictFixture {
                     s.threads(), s.round(), s.warmupMs(), s.measureMs(), List.of("txn"), QUERIES,
                     Map.of("tables", "1"), probe));
             long endMs = at + s.warmupMs() + s.measureMs();
+            spansUs.add((endMs - at - s.warmupMs()) * 1000);
             long gapUs = Math.round(1e6 / s.txnPerSecond());
             SampleBlockEncoder enc = new SampleBlockEncoder(1024, false);
             long blocksAtStart = seq;
@@ -145,35 +148,38 @@ final class VerdictFixture {
 
     /** Measured QPS of each step of (target, workload, threads): queries / (last end - first start). */
     List<Double> roundQps(String target, String workload, int threads) {
-        return measured(target, workload, threads).stream().map(m -> queries(m) / (spanUs(m) / 1e6)).toList();
+        return stepIds(target, workload, threads).stream().map(id -> queries(measured(id)) / (spanUs(id) / 1e6))
+                .toList();
     }
 
-    /** Measured QPS of (target, workload, threads), all rounds: queries / sum of the rounds' spans. */
+    /** Measured QPS of (target, workload, threads), all rounds: succeeded statements / sum of the exact spans. */
     double qps(String target, String workload, int threads) {
-        List<List<Row>> steps = measured(target, workload, threads);
-        return steps.stream().mapToLong(VerdictFixture::queries).sum()
-                / (steps.stream().mapToLong(VerdictFixture::spanUs).sum() / 1e6);
+        List<Integer> ids = stepIds(target, workload, threads);
+        return ids.stream().mapToLong(id -> queries(measured(id))).sum()
+                / (ids.stream().mapToLong(this::spanUs).sum() / 1e6);
     }
 
-    /** The measured samples of each step of (target, workload, threads), in step order. */
-    private List<List<Row>> measured(String target, String workload, int threads) {
-        List<List<Row>> out = new ArrayList<>();
+    private List<Integer> stepIds(String target, String workload, int threads) {
+        List<Integer> out = new ArrayList<>();
         for (int i = 0; i < steps.size(); i++) {
             Step s = steps.get(i);
             if (s.target().name().equals(target) && s.workload().equals(workload) && s.threads() == threads) {
-                int id = i + 1;
-                out.add(rows.stream().filter(r -> r.stepId() == id && !r.warmup()).toList());
+                out.add(i + 1);
             }
         }
         return out;
     }
 
-    private static long queries(List<Row> m) {
-        return m.stream().mapToLong(Row::queries).sum();
+    private List<Row> measured(int stepId) {
+        return rows.stream().filter(r -> r.stepId() == stepId && !r.warmup()).toList();
     }
 
-    private static long spanUs(List<Row> m) {
-        return m.stream().mapToLong(Row::endUs).max().orElseThrow() - m.stream().mapToLong(Row::startUs).min()
-                .orElseThrow();
+    /** Statements that succeeded, as sysbench counts them: a failed transaction's failing statement excluded. */
+    private static long queries(List<Row> m) {
+        return m.stream().mapToLong(r -> r.ok() ? r.queries() : Math.max(0, r.queries() - 1)).sum();
+    }
+
+    private long spanUs(int stepId) {
+        return spansUs.get(stepId - 1);
     }
 }

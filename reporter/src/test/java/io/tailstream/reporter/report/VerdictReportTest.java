@@ -281,7 +281,7 @@ class VerdictReportTest {
                 .orElseThrow().clientBoundSteps()).containsExactly("oltp_point_select @4 r2");
 
         // an archive whose steps dataset has the load generator's figure as a column: the column is read
-        ReportGeneratorTest.rewriteSteps(a, ", 30.0 AS load_gen_cpu_pct");
+        ReportGeneratorTest.rewriteSteps(a, "REPLACE (30.0 AS load_gen_cpu_pct)");
         ReportModel fromColumn = ReportGenerator.load(a, ReportOptions.allRuns());
         assertThat(fairness(fromColumn, "mariadb-b").cpuMaxPct()).isEqualTo(30.0);
         // the producer's flag still stands (step_ended said client-bound), so still no verdict, now for that reason
