@@ -77,6 +77,10 @@ public final class TargetConnections implements AutoCloseable {
         cfg.setMaximumPoolSize(size);
         cfg.setMinimumIdle(size);
         cfg.setConnectionTimeout(10_000);
+        // a connection that failed with a lost-connection error is never handed out again: the pool's own list of
+        // fatal SQLStates misses some (MariaDB's 70100 "connection was killed"), and a worker that reconnects must
+        // not get the dead connection back
+        cfg.setExceptionOverride(new LostConnectionEviction(dialect));
         // one attempt at open: fail there, not at the first transaction, with the driver's reason
         cfg.setInitializationFailTimeout(1);
         try {
