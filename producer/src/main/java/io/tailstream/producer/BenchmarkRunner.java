@@ -12,6 +12,8 @@ import io.tailstream.producer.emit.SpoolSettings;
 import io.tailstream.producer.emit.SpoolingTransport;
 import io.tailstream.producer.emit.StepEmission;
 import io.tailstream.producer.health.ClientHealthMonitor;
+import io.tailstream.producer.health.LoadGenThreads;
+import io.tailstream.producer.health.ThreadCpuSource;
 import io.tailstream.producer.target.SqlErrors;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.target.TargetConnections;
@@ -155,9 +157,11 @@ public final class BenchmarkRunner {
         sink.publish(new RunStarted(plan.runId(), nowMs(), sink.producerId(), plan.planName(), announced,
                 clientInfo(), settings(plan)));
         String outcome;
+        LoadGenThreads loadGen = new LoadGenThreads(ThreadCpuSource.jvm());
+        loadGen.recognise(sink::ownsThread);
         try (ClientHealthMonitor health = new ClientHealthMonitor(plan.runId(), sink, plan.clientCpuLimitPct(),
-                HEALTH_PERIOD, clock, console)) {
-            outcome = runTargets(plan, health, results);
+                HEALTH_PERIOD, clock, console, loadGen)) {
+            outcome = runTargets(plan, health, loadGen, results);
         } catch (RuntimeException e) {
             try {
                 publishRunEnded(plan, "failed: " + e.getMessage());
@@ -175,7 +179,8 @@ public final class BenchmarkRunner {
     }
 
     /** Every target in turn; returns the run's outcome. */
-    private String runTargets(RunPlan plan, ClientHealthMonitor health, List<StepResult> results) {
+    private String runTargets(RunPlan plan, ClientHealthMonitor health, LoadGenThreads loadGen,
+                              List<StepResult> results) {
         int[] stepId = {0};
         for (Target target : plan.targets()) {
             if (stopSignal.reason() != null) {
@@ -190,7 +195,8 @@ public final class BenchmarkRunner {
                     if (plan.prepare()) {
                         prepare(tc, plan.workloads(), console);
                     }
-                    outcome = runTarget(plan, tc, health, results, stepId);
+                    outcome = runTarget(plan, tc, health, new ClosedLoopDriver(clock, console, loadGen), results,
+                            stepId);
                 } finally {
                     // before the probe's pool closes: no probe left running on it
                     health.probe(Map.of());
@@ -209,10 +215,9 @@ public final class BenchmarkRunner {
      * Every step on one target, the plateau stop included; {@code stepId[0]} is the last step id used. Returns
      * {@code completed}, or the run's outcome when a step did not run to its end.
      */
-    private String runTarget(RunPlan plan, TargetConnections tc, ClientHealthMonitor health, List<StepResult> results,
-                             int[] stepId) {
+    private String runTarget(RunPlan plan, TargetConnections tc, ClientHealthMonitor health, ClosedLoopDriver driver,
+                             List<StepResult> results, int[] stepId) {
         Target target = tc.target();
-        ClosedLoopDriver driver = new ClosedLoopDriver(clock, console);
         for (WorkloadSpec ws : plan.workloads()) {
             Workload workload = Workloads.create(ws);
             List<Double> levelQps = new ArrayList<>();
@@ -304,14 +309,17 @@ public final class BenchmarkRunner {
         SpoolingTransport.SpoolStats spoolAfter = sink.spoolStats();
         long stepSpoolPeak = sink.takeSpoolHighWaterBytes();
         result = result.withEmission(counts.samplesSent(), counts.blocksSent(), counts.backpressureNanos() / 1e6)
-                .withClientCpu(stepHealth.clientBound(), stepHealth.maxProcessCpuPct(), -1, -1);
+                .withClientCpu(stepHealth.clientBound(), stepHealth.maxLoadGenCpuPct(),
+                        stepHealth.meanLoadGenCpuPct(), stepHealth.meanProcessCpuPct());
         StepResult.Phases phases = result.phases();
         sink.publish(new StepEnded(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), counts.samplesSent(),
                 counts.blocksSent(), result.errors(), result.outcome(), stepHealth.clientBound(),
                 spoolAfter == null ? 0 : spoolAfter.blocksSpooled() - spoolBefore.blocksSpooled(),
                 spoolAfter == null ? 0 : spoolAfter.controlEventsSpooled() - spoolBefore.controlEventsSpooled(),
                 stepSpoolPeak, phases.startEpochMicros(), phases.measureStartEpochMicros(),
-                phases.measureEndEpochMicros(), spec.threads(), result.reconnects(), null, null));
+                phases.measureEndEpochMicros(), spec.threads(), result.reconnects(),
+                result.loadGenCpuPct() < 0 ? null : result.loadGenCpuPct(),
+                result.processCpuPct() < 0 ? null : result.processCpuPct()));
         console.println(result.summary());
         return result;
     }

@@ -1,6 +1,8 @@
 package io.tailstream.producer.driver;
 
 import io.tailstream.producer.emit.StepEmission;
+import io.tailstream.producer.health.LoadGenThreads;
+import io.tailstream.producer.health.ThreadCpuSource;
 import io.tailstream.producer.target.Dialect;
 import io.tailstream.producer.target.SqlErrors;
 import io.tailstream.producer.time.Clock;
@@ -34,13 +36,23 @@ public final class ClosedLoopDriver {
 
     private final Clock clock;
     private final PrintStream console;
+    private final LoadGenThreads loadGen;
 
     /**
      * @param console receives interval lines ({@code [ 10s ] thds: 8 tps: ...}); never null
      */
     public ClosedLoopDriver(Clock clock, PrintStream console) {
+        this(clock, console, new LoadGenThreads(ThreadCpuSource.jvm()));
+    }
+
+    /**
+     * @param console receives interval lines ({@code [ 10s ] thds: 8 tps: ...}); never null
+     * @param loadGen where the workers register, so their CPU counts as the load generator's
+     */
+    public ClosedLoopDriver(Clock clock, PrintStream console, LoadGenThreads loadGen) {
         this.clock = clock;
         this.console = console;
+        this.loadGen = loadGen;
     }
 
     /**
@@ -58,6 +70,7 @@ public final class ClosedLoopDriver {
         final StepSpec spec;
         final DataSource dataSource;
         final Dialect dialect;
+        final LoadGenThreads loadGen;
         final long seedBase = new SplittableRandom().nextLong();
         final CountDownLatch ready;
         final CountDownLatch start = new CountDownLatch(1);
@@ -75,10 +88,11 @@ public final class ClosedLoopDriver {
         volatile long measureStartNanos;
         volatile long endNanos;
 
-        Run(StepSpec spec, DataSource dataSource, Dialect dialect) {
+        Run(StepSpec spec, DataSource dataSource, Dialect dialect, LoadGenThreads loadGen) {
             this.spec = spec;
             this.dataSource = dataSource;
             this.dialect = dialect;
+            this.loadGen = loadGen;
             this.ready = new CountDownLatch(spec.threads());
             this.remaining = spec.transactions() == null ? null : new AtomicLong(spec.transactions());
         }
@@ -130,7 +144,7 @@ public final class ClosedLoopDriver {
      */
     public StepResult run(StepSpec spec, DataSource dataSource, Dialect dialect, StepEmission emission,
                           StopSignal stop) {
-        Run run = new Run(spec, dataSource, dialect);
+        Run run = new Run(spec, dataSource, dialect, loadGen);
         stop.attach(run);
         try {
             return run(run, emission);
@@ -152,6 +166,7 @@ public final class ClosedLoopDriver {
             workers.add(w);
             Thread t = new Thread(w, "tailstream-worker-" + spec.stepId() + "-" + i);
             t.setDaemon(true);
+            loadGen.register(t);
             threads.add(t);
             t.start();
         }

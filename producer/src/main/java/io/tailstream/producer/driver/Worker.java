@@ -168,6 +168,7 @@ final class Worker implements Runnable {
             } catch (RuntimeException e) {
                 run.fail("worker " + index + " cannot hand over its last samples: " + e.getMessage(), e);
             }
+            run.loadGen.retireCurrentThread();
         }
     }
 
