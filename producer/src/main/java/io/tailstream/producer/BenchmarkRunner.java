@@ -13,6 +13,7 @@ import io.tailstream.producer.emit.SpoolingTransport;
 import io.tailstream.producer.emit.StepEmission;
 import io.tailstream.producer.health.ClientHealthMonitor;
 import io.tailstream.producer.health.LoadGenThreads;
+import io.tailstream.producer.health.RoundTripProbe;
 import io.tailstream.producer.health.ThreadCpuSource;
 import io.tailstream.producer.target.SqlErrors;
 import io.tailstream.producer.target.Target;
@@ -24,6 +25,7 @@ import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.producer.workload.Workloads;
 import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RttProbe;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.Secrets;
 import io.tailstream.schemas.event.StepEnded;
@@ -51,6 +53,8 @@ import java.util.Set;
  * <p>One run at a time per runner; {@link #stop} may be called from any thread.
  */
 public final class BenchmarkRunner {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(BenchmarkRunner.class);
 
     /** Client health is sampled and published once a second. */
     static final java.time.Duration HEALTH_PERIOD = java.time.Duration.ofSeconds(1);
@@ -190,13 +194,14 @@ public final class BenchmarkRunner {
             // the workers' pool (one more connection for metadata) and a connection of its own for the probes
             try (TargetConnections tc = TargetConnections.open(target, plan.maxThreads() + 1);
                  TargetConnections probe = TargetConnections.open(target, 1)) {
-                health.probe(Map.of(target.name(), probe.dataSource()));
+                RoundTripProbe rtt = new RoundTripProbe(probe.dataSource(), probe.dialect());
+                health.probe(Map.of(target.name(), rtt));
                 try {
                     if (plan.prepare()) {
                         prepare(tc, plan.workloads(), console);
                     }
-                    outcome = runTarget(plan, tc, health, new ClosedLoopDriver(clock, console, loadGen), results,
-                            stepId);
+                    outcome = runTarget(plan, tc, rtt, health, new ClosedLoopDriver(clock, console, loadGen),
+                            results, stepId);
                 } finally {
                     // before the probe's pool closes: no probe left running on it
                     health.probe(Map.of());
@@ -215,8 +220,8 @@ public final class BenchmarkRunner {
      * Every step on one target, the plateau stop included; {@code stepId[0]} is the last step id used. Returns
      * {@code completed}, or the run's outcome when a step did not run to its end.
      */
-    private String runTarget(RunPlan plan, TargetConnections tc, ClientHealthMonitor health, ClosedLoopDriver driver,
-                             List<StepResult> results, int[] stepId) {
+    private String runTarget(RunPlan plan, TargetConnections tc, RoundTripProbe rtt, ClientHealthMonitor health,
+                             ClosedLoopDriver driver, List<StepResult> results, int[] stepId) {
         Target target = tc.target();
         for (WorkloadSpec ws : plan.workloads()) {
             Workload workload = Workloads.create(ws);
@@ -233,7 +238,7 @@ public final class BenchmarkRunner {
                             plan.transactions(), plan.rate());
                     StepResult r;
                     try {
-                        r = runStep(plan, tc, driver, spec, ws, health);
+                        r = runStep(plan, tc, rtt, driver, spec, ws, health);
                     } catch (TargetException e) {
                         return "failed: " + spec.describe() + " could not start: " + e.getMessage();
                     }
@@ -270,8 +275,8 @@ public final class BenchmarkRunner {
                 plan.threads().get(peak));
     }
 
-    private StepResult runStep(RunPlan plan, TargetConnections tc, ClosedLoopDriver driver, StepSpec spec,
-                               WorkloadSpec ws, ClientHealthMonitor health) {
+    private StepResult runStep(RunPlan plan, TargetConnections tc, RoundTripProbe rtt, ClosedLoopDriver driver,
+                               StepSpec spec, WorkloadSpec ws, ClientHealthMonitor health) {
         Workload workload = spec.workload();
         TargetInfo info = tc.describe(plan.variables());
         Map<String, String> options = new java.util.TreeMap<>(workload.options());
@@ -286,12 +291,17 @@ public final class BenchmarkRunner {
                         info.monthlyCost(), info.currency(), info.nodes(), info.notes(), info.costItems());
             }
         }
+        // the per-second probe pauses, so the probe before the step has the idle connection to itself
+        health.probe(Map.of());
+        RttProbe roundTrip = probeRoundTrip(rtt, spec);
+        health.probe(Map.of(spec.targetName(), rtt));
         console.println("== " + spec.describe() + ": " + info.product() + " " + info.version() + " (driver: "
                 + info.variables().get(TargetConnections.JDBC_DRIVER_VARIABLE) + "), ignoring "
-                + labels(spec.ignoredErrors()));
+                + labels(spec.ignoredErrors()) + (roundTrip == null ? "" : String.format(java.util.Locale.ROOT,
+                ", round trip p50 %.1f µs p99 %.1f µs", roundTrip.p50Micros(), roundTrip.p99Micros())));
         sink.publish(new StepStarted(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), info, workload.name(),
                 spec.threads(), spec.round(), spec.warmup().toMillis(), spec.measure().toMillis(), workload.ops(),
-                workload.queriesPerTransaction(), options));
+                workload.queriesPerTransaction(), options, roundTrip));
         SpoolingTransport.SpoolStats spoolBefore = sink.spoolStats();
         sink.takeSpoolHighWaterBytes();
         StepEmission emission = sink.beginStep(spec.stepId(), workload.ops(), spec.openLoop());
@@ -322,6 +332,16 @@ public final class BenchmarkRunner {
                 result.processCpuPct() < 0 ? null : result.processCpuPct()));
         console.println(result.summary());
         return result;
+    }
+
+    /** The round trip just before the step (no worker runs), or null when the probe failed (logged). */
+    private RttProbe probeRoundTrip(RoundTripProbe rtt, StepSpec spec) {
+        try {
+            return rtt.measure();
+        } catch (SQLException e) {
+            log.warn("round-trip probe before {} failed: {}", spec.describe(), SqlErrors.describe(e));
+            return null;
+        }
     }
 
     private void publishRunEnded(RunPlan plan, String outcome) {

@@ -102,6 +102,9 @@ class BenchmarkRunnerH2Test {
         StepStarted started = (StepStarted) events.get(1);
         assertThat(started.queriesPerTransaction()).isEqualTo(20.0);
         assertThat(started.target().product()).isEqualTo("H2");
+        assertThat(started.rtt()).isNotNull();
+        assertThat(started.rtt().samples()).isBetween(1, 200);
+        assertThat(started.rtt().method()).startsWith("SELECT 1 compiled in process");
         assertThat(started.options()).containsEntry("table_size", "1000").containsEntry("rand_type", "special");
         StepEnded ended = (StepEnded) events.get(2);
         assertThat(ended.samplesSent()).isEqualTo(rw.samplesSent());

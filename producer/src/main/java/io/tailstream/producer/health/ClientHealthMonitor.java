@@ -7,9 +7,7 @@ import io.tailstream.schemas.event.ClientHealth;
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -18,7 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +55,7 @@ public final class ClientHealthMonitor implements AutoCloseable {
     private long stepWallNanos;
     private long stepLoadGenNanos;
     private long stepProcessNanos;
-    private Map<String, DataSource> probes = Map.of();
+    private Map<String, RoundTripProbe> probes = Map.of();
     private final Map<String, Double> lastRttMs = new LinkedHashMap<>();
     private String probing;
     private long probeStartedNanos;
@@ -97,7 +94,7 @@ public final class ClientHealthMonitor implements AutoCloseable {
      * The targets whose round trips are probed from now on, by name (empty: none). Waits (up to 5 s) for a probe
      * round still running, so the previous targets' pools can be closed under no one's feet.
      */
-    public synchronized void probe(Map<String, DataSource> targets) {
+    public synchronized void probe(Map<String, RoundTripProbe> targets) {
         this.probes = Map.copyOf(targets);
         this.lastRttMs.clear();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -229,14 +226,14 @@ public final class ClientHealthMonitor implements AutoCloseable {
         if (probes.isEmpty() || probeInFlight) {
             return;
         }
-        Map<String, DataSource> round = probes;
+        Map<String, RoundTripProbe> round = probes;
         probeInFlight = true;
         prober.execute(() -> runProbes(round));
     }
 
-    private void runProbes(Map<String, DataSource> round) {
+    private void runProbes(Map<String, RoundTripProbe> round) {
         try {
-            for (Map.Entry<String, DataSource> t : round.entrySet()) {
+            for (Map.Entry<String, RoundTripProbe> t : round.entrySet()) {
                 synchronized (this) {
                     if (probes != round) {
                         return; // the targets changed: this round's pools may be closing
@@ -261,11 +258,9 @@ public final class ClientHealthMonitor implements AutoCloseable {
     }
 
     /** One {@code SELECT 1} round trip, ms, or -1 if it failed (logged). */
-    private double probeOnce(DataSource ds) {
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-            long t0 = System.nanoTime();
-            st.execute("SELECT 1");
-            return (System.nanoTime() - t0) / 1e6;
+    private double probeOnce(RoundTripProbe probe) {
+        try {
+            return probe.once();
         } catch (SQLException e) {
             log.warn("SELECT 1 probe of run {} failed: {}", runId, SqlErrors.describe(e));
             return -1;

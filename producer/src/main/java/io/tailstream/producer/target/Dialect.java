@@ -20,6 +20,11 @@ public interface Dialect {
     /** Short name ("mysql", "h2", "postgresql"). */
     String name();
 
+    /** True for a database running inside this process (no network between the client and the server). */
+    default boolean embedded() {
+        return false;
+    }
+
     /** The URL the pool connects with: the given one plus the settings this dialect needs for a fair comparison. */
     default String effectiveUrl(String jdbcUrl) {
         return jdbcUrl;
@@ -120,6 +125,20 @@ public interface Dialect {
     default PreparedStatement prepare(Connection c, String sql) throws SQLException {
         return c.prepareStatement(sql);
     }
+
+    /**
+     * Prepares {@code sql} so that its first execution already runs it as a statement prepared on the server (the
+     * round-trip probe's {@code SELECT 1}): the same protocol messages for every execution, no parse on the server.
+     */
+    default PreparedStatement prepareOnServer(Connection c, String sql) throws SQLException {
+        return prepare(c, sql);
+    }
+
+    /**
+     * True if the driver runs {@code ps} as a statement prepared on the server (or, embedded, compiled once in
+     * process); false if it sends the text each time.
+     */
+    boolean serverPrepared(PreparedStatement ps) throws SQLException;
 
     /** Opens the transaction control for one worker connection. */
     default TransactionControl transactions(Connection c) throws SQLException {

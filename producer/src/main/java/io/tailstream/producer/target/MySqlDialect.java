@@ -84,6 +84,16 @@ public final class MySqlDialect implements Dialect {
         return SYSBENCH_IGNORED;
     }
 
+    /**
+     * MySQL Connector/J and MariaDB Connector/J hand out their server-side statement class exactly when the URL's
+     * {@code useServerPrepStmts} is on (added by {@link #effectiveUrl} unless the URL says otherwise).
+     */
+    @Override
+    public boolean serverPrepared(PreparedStatement ps) throws SQLException {
+        return ps.isWrapperFor(com.mysql.cj.jdbc.ServerPreparedStatement.class)
+                || ps.isWrapperFor(org.mariadb.jdbc.ServerPreparedStatement.class);
+    }
+
     @Override
     public String autoIncrementInteger() {
         return "INTEGER NOT NULL AUTO_INCREMENT";

@@ -2,10 +2,12 @@ package io.tailstream.producer.target;
 
 import io.tailstream.schemas.block.SampleStatus;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.postgresql.PGStatement;
 
 /**
  * PostgreSQL (and PostgreSQL-compatible products) through the pgJDBC driver, as sysbench's {@code pgsql} driver
@@ -50,6 +52,28 @@ public final class PostgreSqlDialect implements Dialect {
     public String autoIncrementInteger() {
         // sysbench's pgsql branch of create_table: id SERIAL
         return "SERIAL";
+    }
+
+    /**
+     * pgJDBC sends a statement's first {@code prepareThreshold - 1} executions (4 by default) as an unnamed statement
+     * that the server parses and plans each time; a threshold of 1 makes the first execution already use a named
+     * server-side statement.
+     */
+    @Override
+    public PreparedStatement prepareOnServer(Connection c, String sql) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        try {
+            ps.unwrap(PGStatement.class).setPrepareThreshold(1);
+        } catch (SQLException e) {
+            SqlResources.closeAll(e, ps);
+            throw e;
+        }
+        return ps;
+    }
+
+    @Override
+    public boolean serverPrepared(PreparedStatement ps) throws SQLException {
+        return ps.isWrapperFor(PGStatement.class) && ps.unwrap(PGStatement.class).isUseServerPrepare();
     }
 
     @Override
