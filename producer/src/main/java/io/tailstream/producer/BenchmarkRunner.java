@@ -89,11 +89,22 @@ public final class BenchmarkRunner {
      * ({@code null}: no spool, a broker that stays away fails the run after Kafka's delivery timeout).
      */
     public static RunResult run(RunPlan plan, String bootstrapServers, PrintStream console, SpoolSettings spool) {
+        return run(plan, bootstrapServers, console, spool, runner -> { });
+    }
+
+    /**
+     * As {@link #run(RunPlan, String, PrintStream, SpoolSettings)}, handing the runner to {@code started} before the
+     * run begins, so the caller can {@link #stop} it (from a shutdown hook, say).
+     */
+    public static RunResult run(RunPlan plan, String bootstrapServers, PrintStream console, SpoolSettings spool,
+                                java.util.function.Consumer<BenchmarkRunner> started) {
         RunResult result;
         SpoolingTransport.SpoolStats stats;
         try (KafkaSampleSink sink = KafkaSampleSink.create(bootstrapServers, plan.runId(), defaultProducerId(),
                 Map.of(), EmitterSettings.defaults(), spool)) {
-            result = new BenchmarkRunner(sink, console).run(plan);
+            BenchmarkRunner runner = new BenchmarkRunner(sink, console);
+            started.accept(runner);
+            result = runner.run(plan);
             stats = sink.spoolStats();
         }
         if (stats != null && (stats.blocksSpooled() > 0 || stats.controlEventsSpooled() > 0)) {

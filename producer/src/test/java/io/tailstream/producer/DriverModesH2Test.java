@@ -132,7 +132,8 @@ class DriverModesH2Test {
         assertThat(s.summary()).contains(String.format(java.util.Locale.ROOT,
                 "CLIENT-BOUND (load generator CPU up to %.1f%%)", s.maxClientCpuPct()));
         assertThat(out.toString(StandardCharsets.UTF_8)).containsPattern("!! client-bound: load generator CPU"
-                + " \\d+\\.\\d% >= 0\\.0% limit in step 1 \\(process \\d+\\.\\d%: pipeline \\d+\\.\\d%, JVM \\d+\\.\\d%\\)");
+                + " \\d+\\.\\d% >= 0\\.0% limit in step 1"
+                + " \\(process \\d+\\.\\d%: pipeline \\d+\\.\\d%, JVM \\d+\\.\\d%\\)");
         List<ClientHealth> health = r.events().stream().filter(e -> e instanceof ClientHealth)
                 .map(e -> (ClientHealth) e).filter(h -> h.stepId() == 1).toList();
         assertThat(health).isNotEmpty().anySatisfy(h -> {

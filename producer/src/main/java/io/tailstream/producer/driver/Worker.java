@@ -18,10 +18,10 @@ import org.HdrHistogram.Recorder;
 /**
  * One worker thread: borrows a connection, opens a workload session and runs transactions until the step's end,
  * back to back (closed loop) or at the intended starts of an {@link OpenLoopPacer} (open loop), and stops early when
- * the step's transaction budget is used up. Its interval counters are written by this thread only and read by the
- * reporter
- * ({@code setOpaque}/{@code getOpaque}: single writer, no lock); its measurement totals are read after
- * {@link Thread#join()}.
+ * the step's transaction budget is used up or the step is stopped. When lost connections are ignored and its
+ * connection dies, it drops connection and session and reconnects, emitting nothing meanwhile. Its interval
+ * counters are written by this thread only and read by the reporter ({@code setOpaque}/{@code getOpaque}: single
+ * writer, no lock); its measurement totals are read after {@link Thread#join()}.
  */
 final class Worker implements Runnable {
 
@@ -48,7 +48,7 @@ final class Worker implements Runnable {
     // measurement phase only; read after join
     /** Latency of the successful transactions. */
     final Histogram measured = LatencyHistograms.create();
-    /** Latency from the intended start of the successful transactions (the same as {@link #measured} in closed loop). */
+    /** Latency from the intended start of the successful transactions (as {@link #measured} in closed loop). */
     final Histogram measuredCorrected = LatencyHistograms.create();
     long measuredOk;
     long measuredErrors;
@@ -174,7 +174,11 @@ final class Worker implements Runnable {
 
     /** Takes a connection and opens the workload's session on it; on failure holds neither. */
     private void connect() throws SQLException {
-        Connection c = run.dataSource.getConnection();
+        connect(run.dataSource.getConnection());
+    }
+
+    /** Opens the workload's session on {@code c}; on failure closes it and holds neither. */
+    private void connect(Connection c) throws SQLException {
         try {
             session = run.spec.workload().open(c, run.dialect, run.seedBase + index);
         } catch (SQLException | RuntimeException e) {
@@ -204,14 +208,23 @@ final class Worker implements Runnable {
         long backoffNanos = RECONNECT_MIN_BACKOFF_NANOS;
         while (!run.stop && clock.nanoTime() - run.endNanos < 0 && !run.budgetUsed()) {
             try {
-                waitable(true);
-                connect();
+                Connection c;
+                // only the wait for a connection may be interrupted: the session is opened with I/O on it
+                try {
+                    waitable(true);
+                    c = run.dataSource.getConnection();
+                } finally {
+                    waitable(false);
+                }
+                if (run.stop) {
+                    c.close();
+                    break;
+                }
+                connect(c);
             } catch (SQLException e) {
                 run.connectionLost(e);
             } catch (RuntimeException e) {
                 run.connectionLost(new SQLException(e.toString(), e));
-            } finally {
-                waitable(false);
             }
             if (session != null) {
                 reconnects++;

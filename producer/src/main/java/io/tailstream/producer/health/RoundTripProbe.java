@@ -60,7 +60,8 @@ public final class RoundTripProbe {
             return null;
         }
         String how = dialect.embedded() ? "compiled in process (embedded, no network)"
-                : server ? "prepared on the server" : "prepared on the client (the URL turns server-side statements off)";
+                : server ? "prepared on the server"
+                : "prepared on the client (the URL turns server-side statements off)";
         String method = "SELECT 1 " + how + ", dedicated idle connection, " + DISCARDED + " discarded, " + n
                 + " timed back to back";
         return new RttProbe(method, n, h.getMinValue() / 1e3, h.getValueAtPercentile(50) / 1e3,

@@ -91,7 +91,10 @@ public final class H2Dialect implements Dialect {
         return out;
     }
 
-    /** {@code mem} for an in-memory database ({@code jdbc:h2:mem:}, also behind {@code tcp://host/}), else {@code file}. */
+    /**
+     * {@code mem} for an in-memory database ({@code jdbc:h2:mem:}, also behind {@code tcp://host/}), else
+     * {@code file}.
+     */
     static String storage(String url) {
         String db = url.substring(url.startsWith("jdbc:h2:") ? "jdbc:h2:".length() : 0);
         db = db.replaceFirst("^(tcp|ssl)://[^/]*/", "");

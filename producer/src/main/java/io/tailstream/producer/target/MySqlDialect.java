@@ -164,8 +164,8 @@ public final class MySqlDialect implements Dialect {
      */
     @Override
     public Long dataBytes(Connection c, List<String> tables) throws SQLException {
-        return Dialect.sumOverTables(c, "SELECT SUM(data_length + index_length), COUNT(*) FROM information_schema.TABLES"
-                + " WHERE table_schema = DATABASE() AND table_name IN ", tables);
+        return Dialect.sumOverTables(c, "SELECT SUM(data_length + index_length), COUNT(*)"
+                + " FROM information_schema.TABLES WHERE table_schema = DATABASE() AND table_name IN ", tables);
     }
 
     @Override

@@ -104,8 +104,8 @@ class ReconnectTest {
             assertThatThrownBy(() -> new ClosedLoopDriver(Clock.system(), console).run(spec, outage.dataSource(),
                     tc.dialect(), new RecordingEmission()))
                     .isInstanceOf(StepFailedException.class)
-                    .hasMessage("step 1 (target 'h2', outage, 3 threads, round 1) failed: connection_lost (not ignored):"
-                            + " SQLState 08S01, vendor code 0: Communications link failure");
+                    .hasMessage("step 1 (target 'h2', outage, 3 threads, round 1) failed: connection_lost"
+                            + " (not ignored): SQLState 08S01, vendor code 0: Communications link failure");
         }
     }
 }
