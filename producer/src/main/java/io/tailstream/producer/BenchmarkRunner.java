@@ -12,6 +12,9 @@ import io.tailstream.producer.emit.SpoolSettings;
 import io.tailstream.producer.emit.SpoolingTransport;
 import io.tailstream.producer.emit.StepEmission;
 import io.tailstream.producer.health.ClientHealthMonitor;
+import io.tailstream.producer.health.LoadGenThreads;
+import io.tailstream.producer.health.RoundTripProbe;
+import io.tailstream.producer.health.ThreadCpuSource;
 import io.tailstream.producer.target.SqlErrors;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.target.TargetConnections;
@@ -22,6 +25,7 @@ import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.producer.workload.Workloads;
 import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RttProbe;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.Secrets;
 import io.tailstream.schemas.event.StepEnded;
@@ -49,6 +53,8 @@ import java.util.Set;
  * <p>One run at a time per runner; {@link #stop} may be called from any thread.
  */
 public final class BenchmarkRunner {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(BenchmarkRunner.class);
 
     /** Client health is sampled and published once a second. */
     static final java.time.Duration HEALTH_PERIOD = java.time.Duration.ofSeconds(1);
@@ -87,8 +93,8 @@ public final class BenchmarkRunner {
     }
 
     /**
-     * As {@link #run(RunPlan, String, PrintStream, SpoolSettings)}, handing the runner to {@code started} before its
-     * first event is published, so a caller can {@link #stop} it (from a shutdown hook, say).
+     * As {@link #run(RunPlan, String, PrintStream, SpoolSettings)}, handing the runner to {@code started} before the
+     * run begins, so the caller can {@link #stop} it (from a shutdown hook, say).
      */
     public static RunResult run(RunPlan plan, String bootstrapServers, PrintStream console, SpoolSettings spool,
                                 java.util.function.Consumer<BenchmarkRunner> started) {
@@ -166,9 +172,11 @@ public final class BenchmarkRunner {
         sink.publish(new RunStarted(plan.runId(), nowMs(), sink.producerId(), plan.planName(), announced,
                 clientInfo(), settings(plan)));
         String outcome;
+        LoadGenThreads loadGen = new LoadGenThreads(ThreadCpuSource.jvm());
+        loadGen.recognise(sink::ownsThread);
         try (ClientHealthMonitor health = new ClientHealthMonitor(plan.runId(), sink, plan.clientCpuLimitPct(),
-                HEALTH_PERIOD, clock, console)) {
-            outcome = runTargets(plan, health, results);
+                HEALTH_PERIOD, clock, console, loadGen)) {
+            outcome = runTargets(plan, health, loadGen, results);
         } catch (RuntimeException e) {
             try {
                 publishRunEnded(plan, "failed: " + e.getMessage());
@@ -186,7 +194,8 @@ public final class BenchmarkRunner {
     }
 
     /** Every target in turn; returns the run's outcome. */
-    private String runTargets(RunPlan plan, ClientHealthMonitor health, List<StepResult> results) {
+    private String runTargets(RunPlan plan, ClientHealthMonitor health, LoadGenThreads loadGen,
+                              List<StepResult> results) {
         int[] stepId = {0};
         for (Target target : plan.targets()) {
             if (stopSignal.reason() != null) {
@@ -196,12 +205,14 @@ public final class BenchmarkRunner {
             // the workers' pool (one more connection for metadata) and a connection of its own for the probes
             try (TargetConnections tc = TargetConnections.open(target, plan.maxThreads() + 1);
                  TargetConnections probe = TargetConnections.open(target, 1)) {
-                health.probe(Map.of(target.name(), probe.dataSource()));
+                RoundTripProbe rtt = new RoundTripProbe(probe.dataSource(), probe.dialect());
+                health.probe(Map.of(target.name(), rtt));
                 try {
                     if (plan.prepare()) {
                         prepare(tc, plan.workloads(), console);
                     }
-                    outcome = runTarget(plan, tc, health, results, stepId);
+                    outcome = runTarget(plan, tc, rtt, health, new ClosedLoopDriver(clock, console, loadGen),
+                            results, stepId);
                 } finally {
                     // before the probe's pool closes: no probe left running on it
                     health.probe(Map.of());
@@ -220,10 +231,9 @@ public final class BenchmarkRunner {
      * Every step on one target, the plateau stop included; {@code stepId[0]} is the last step id used. Returns
      * {@code completed}, or the run's outcome when a step did not run to its end.
      */
-    private String runTarget(RunPlan plan, TargetConnections tc, ClientHealthMonitor health, List<StepResult> results,
-                             int[] stepId) {
+    private String runTarget(RunPlan plan, TargetConnections tc, RoundTripProbe rtt, ClientHealthMonitor health,
+                             ClosedLoopDriver driver, List<StepResult> results, int[] stepId) {
         Target target = tc.target();
-        ClosedLoopDriver driver = new ClosedLoopDriver(clock, console);
         for (WorkloadSpec ws : plan.workloads()) {
             Workload workload = Workloads.create(ws);
             List<Double> levelQps = new ArrayList<>();
@@ -239,7 +249,7 @@ public final class BenchmarkRunner {
                             plan.transactions(), plan.rate());
                     StepResult r;
                     try {
-                        r = runStep(plan, tc, driver, spec, ws, health);
+                        r = runStep(plan, tc, rtt, driver, spec, ws, health);
                     } catch (TargetException e) {
                         return "failed: " + spec.describe() + " could not start: " + e.getMessage();
                     }
@@ -276,28 +286,31 @@ public final class BenchmarkRunner {
                 plan.threads().get(peak));
     }
 
-    private StepResult runStep(RunPlan plan, TargetConnections tc, ClosedLoopDriver driver, StepSpec spec,
-                               WorkloadSpec ws, ClientHealthMonitor health) {
+    private StepResult runStep(RunPlan plan, TargetConnections tc, RoundTripProbe rtt, ClosedLoopDriver driver,
+                               StepSpec spec, WorkloadSpec ws, ClientHealthMonitor health) {
         Workload workload = spec.workload();
         TargetInfo info = tc.describe(plan.variables());
         Map<String, String> options = new java.util.TreeMap<>(workload.options());
         options.putAll(ws.expectations());
-        if (ws.expectsDataLargerThanBufferPool()) {
-            // the report compares it with the buffer pool; unknown (not captured) on other dialects
-            Long bytes = tc.dataBytes(workload.tables());
-            if (bytes != null) {
-                Map<String, String> vars = new java.util.TreeMap<>(info.variables());
-                vars.put(TargetConnections.DATA_BYTES_VARIABLE, Long.toString(bytes));
-                info = new TargetInfo(info.name(), info.url(), info.product(), info.version(), vars,
-                        info.monthlyCost(), info.currency(), info.nodes(), info.notes(), info.costItems());
-            }
+        // every step, where the dialect reads it cheaply: the report compares it with the buffer pool
+        Long bytes = tc.dataBytes(workload.tables());
+        if (bytes != null) {
+            Map<String, String> vars = new java.util.TreeMap<>(info.variables());
+            vars.put(TargetConnections.DATA_BYTES_VARIABLE, Long.toString(bytes));
+            info = new TargetInfo(info.name(), info.url(), info.product(), info.version(), vars,
+                    info.monthlyCost(), info.currency(), info.nodes(), info.notes(), info.costItems());
         }
+        // the per-second probe pauses, so the probe before the step has the idle connection to itself
+        health.probe(Map.of());
+        RttProbe roundTrip = probeRoundTrip(rtt, spec);
+        health.probe(Map.of(spec.targetName(), rtt));
         console.println("== " + spec.describe() + ": " + info.product() + " " + info.version() + " (driver: "
                 + info.variables().get(TargetConnections.JDBC_DRIVER_VARIABLE) + "), ignoring "
-                + labels(spec.ignoredErrors()));
+                + labels(spec.ignoredErrors()) + (roundTrip == null ? "" : String.format(java.util.Locale.ROOT,
+                ", round trip p50 %.1f µs p99 %.1f µs", roundTrip.p50Micros(), roundTrip.p99Micros())));
         sink.publish(new StepStarted(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), info, workload.name(),
                 spec.threads(), spec.round(), spec.warmup().toMillis(), spec.measure().toMillis(), workload.ops(),
-                workload.queriesPerTransaction(), options));
+                workload.queriesPerTransaction(), options, roundTrip));
         SpoolingTransport.SpoolStats spoolBefore = sink.spoolStats();
         sink.takeSpoolHighWaterBytes();
         StepEmission emission = sink.beginStep(spec.stepId(), workload.ops(), spec.openLoop());
@@ -315,16 +328,29 @@ public final class BenchmarkRunner {
         SpoolingTransport.SpoolStats spoolAfter = sink.spoolStats();
         long stepSpoolPeak = sink.takeSpoolHighWaterBytes();
         result = result.withEmission(counts.samplesSent(), counts.blocksSent(), counts.backpressureNanos() / 1e6)
-                .withClientCpu(stepHealth.clientBound(), stepHealth.maxProcessCpuPct(), -1, -1);
+                .withClientCpu(stepHealth.clientBound(), stepHealth.maxLoadGenCpuPct(),
+                        stepHealth.meanLoadGenCpuPct(), stepHealth.meanProcessCpuPct());
         StepResult.Phases phases = result.phases();
         sink.publish(new StepEnded(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), counts.samplesSent(),
                 counts.blocksSent(), result.errors(), result.outcome(), stepHealth.clientBound(),
                 spoolAfter == null ? 0 : spoolAfter.blocksSpooled() - spoolBefore.blocksSpooled(),
                 spoolAfter == null ? 0 : spoolAfter.controlEventsSpooled() - spoolBefore.controlEventsSpooled(),
                 stepSpoolPeak, phases.startEpochMicros(), phases.measureStartEpochMicros(),
-                phases.measureEndEpochMicros(), spec.threads(), result.reconnects(), null, null));
+                phases.measureEndEpochMicros(), spec.threads(), result.reconnects(),
+                result.loadGenCpuPct() < 0 ? null : result.loadGenCpuPct(),
+                result.processCpuPct() < 0 ? null : result.processCpuPct()));
         console.println(result.summary());
         return result;
+    }
+
+    /** The round trip just before the step (no worker runs), or null when the probe failed (logged). */
+    private RttProbe probeRoundTrip(RoundTripProbe rtt, StepSpec spec) {
+        try {
+            return rtt.measure();
+        } catch (SQLException e) {
+            log.warn("round-trip probe before {} failed: {}", spec.describe(), SqlErrors.describe(e));
+            return null;
+        }
     }
 
     private void publishRunEnded(RunPlan plan, String outcome) {

@@ -38,7 +38,8 @@ import java.util.Set;
  *                        for closed loop (no think time)
  * @param plateau         stop raising the thread count of a (target, workload) sweep when QPS stops rising; null
  *                        to run every thread count
- * @param clientCpuLimitPct a step is flagged client-bound when this process's CPU (% of the machine) exceeds this
+ * @param clientCpuLimitPct a step is flagged client-bound when the load generator's own CPU (% of the machine, see
+ *                        {@code ClientHealthMonitor}) reaches this
  * @param accept          verdict checks the plan waives ({@link #CHECKS}), sorted, each once; empty for none. The
  *                        producer only carries them ({@code RunStarted.settings["accept"]}); the report applies them
  */

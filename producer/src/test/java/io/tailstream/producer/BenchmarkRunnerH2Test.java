@@ -102,6 +102,9 @@ class BenchmarkRunnerH2Test {
         StepStarted started = (StepStarted) events.get(1);
         assertThat(started.queriesPerTransaction()).isEqualTo(20.0);
         assertThat(started.target().product()).isEqualTo("H2");
+        assertThat(started.rtt()).isNotNull();
+        assertThat(started.rtt().samples()).isBetween(1, 200);
+        assertThat(started.rtt().method()).startsWith("SELECT 1 compiled in process");
         assertThat(started.options()).containsEntry("table_size", "1000").containsEntry("rand_type", "special");
         StepEnded ended = (StepEnded) events.get(2);
         assertThat(ended.samplesSent()).isEqualTo(rw.samplesSent());
@@ -172,7 +175,8 @@ class BenchmarkRunnerH2Test {
             result = new BenchmarkRunner(sink, console).run(plan);
         }
         assertThat(result.completed()).isFalse();
-        assertThat(result.outcome()).startsWith("failed: cannot connect to target 'nowhere' (jdbc:mysql://127.0.0.1:1/none")
+        assertThat(result.outcome())
+                .startsWith("failed: cannot connect to target 'nowhere' (jdbc:mysql://127.0.0.1:1/none")
                 .doesNotContain("secret").doesNotContain("\n");
         assertThat(result.steps()).singleElement().satisfies(s -> {
             assertThat(s.target()).isEqualTo("h2-mem");
@@ -204,8 +208,8 @@ class BenchmarkRunnerH2Test {
             result = new BenchmarkRunner(sink, console).run(plan);
         }
         assertThat(result.completed()).isFalse();
-        assertThat(result.outcome()).startsWith("failed: step 3 (target 'h2-third', oltp_point_select, 1 thread, round 1)"
-                + " failed: worker 0 cannot open its connection or session: ").contains("SBTEST2");
+        assertThat(result.outcome()).startsWith("failed: step 3 (target 'h2-third', oltp_point_select, 1 thread,"
+                + " round 1) failed: worker 0 cannot open its connection or session: ").contains("SBTEST2");
         assertThat(result.steps()).hasSize(3);
         assertThat(result.steps().subList(0, 2)).allSatisfy(s -> {
             assertThat(s.completed()).isTrue();
@@ -250,7 +254,8 @@ class BenchmarkRunnerH2Test {
                     java.util.concurrent.CompletableFuture.supplyAsync(() -> runner.run(plan));
             // mid-step: the first step has handed over measured samples
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-            while (transport.blocks().stream().noneMatch(b -> SampleBlockDecoder.readHeader(b.block()).sampleCount() > 0)) {
+            while (transport.blocks().stream()
+                    .noneMatch(b -> SampleBlockDecoder.readHeader(b.block()).sampleCount() > 0)) {
                 assertThat(running).isNotDone();
                 assertThat(System.nanoTime()).as("a block of samples within 60 s").isLessThan(deadline);
                 Thread.sleep(10);

@@ -129,14 +129,18 @@ class DriverModesH2Test {
         StepResult s = r.result().steps().get(0);
         assertThat(s.clientBound()).isTrue();
         assertThat(s.maxClientCpuPct()).isGreaterThan(0.001);
-        assertThat(s.summary()).contains("CLIENT-BOUND");
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("!! client-bound: process CPU")
-                .contains("> 0.0% limit in step 1");
+        assertThat(s.summary()).contains(String.format(java.util.Locale.ROOT,
+                "CLIENT-BOUND (load generator CPU up to %.1f%%)", s.maxClientCpuPct()));
+        assertThat(out.toString(StandardCharsets.UTF_8)).containsPattern("!! client-bound: load generator CPU"
+                + " \\d+\\.\\d% >= 0\\.0% limit in step 1"
+                + " \\(process \\d+\\.\\d%: pipeline \\d+\\.\\d%, JVM \\d+\\.\\d%\\)");
         List<ClientHealth> health = r.events().stream().filter(e -> e instanceof ClientHealth)
                 .map(e -> (ClientHealth) e).filter(h -> h.stepId() == 1).toList();
         assertThat(health).isNotEmpty().anySatisfy(h -> {
             assertThat(h.clientBound()).isTrue();
             assertThat(h.processCpuPct()).isGreaterThan(0.001).isLessThanOrEqualTo(100.0);
+            // decided on the load generator's own CPU
+            assertThat(h.loadGenCpuPct()).isGreaterThanOrEqualTo(0.001).isLessThanOrEqualTo(100.0);
             assertThat(h.producerId()).isEqualTo("p1");
             assertThat(h.gcPauseMs()).isNotNegative();
             assertThat(h.emitBacklogBlocks()).isNotNegative();

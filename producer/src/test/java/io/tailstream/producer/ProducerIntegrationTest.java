@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.producer.driver.StepResult;
+import io.tailstream.producer.emit.EmitterSettings;
+import io.tailstream.producer.emit.KafkaSampleSink;
+import io.tailstream.producer.emit.SpoolSettings;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.schemas.Topics;
@@ -109,7 +112,12 @@ class ProducerIntegrationTest {
             }
         }
         // once a second during the 2 s step, plus the step-end sample
-        assertThat(health).hasSizeGreaterThanOrEqualTo(2).allSatisfy(h -> assertThat(h.stepId()).isIn(0, 1));
+        assertThat(health).hasSizeGreaterThanOrEqualTo(2).allSatisfy(h -> {
+            assertThat(h.stepId()).isIn(0, 1);
+            assertThat(h.loadGenCpuPct()).isNotNull().isNotNegative();
+            assertThat(h.pipelineCpuPct()).isNotNull().isNotNegative();
+            assertThat(h.jvmCpuPct()).isNotNull().isNotNegative();
+        });
         assertThat(events).hasSize(4);
         assertThat(events.get(0)).isInstanceOf(RunStarted.class);
         StepStarted started = (StepStarted) events.get(1);
@@ -118,11 +126,30 @@ class ProducerIntegrationTest {
         assertThat(started.threads()).isEqualTo(2);
         StepEnded ended = (StepEnded) events.get(2);
         assertThat(ended.samplesSent()).isEqualTo(decoded[0]);
+        assertThat(ended.loadGenCpuPct()).isEqualTo(step.loadGenCpuPct()).isPositive();
+        assertThat(ended.processCpuPct()).isEqualTo(step.processCpuPct()).isPositive();
         assertThat(ended.blocksSent()).isEqualTo(result.blocksSent());
         RunEnded runEnded = (RunEnded) events.get(3);
         assertThat(runEnded.blocksSent()).isEqualTo(result.blocksSent());
         assertThat(runEnded.samplesSent()).isEqualTo(decoded[0]);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("[ 1s ] thds: 2 tps: ");
+    }
+
+    @Test
+    void sinksOwnThreads_areRecognisedByName_theBrokersAreNot() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("ts-threads");
+        try (KafkaSampleSink sink = KafkaSampleSink.create(kafka.bootstrapServers(), "it-threads", "p-threads",
+                Map.of(), EmitterSettings.defaults(), SpoolSettings.in(dir))) {
+            Set<String> live = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                    .collect(java.util.stream.Collectors.toSet());
+            Set<String> own = live.stream().filter(sink::ownsThread).collect(java.util.stream.Collectors.toSet());
+            assertThat(own).containsExactlyInAnyOrder("tailstream-emitter-p-threads",
+                    "kafka-producer-network-thread | tailstream-producer-p-threads",
+                    "kafka-producer-network-thread | tailstream-producer-p-threads-control",
+                    "tailstream-spool-replay-p-threads", "tailstream-spool-control-p-threads");
+            // the in-process broker's threads are the pipeline's, not the load generator's
+            assertThat(live.size()).isGreaterThan(own.size() + 10);
+        }
     }
 
     /** Reads a topic from the beginning until {@code expected} records arrived (or 30 s passed). */

@@ -1,12 +1,16 @@
 package io.tailstream.producer.driver;
 
 import io.tailstream.producer.emit.StepEmission;
+import io.tailstream.producer.health.LoadGenThreads;
+import io.tailstream.producer.health.ThreadCpuSource;
 import io.tailstream.producer.target.Dialect;
+import io.tailstream.producer.target.SqlErrors;
 import io.tailstream.producer.time.Clock;
 import io.tailstream.producer.time.EpochAnchor;
 import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.histogram.LatencyHistograms;
 import java.io.PrintStream;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -15,6 +19,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
@@ -31,26 +36,51 @@ public final class ClosedLoopDriver {
 
     private final Clock clock;
     private final PrintStream console;
+    private final LoadGenThreads loadGen;
 
     /**
      * @param console receives interval lines ({@code [ 10s ] thds: 8 tps: ...}); never null
      */
     public ClosedLoopDriver(Clock clock, PrintStream console) {
+        this(clock, console, new LoadGenThreads(ThreadCpuSource.jvm()));
+    }
+
+    /**
+     * @param console receives interval lines ({@code [ 10s ] thds: 8 tps: ...}); never null
+     * @param loadGen where the workers register, so their CPU counts as the load generator's
+     */
+    public ClosedLoopDriver(Clock clock, PrintStream console, LoadGenThreads loadGen) {
         this.clock = clock;
         this.console = console;
+        this.loadGen = loadGen;
     }
+
+    /**
+     * How long no worker of a step may hold a connection before the step fails as {@code target '<name>'
+     * unreachable}: long enough for a server restart or a failover to complete, short enough that a target gone for
+     * good does not hold a long step to its end.
+     */
+    public static final java.time.Duration UNREACHABLE_AFTER = java.time.Duration.ofSeconds(10);
+
+    /** The reporter looks at the workers at least this often (step end, stop, connections). */
+    static final long WATCH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** State shared by the workers of one step. */
     static final class Run {
         final StepSpec spec;
         final DataSource dataSource;
         final Dialect dialect;
+        final LoadGenThreads loadGen;
         final long seedBase = new SplittableRandom().nextLong();
         final CountDownLatch ready;
         final CountDownLatch start = new CountDownLatch(1);
         final AtomicReference<StepFailure> failure = new AtomicReference<>();
         /** Measured transactions left to start, or null when the step is measured by time only. */
         final AtomicLong remaining;
+        /** Workers holding a connection and session now. */
+        final AtomicInteger connected = new AtomicInteger();
+        /** The last reason a worker lost its connection or could not get one back, or null. */
+        volatile String lastConnectionError;
         volatile boolean stop;
         /** Why the step was asked to stop, or null. */
         volatile String interruptReason;
@@ -58,10 +88,11 @@ public final class ClosedLoopDriver {
         volatile long measureStartNanos;
         volatile long endNanos;
 
-        Run(StepSpec spec, DataSource dataSource, Dialect dialect) {
+        Run(StepSpec spec, DataSource dataSource, Dialect dialect, LoadGenThreads loadGen) {
             this.spec = spec;
             this.dataSource = dataSource;
             this.dialect = dialect;
+            this.loadGen = loadGen;
             this.ready = new CountDownLatch(spec.threads());
             this.remaining = spec.transactions() == null ? null : new AtomicLong(spec.transactions());
         }
@@ -73,6 +104,11 @@ public final class ClosedLoopDriver {
         void fail(String reason, Throwable cause) {
             failure.compareAndSet(null, new StepFailure(reason, cause));
             stop = true;
+        }
+
+        /** A worker lost its connection, or an attempt to get one back failed. */
+        void connectionLost(SQLException e) {
+            lastConnectionError = SqlErrors.describeWithRootCause(e);
         }
 
         /** A stop request: the workers end at their next transaction boundary. */
@@ -108,7 +144,7 @@ public final class ClosedLoopDriver {
      */
     public StepResult run(StepSpec spec, DataSource dataSource, Dialect dialect, StepEmission emission,
                           StopSignal stop) {
-        Run run = new Run(spec, dataSource, dialect);
+        Run run = new Run(spec, dataSource, dialect, loadGen);
         stop.attach(run);
         try {
             return run(run, emission);
@@ -130,6 +166,7 @@ public final class ClosedLoopDriver {
             workers.add(w);
             Thread t = new Thread(w, "tailstream-worker-" + spec.stepId() + "-" + i);
             t.setDaemon(true);
+            loadGen.register(t);
             threads.add(t);
             t.start();
         }
@@ -167,34 +204,57 @@ public final class ClosedLoopDriver {
         return nanos - Math.floorMod(nanos - anchor.anchorNanos(), 1_000L);
     }
 
-    /** Prints interval lines until every worker stopped. */
+    /**
+     * Watches the workers until every one stopped: prints the interval lines, wakes workers waiting for a
+     * connection once the step is over, and fails the step when no worker has had a connection for
+     * {@link #UNREACHABLE_AFTER}.
+     */
     private void report(Run run, List<Worker> workers, List<Thread> threads, long startNanos) {
         long intervalNanos = TimeUnit.SECONDS.toNanos(Math.max(1, run.spec.intervalSeconds()));
         boolean print = run.spec.intervalSeconds() > 0;
         Histogram interval = new Histogram(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2);
         Histogram coInterval = new Histogram(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2);
-        long[] prev = new long[3];
+        long[] prev = new long[4];
         long prevNanos = startNanos;
         long next = startNanos + intervalNanos;
+        long noConnectionSince = -1;
         int n = 0;
         while (true) {
-            long waitNanos = next - clock.nanoTime();
+            long waitNanos = Math.min(next - clock.nanoTime(), WATCH_NANOS);
             if (waitNanos > 0 && joinAll(threads, waitNanos)) {
                 return;
             }
             if (allDone(threads)) {
                 return;
             }
+            long nowNanos = clock.nanoTime();
+            if (run.connected.get() > 0) {
+                noConnectionSince = -1;
+            } else if (noConnectionSince == -1) {
+                noConnectionSince = nowNanos;
+            } else if (nowNanos - noConnectionSince >= UNREACHABLE_AFTER.toNanos() && run.failure.get() == null) {
+                run.fail("target '" + run.spec.targetName() + "' unreachable: " + run.lastConnectionError
+                        + " (no worker had a connection for " + UNREACHABLE_AFTER.toSeconds() + " s)", null);
+            }
+            if (run.stop || nowNanos - run.endNanos >= 0 || run.budgetUsed()) {
+                for (int i = 0; i < workers.size(); i++) {
+                    workers.get(i).wake(threads.get(i));
+                }
+            }
+            if (nowNanos - next < 0) {
+                continue;
+            }
             n++;
             next += intervalNanos;
             if (!print) {
                 continue;
             }
-            long[] now = new long[3]; // ok, errors, queries
+            long[] now = new long[4]; // ok, errors, queries, reconnects
             interval.reset();
             coInterval.reset();
             for (Worker w : workers) {
                 w.counters.addTo(now);
+                now[3] += w.counters.reconnects();
                 w.intervalRecycle = w.recorder.getIntervalHistogram(w.intervalRecycle);
                 interval.add(w.intervalRecycle);
                 if (w.coRecorder != null) {
@@ -202,14 +262,14 @@ public final class ClosedLoopDriver {
                     coInterval.add(w.coIntervalRecycle);
                 }
             }
-            long nowNanos = clock.nanoTime();
+            nowNanos = clock.nanoTime();
             // rates over the time that actually passed, not the nominal interval (the reporter may wake late)
             double secs = Math.max(1, nowNanos - prevNanos) / 1e9;
             String line = String.format(Locale.ROOT,
                     "[ %ds ] thds: %d tps: %.2f qps: %.2f lat (ms,95%%): %.2f err/s: %.2f reconn/s: %.2f",
                     n * run.spec.intervalSeconds(), run.spec.threads(), (now[0] - prev[0]) / secs,
                     (now[2] - prev[2]) / secs, interval.getValueAtPercentile(95) / 1000.0,
-                    (now[1] - prev[1]) / secs, 0.0);
+                    (now[1] - prev[1]) / secs, (now[3] - prev[3]) / secs);
             if (run.spec.openLoop()) {
                 line += String.format(Locale.ROOT, " lat-intended (ms,95%%): %.2f",
                         coInterval.getValueAtPercentile(95) / 1000.0);
@@ -257,7 +317,9 @@ public final class ClosedLoopDriver {
         long failedSumMicros = 0;
         long failedMaxMicros = 0;
         long[] errorsByCode = new long[SampleStatus.MAX_CODE + 1];
+        long reconnects = 0;
         for (Worker w : workers) {
+            reconnects += w.reconnects;
             all.add(w.measured);
             corrected.add(w.measuredCorrected);
             ok += w.measuredOk;
@@ -289,7 +351,7 @@ public final class ClosedLoopDriver {
                 any ? all.getMaxValue() / 1000.0 : 0, ok, err, queries, secs, samples, 0, 0, 0, spec.openLoop(),
                 any ? corrected.getMean() / 1000.0 : 0, any ? corrected.getValueAtPercentile(95) / 1000.0 : 0,
                 any ? corrected.getValueAtPercentile(99) / 1000.0 : 0, any ? corrected.getMaxValue() / 1000.0 : 0,
-                false, -1, failures, 0, phases, -1, -1, StepResult.COMPLETED);
+                false, -1, failures, reconnects, phases, -1, -1, StepResult.COMPLETED);
     }
 
     private static void awaitUninterruptibly(CountDownLatch latch) {

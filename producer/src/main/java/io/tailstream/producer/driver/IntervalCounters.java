@@ -4,8 +4,9 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A worker's running totals (successful transactions, failed transactions, successful statements) that the console reporter reads as one consistent
- * snapshot: a sequence lock with a single writer. Without it a reader can see a transaction's statements but not
+ * A worker's running totals (successful transactions, failed transactions, successful statements) that the console
+ * reporter reads as one consistent snapshot: a sequence lock with a single writer; and, apart, the connections it
+ * re-established. Without it a reader can see a transaction's statements but not
  * the transaction itself, and an interval line of {@code oltp_point_select} shows QPS ≠ TPS.
  *
  * <p>One writer (the worker), any number of readers. The write costs two ordered stores more than plain counters,
@@ -17,6 +18,7 @@ final class IntervalCounters {
     private final AtomicLong ok = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong queries = new AtomicLong();
+    private final AtomicLong reconnects = new AtomicLong();
 
     /** Counts one finished transaction. Worker thread only. */
     void add(boolean success, int statements) {
@@ -30,6 +32,16 @@ final class IntervalCounters {
         }
         queries.setOpaque(queries.getPlain() + statements);
         version.setRelease(v + 2);
+    }
+
+    /** Counts one re-established connection. Worker thread only; rare, so a plain ordered store. */
+    void reconnected() {
+        reconnects.setRelease(reconnects.getPlain() + 1);
+    }
+
+    /** Connections re-established so far. */
+    long reconnects() {
+        return reconnects.getAcquire();
     }
 
     /** Adds a consistent snapshot of the totals to {@code totals} ({@code [ok, errors, queries]}). */

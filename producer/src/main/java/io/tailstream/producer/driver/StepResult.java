@@ -203,7 +203,7 @@ public record StepResult(
                     coMaxMs);
         }
         if (clientBound) {
-            line += String.format(Locale.ROOT, " | CLIENT-BOUND (process CPU up to %.1f%%)",
+            line += String.format(Locale.ROOT, " | CLIENT-BOUND (load generator CPU up to %.1f%%)",
                     maxClientCpuPct);
         }
         if (!completed()) {

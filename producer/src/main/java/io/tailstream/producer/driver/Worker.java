@@ -1,29 +1,27 @@
 package io.tailstream.producer.driver;
 
 import io.tailstream.producer.emit.SampleWriter;
-import io.tailstream.producer.target.Dialect;
 import io.tailstream.producer.target.SqlErrors;
+import io.tailstream.producer.target.SqlResources;
 import io.tailstream.producer.time.Clock;
 import io.tailstream.producer.time.EpochAnchor;
 import io.tailstream.producer.workload.TransactionOutcome;
-import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSession;
 import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.histogram.LatencyHistograms;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
-import javax.sql.DataSource;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
  * One worker thread: borrows a connection, opens a workload session and runs transactions until the step's end,
  * back to back (closed loop) or at the intended starts of an {@link OpenLoopPacer} (open loop), and stops early when
- * the step's transaction budget is used up. Its interval counters are written by this thread only and read by the
- * reporter
- * ({@code setOpaque}/{@code getOpaque}: single writer, no lock); its measurement totals are read after
- * {@link Thread#join()}.
+ * the step's transaction budget is used up or the step is stopped. When lost connections are ignored and its
+ * connection dies, it drops connection and session and reconnects, emitting nothing meanwhile. Its interval
+ * counters are written by this thread only and read by the reporter ({@code setOpaque}/{@code getOpaque}: single
+ * writer, no lock); its measurement totals are read after {@link Thread#join()}.
  */
 final class Worker implements Runnable {
 
@@ -50,7 +48,7 @@ final class Worker implements Runnable {
     // measurement phase only; read after join
     /** Latency of the successful transactions. */
     final Histogram measured = LatencyHistograms.create();
-    /** Latency from the intended start of the successful transactions (the same as {@link #measured} in closed loop). */
+    /** Latency from the intended start of the successful transactions (as {@link #measured} in closed loop). */
     final Histogram measuredCorrected = LatencyHistograms.create();
     long measuredOk;
     long measuredErrors;
@@ -62,6 +60,19 @@ final class Worker implements Runnable {
     long failedLatencyMaxMicros;
     long samples;
     long lastEndNanos;
+    /** Connections re-established after a loss, warm-up included; read after join. */
+    long reconnects;
+
+    /** This worker's connection and session, both null while it has none. Worker thread only. */
+    private Connection connection;
+    private WorkloadSession session;
+    /** Guards {@link #waiting} against the interrupt of {@link #wake}. */
+    private final Object wakeLock = new Object();
+    private boolean waiting;
+
+    /** First wait between reconnect attempts; it doubles up to {@link #RECONNECT_MAX_BACKOFF_NANOS}. */
+    static final long RECONNECT_MIN_BACKOFF_NANOS = 10_000_000L;
+    static final long RECONNECT_MAX_BACKOFF_NANOS = 1_000_000_000L;
 
     Worker(ClosedLoopDriver.Run run, int index, SampleWriter writer, Clock clock, EpochAnchor anchor) {
         this.run = run;
@@ -74,13 +85,21 @@ final class Worker implements Runnable {
 
     @Override
     public void run() {
-        DataSource ds = run.dataSource;
-        Dialect dialect = run.dialect;
-        Workload workload = run.spec.workload();
         Set<SampleStatus> ignored = run.spec.ignoredErrors();
+        boolean reconnect = ignored.contains(SampleStatus.CONNECTION_LOST);
         TransactionOutcome outcome = new TransactionOutcome();
-        try (Connection c = ds.getConnection();
-             WorkloadSession session = workload.open(c, dialect, run.seedBase + index)) {
+        try {
+            try {
+                connect();
+            } catch (SQLException e) {
+                if (!reconnect || run.dialect.classify(e) != SampleStatus.CONNECTION_LOST) {
+                    run.fail("worker " + index + " cannot open its connection or session: " + SqlErrors.describe(e),
+                            e);
+                    return;
+                }
+                // the target is away at the step's start: this worker begins without a connection and reconnects
+                run.connectionLost(e);
+            }
             run.ready.countDown();
             run.start.await();
             StepSpec spec = run.spec;
@@ -91,6 +110,9 @@ final class Worker implements Runnable {
                 pacer = new OpenLoopPacer(clock, run.startNanos + interval * index / spec.threads(), interval);
             }
             while (!run.stop) {
+                if (session == null && !reconnect()) {
+                    break;
+                }
                 long intended;
                 if (pacer != null) {
                     if (pacer.peek() - run.endNanos >= 0) {
@@ -117,17 +139,20 @@ final class Worker implements Runnable {
                 try {
                     session.execute(outcome);
                 } catch (SQLException e) {
-                    status = dialect.classify(e);
+                    status = run.dialect.classify(e);
                     error = e;
                 }
                 long t1 = clock.nanoTime();
                 record(intended, t0, t1, outcome, status, warmup);
-                if (error != null && !ignored.contains(status)) {
-                    run.fail(status.label() + " (not ignored): " + SqlErrors.describe(error), error);
+                if (error != null) {
+                    if (!ignored.contains(status)) {
+                        run.fail(status.label() + " (not ignored): " + SqlErrors.describe(error), error);
+                    } else if (status == SampleStatus.CONNECTION_LOST) {
+                        disconnect();
+                        run.connectionLost(error);
+                    }
                 }
             }
-        } catch (SQLException e) {
-            run.fail("worker " + index + " cannot open its connection or session: " + SqlErrors.describe(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             run.fail("worker " + index + " interrupted", e);
@@ -135,10 +160,109 @@ final class Worker implements Runnable {
             run.fail("worker " + index + ": " + e, e);
         } finally {
             run.ready.countDown();
+            if (session != null) {
+                disconnect();
+            }
             try {
                 writer.flush();
             } catch (RuntimeException e) {
                 run.fail("worker " + index + " cannot hand over its last samples: " + e.getMessage(), e);
+            }
+            run.loadGen.retireCurrentThread();
+        }
+    }
+
+    /** Takes a connection and opens the workload's session on it; on failure holds neither. */
+    private void connect() throws SQLException {
+        connect(run.dataSource.getConnection());
+    }
+
+    /** Opens the workload's session on {@code c}; on failure closes it and holds neither. */
+    private void connect(Connection c) throws SQLException {
+        try {
+            session = run.spec.workload().open(c, run.dialect, run.seedBase + index);
+        } catch (SQLException | RuntimeException e) {
+            SqlResources.closeAll(e instanceof SQLException se ? se : null, c);
+            throw e;
+        }
+        connection = c;
+        run.connected.incrementAndGet();
+    }
+
+    /**
+     * Drops the session and the connection (the pool discards a broken one); a failure to close either is not
+     * reported: both are gone.
+     */
+    private void disconnect() {
+        SqlResources.closeAll(null, session, connection);
+        session = null;
+        connection = null;
+        run.connected.decrementAndGet();
+    }
+
+    /**
+     * Reconnects after a lost connection, waiting 10 ms between attempts and doubling up to 1 s, until it succeeds,
+     * the step ends or stops. Emits nothing meanwhile. Returns true with a new connection and session.
+     */
+    private boolean reconnect() {
+        long backoffNanos = RECONNECT_MIN_BACKOFF_NANOS;
+        while (!run.stop && clock.nanoTime() - run.endNanos < 0 && !run.budgetUsed()) {
+            try {
+                Connection c;
+                // only the wait for a connection may be interrupted: the session is opened with I/O on it
+                try {
+                    waitable(true);
+                    c = run.dataSource.getConnection();
+                } finally {
+                    waitable(false);
+                }
+                if (run.stop) {
+                    c.close();
+                    break;
+                }
+                connect(c);
+            } catch (SQLException e) {
+                run.connectionLost(e);
+            } catch (RuntimeException e) {
+                run.connectionLost(new SQLException(e.toString(), e));
+            }
+            if (session != null) {
+                reconnects++;
+                counters.reconnected();
+                return true;
+            }
+            try {
+                waitable(true);
+                if (!run.stop) {
+                    clock.park(backoffNanos);
+                }
+            } finally {
+                waitable(false);
+            }
+            backoffNanos = Math.min(2 * backoffNanos, RECONNECT_MAX_BACKOFF_NANOS);
+        }
+        return false;
+    }
+
+    /**
+     * Marks this worker as waiting for a connection or between attempts, where {@link #wake()} may interrupt it.
+     * Leaving the state clears any interrupt that arrived, so none reaches a JDBC call on a live connection (an
+     * interrupt there can break it, and an embedded database's file).
+     */
+    private void waitable(boolean on) {
+        synchronized (wakeLock) {
+            waiting = on;
+            if (!on) {
+                Thread.interrupted();
+            }
+        }
+    }
+
+    /** Ends a reconnect wait at once (the step ended, stopped or failed); does nothing to a worker that is running. */
+    void wake(Thread thread) {
+        synchronized (wakeLock) {
+            if (waiting) {
+                thread.interrupt();
             }
         }
     }

@@ -45,6 +45,14 @@ public interface BlockTransport extends AutoCloseable {
         ack.done(null);
     }
 
+    /**
+     * Names of the threads this transport runs (a Kafka client's sender thread, a spool's replay thread), so the
+     * load generator's CPU can count them; empty by default.
+     */
+    default java.util.Set<String> threadNames() {
+        return java.util.Set.of();
+    }
+
     /** Waits until every record sent so far is acknowledged or failed (and its {@link Ack} ran). */
     void flush();
 

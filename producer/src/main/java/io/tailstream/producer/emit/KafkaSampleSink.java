@@ -110,6 +110,11 @@ public final class KafkaSampleSink implements SampleSink {
     }
 
     @Override
+    public boolean ownsThread(String threadName) {
+        return threadName.equals(thread.getName()) || transport.threadNames().contains(threadName);
+    }
+
+    @Override
     public String producerId() {
         return producerId;
     }

@@ -30,6 +30,10 @@ public final class KafkaTransport implements BlockTransport {
     /** {@code linger.ms} of the sample blocks' producer unless the caller's configuration sets it. */
     static final int SAMPLES_LINGER_MS = 100;
 
+    /** Prefix of a Kafka producer's I/O thread's name ({@code org.apache.kafka.clients.producer.KafkaProducer}). */
+    static final String SENDER_THREAD_PREFIX = "kafka-producer-network-thread | ";
+
+    private final java.util.Set<String> threadNames;
     private final KafkaProducer<byte[], byte[]> producer;
     private final KafkaProducer<byte[], byte[]> controlProducer;
     private final int partitions;
@@ -66,6 +70,9 @@ public final class KafkaTransport implements BlockTransport {
         cfg.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         Map<String, Object> control = new HashMap<>(cfg);
         control.put(ProducerConfig.CLIENT_ID_CONFIG, clientId + "-control");
+        // Kafka names each producer's I/O thread after its client id
+        this.threadNames = java.util.Set.of(SENDER_THREAD_PREFIX + clientId, SENDER_THREAD_PREFIX + clientId
+                + "-control");
         control.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         cfg.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, SAMPLES_LINGER_MS);
         cfg.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
@@ -130,6 +137,11 @@ public final class KafkaTransport implements BlockTransport {
     @Override
     public void sendControlAsync(byte[] key, byte[] json, Ack ack) {
         controlProducer.send(new ProducerRecord<>(Topics.CONTROL, key, json), (metadata, error) -> ack.done(error));
+    }
+
+    @Override
+    public java.util.Set<String> threadNames() {
+        return threadNames;
     }
 
     @Override

@@ -46,6 +46,14 @@ public interface SampleSink extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * True if the named thread is this sink's (its emitter, its Kafka client's I/O threads, its spool's threads):
+     * their CPU is the load generator's.
+     */
+    default boolean ownsThread(String threadName) {
+        return false;
+    }
+
     /** Flushes and releases the connection; waits for outstanding acknowledgements. */
     @Override
     void close();

@@ -90,6 +90,14 @@ public final class SpoolingTransport implements BlockTransport {
         this.controlSender.start();
     }
 
+    @Override
+    public java.util.Set<String> threadNames() {
+        java.util.Set<String> names = new java.util.HashSet<>(inner.threadNames());
+        names.add(replayer.getName());
+        names.add(controlSender.getName());
+        return java.util.Set.copyOf(names);
+    }
+
     /** Refuses a record that would take both spool files together past the limit. */
     private void checkLimitLocked(SpoolFile.Entry e) {
         long held = spool.heldBytes() + controlSpool.heldBytes();

@@ -7,9 +7,7 @@ import io.tailstream.schemas.event.ClientHealth;
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -18,20 +16,21 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Watches the load client itself, so that a saturated client is not reported as a slow database (methodology
- * pitfall 1): once per period it publishes a {@link ClientHealth} event with this process's CPU (% of the machine),
- * the machine's CPU, GC time in the interval, the emitter's backlog and the round trip of {@code SELECT 1} to each
- * target of the run, on connections of their own (one small pool per target, apart from the workers' pools). A step during which the process CPU exceeds the limit is flagged client-bound: on the console (once per
- * step), in the events, and in the step's result.
+ * pitfall 1): once per period it publishes a {@link ClientHealth} event with the process's CPU split three ways
+ * ({@link CpuAccount}: the load generator's own threads, the rest of the process's Java threads, the JVM's own work),
+ * each as % of the whole machine, the machine's CPU, GC time in the interval, the emitter's backlog and the round
+ * trip of {@code SELECT 1} to the current step's target on a connection of its own. A step during which the load
+ * generator's CPU reaches the limit is flagged client-bound: on the console (once per step), in the events, and in
+ * the step's result. Without per-thread CPU times (a JVM that cannot read them) the process's CPU decides.
  *
  * <p>Thread safe: the sampler runs on its own daemon thread, the probes on another, one target after the other (so
  * a stalled target delays the probes, never the CPU figures; a probe still waiting is reported with the time it
- * has waited so far).
+ * has waited so far). Both threads count as load generation.
  */
 public final class ClientHealthMonitor implements AutoCloseable {
 
@@ -45,24 +44,30 @@ public final class ClientHealthMonitor implements AutoCloseable {
     private final ScheduledExecutorService sampler;
     private final ExecutorService prober;
     private final com.sun.management.OperatingSystemMXBean os;
+    private final boolean threadCpu;
 
     // guarded by this
     private HealthReadings last;
+    private final CpuAccount cpu;
     private int stepId;
     private boolean stepBound;
     private double stepMaxCpu = -1;
-    private Map<String, DataSource> probes = Map.of();
+    private long stepWallNanos;
+    private long stepLoadGenNanos;
+    private long stepProcessNanos;
+    private Map<String, RoundTripProbe> probes = Map.of();
     private final Map<String, Double> lastRttMs = new LinkedHashMap<>();
     private String probing;
     private long probeStartedNanos;
     private boolean probeInFlight;
 
     /**
-     * @param cpuLimitPct process CPU (% of the machine) above which a step is client-bound
+     * @param cpuLimitPct load-generator CPU (% of the machine) from which a step is client-bound
      * @param period      time between samples (1 s in runs)
+     * @param loadGen     the load generator's threads; the monitor registers its own there too
      */
     public ClientHealthMonitor(String runId, SampleSink sink, double cpuLimitPct, Duration period, Clock clock,
-                               PrintStream console) {
+                               PrintStream console, LoadGenThreads loadGen) {
         this.runId = runId;
         this.sink = sink;
         this.cpuLimitPct = cpuLimitPct;
@@ -70,15 +75,18 @@ public final class ClientHealthMonitor implements AutoCloseable {
         this.console = console;
         this.os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         this.last = read();
-        this.sampler = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "tailstream-health"));
-        this.prober = Executors.newSingleThreadExecutor(r -> daemon(r, "tailstream-health-probe"));
+        this.cpu = new CpuAccount(loadGen.source(), loadGen, last.wallNanos());
+        this.threadCpu = loadGen.source().threadCpuSupported();
+        this.sampler = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "tailstream-health", loadGen));
+        this.prober = Executors.newSingleThreadExecutor(r -> daemon(r, "tailstream-health-probe", loadGen));
         long ms = period.toMillis();
         sampler.scheduleAtFixedRate(this::sampleSafely, ms, ms, TimeUnit.MILLISECONDS);
     }
 
-    private static Thread daemon(Runnable r, String name) {
+    private static Thread daemon(Runnable r, String name, LoadGenThreads loadGen) {
         Thread t = new Thread(r, name);
         t.setDaemon(true);
+        loadGen.register(t);
         return t;
     }
 
@@ -86,7 +94,7 @@ public final class ClientHealthMonitor implements AutoCloseable {
      * The targets whose round trips are probed from now on, by name (empty: none). Waits (up to 5 s) for a probe
      * round still running, so the previous targets' pools can be closed under no one's feet.
      */
-    public synchronized void probe(Map<String, DataSource> targets) {
+    public synchronized void probe(Map<String, RoundTripProbe> targets) {
         this.probes = Map.copyOf(targets);
         this.lastRttMs.clear();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -101,11 +109,20 @@ public final class ClientHealthMonitor implements AutoCloseable {
         // a first round at once, so the first sample of the targets' steps already carries their round trips
         startProbe();
     }
-    /** Samples from now on belong to {@code id}; its client-bound flag starts cleared. */
-    public synchronized void stepStarted(int id) {
-        stepId = id;
-        stepBound = false;
-        stepMaxCpu = -1;
+    /**
+     * Closes the interval before the step with a sample of its own (unless one was just taken), then counts samples
+     * for {@code id}, its client-bound flag cleared.
+     */
+    public void stepStarted(int id) {
+        sampleSafely();
+        synchronized (this) {
+            stepId = id;
+            stepBound = false;
+            stepMaxCpu = -1;
+            stepWallNanos = 0;
+            stepLoadGenNanos = 0;
+            stepProcessNanos = 0;
+        }
     }
 
     /**
@@ -115,14 +132,27 @@ public final class ClientHealthMonitor implements AutoCloseable {
     public StepHealth stepEnded() {
         sampleSafely();
         synchronized (this) {
-            StepHealth h = new StepHealth(stepBound, stepMaxCpu);
+            int cpus = Runtime.getRuntime().availableProcessors();
+            double machine = (double) stepWallNanos * cpus;
+            StepHealth h = new StepHealth(stepBound, stepMaxCpu,
+                    !threadCpu || stepWallNanos <= 0 ? -1 : stepLoadGenNanos * 100.0 / machine,
+                    stepWallNanos <= 0 ? -1 : stepProcessNanos * 100.0 / machine);
             stepId = 0;
             return h;
         }
     }
 
-    /** What the samples of one step showed. */
-    public record StepHealth(boolean clientBound, double maxProcessCpuPct) {}
+    /**
+     * What the samples of one step showed.
+     *
+     * @param clientBound       the load generator's CPU reached the limit in one of the step's intervals
+     * @param maxLoadGenCpuPct  the highest load-generator CPU of the step's intervals (the process's when per-thread
+     *                          CPU is unknown), % of the machine; -1 if no sample was taken
+     * @param meanLoadGenCpuPct the load generator's CPU over the step's intervals, % of the machine; -1 if unknown
+     * @param meanProcessCpuPct the process's CPU over the step's intervals, % of the machine; -1 if unknown
+     */
+    public record StepHealth(boolean clientBound, double maxLoadGenCpuPct, double meanLoadGenCpuPct,
+                             double meanProcessCpuPct) {}
 
     private void sampleSafely() {
         try {
@@ -141,23 +171,35 @@ public final class ClientHealthMonitor implements AutoCloseable {
             if (now.wallNanos() - last.wallNanos() < 50_000_000L) {
                 return; // too short to mean anything (a step-end sample right after a periodic one)
             }
-            double cpu = now.processCpuPctSince(last);
+            CpuAccount.Split split = cpu.read(now.wallNanos());
+            int cpus = now.cpus();
+            double process = split.pct(split.processNanos(), cpus);
+            Double loadGen = threadCpu ? split.pct(split.loadGenNanos(), cpus) : null;
+            Double pipeline = threadCpu ? split.pct(split.pipelineNanos(), cpus) : null;
+            Double jvm = threadCpu ? split.pct(split.jvmNanos(), cpus) : null;
+            double judged = loadGen != null ? loadGen : process;
             long gc = now.gcMillisSince(last);
             last = now;
-            boolean bound = cpu > cpuLimitPct;
+            boolean bound = judged >= cpuLimitPct;
             if (stepId != 0) {
-                stepMaxCpu = Math.max(stepMaxCpu, cpu);
+                stepMaxCpu = Math.max(stepMaxCpu, judged);
+                stepWallNanos += split.wallNanos();
+                stepLoadGenNanos += split.loadGenNanos();
+                stepProcessNanos += split.processNanos();
                 if (bound && !stepBound) {
                     stepBound = true;
-                    warning = String.format(Locale.ROOT,
-                            "!! client-bound: process CPU %.1f%% > %.1f%% limit in step %d: the figures may measure"
-                                    + " this client, not the database", cpu, cpuLimitPct, stepId);
+                    warning = loadGen == null ? String.format(Locale.ROOT, "!! client-bound: process CPU %.1f%% >="
+                            + " %.1f%% limit in step %d: the figures may measure this client, not the database",
+                            process, cpuLimitPct, stepId)
+                            : String.format(Locale.ROOT, "!! client-bound: load generator CPU %.1f%% >= %.1f%% limit"
+                            + " in step %d (process %.1f%%: pipeline %.1f%%, JVM %.1f%%): the figures may measure"
+                            + " this client, not the database", loadGen, cpuLimitPct, stepId, process, pipeline, jvm);
                 }
             }
             Map<String, Double> rtt = rttMs(now.wallNanos());
             startProbe();
-            event = new ClientHealth(runId, clock.epochMicros() / 1000, sink.producerId(), stepId, cpu,
-                    now.machineCpuPct(), gc, sink.backlogBlocks(), rtt, bound);
+            event = new ClientHealth(runId, clock.epochMicros() / 1000, sink.producerId(), stepId, process,
+                    now.machineCpuPct(), gc, sink.backlogBlocks(), rtt, bound, loadGen, pipeline, jvm);
         }
         if (warning != null) {
             console.println(warning);
@@ -184,14 +226,14 @@ public final class ClientHealthMonitor implements AutoCloseable {
         if (probes.isEmpty() || probeInFlight) {
             return;
         }
-        Map<String, DataSource> round = probes;
+        Map<String, RoundTripProbe> round = probes;
         probeInFlight = true;
         prober.execute(() -> runProbes(round));
     }
 
-    private void runProbes(Map<String, DataSource> round) {
+    private void runProbes(Map<String, RoundTripProbe> round) {
         try {
-            for (Map.Entry<String, DataSource> t : round.entrySet()) {
+            for (Map.Entry<String, RoundTripProbe> t : round.entrySet()) {
                 synchronized (this) {
                     if (probes != round) {
                         return; // the targets changed: this round's pools may be closing
@@ -216,11 +258,9 @@ public final class ClientHealthMonitor implements AutoCloseable {
     }
 
     /** One {@code SELECT 1} round trip, ms, or -1 if it failed (logged). */
-    private double probeOnce(DataSource ds) {
-        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-            long t0 = System.nanoTime();
-            st.execute("SELECT 1");
-            return (System.nanoTime() - t0) / 1e6;
+    private double probeOnce(RoundTripProbe probe) {
+        try {
+            return probe.once();
         } catch (SQLException e) {
             log.warn("SELECT 1 probe of run {} failed: {}", runId, SqlErrors.describe(e));
             return -1;
@@ -233,7 +273,7 @@ public final class ClientHealthMonitor implements AutoCloseable {
             gc += Math.max(0, b.getCollectionTime());
         }
         double load = os.getCpuLoad();
-        return new HealthReadings(System.nanoTime(), os.getProcessCpuTime(), gc, load < 0 ? -1 : load * 100.0,
+        return new HealthReadings(System.nanoTime(), gc, load < 0 ? -1 : load * 100.0,
                 Runtime.getRuntime().availableProcessors());
     }
 

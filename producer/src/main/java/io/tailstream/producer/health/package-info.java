@@ -1,6 +1,7 @@
 /**
- * The load client's own health: CPU of this process and of the machine, GC time, emit backlog and a {@code SELECT 1}
- * round trip, once a second into the control stream, and the client-bound flag of a step whose process CPU
- * exceeded the limit.
+ * The load client's own health: the process's CPU split into the load generator's threads, the rest of the
+ * process's Java threads and the JVM's own work, the machine's CPU, GC time, emit backlog and a {@code SELECT 1}
+ * round trip, once a second into the control stream, and the client-bound flag of a step whose load-generator CPU
+ * reached the limit.
  */
 package io.tailstream.producer.health;

@@ -20,6 +20,11 @@ public interface Dialect {
     /** Short name ("mysql", "h2", "postgresql"). */
     String name();
 
+    /** True for a database running inside this process (no network between the client and the server). */
+    default boolean embedded() {
+        return false;
+    }
+
     /** The URL the pool connects with: the given one plus the settings this dialect needs for a fair comparison. */
     default String effectiveUrl(String jdbcUrl) {
         return jdbcUrl;
@@ -67,9 +72,54 @@ public interface Dialect {
      */
     java.util.Set<SampleStatus> defaultIgnoredErrors();
 
-    /** Server variables captured at step start when the plan names none. */
+    /** Server variables captured at step start when the plan names none; they include {@link #profileVariables()}. */
     default List<String> defaultVariables() {
+        return profileVariables();
+    }
+
+    /**
+     * Variables captured at every step start whatever the plan names: what the report's fairness profile (commit
+     * durability, replication sync, torn-page protection, isolation, buffer pool) is derived from. Names the server
+     * does not have are left out.
+     */
+    default List<String> profileVariables() {
         return List.of();
+    }
+
+    /**
+     * The isolation level a connection's transactions run at, as one of {@code READ UNCOMMITTED}, {@code READ
+     * COMMITTED}, {@code REPEATABLE READ}, {@code SERIALIZABLE} (the product's own spelling when it is none of them),
+     * or null when it cannot be read.
+     */
+    String isolation(Connection c) throws SQLException;
+
+    /** A product's spelling of an isolation level ({@code REPEATABLE-READ}, {@code read committed}) in SQL's. */
+    static String normalizeIsolation(String level) {
+        if (level == null) {
+            return null;
+        }
+        String s = level.trim().replace('-', ' ').replace('_', ' ').replaceAll("\\s+", " ")
+                .toUpperCase(java.util.Locale.ROOT);
+        return s.isEmpty() ? null : s;
+    }
+
+    /** The level of a JDBC {@link Connection#getTransactionIsolation()} constant, or null. */
+    static String isolationOf(int jdbcLevel) {
+        return switch (jdbcLevel) {
+            case Connection.TRANSACTION_READ_UNCOMMITTED -> "READ UNCOMMITTED";
+            case Connection.TRANSACTION_READ_COMMITTED -> "READ COMMITTED";
+            case Connection.TRANSACTION_REPEATABLE_READ -> "REPEATABLE READ";
+            case Connection.TRANSACTION_SERIALIZABLE -> "SERIALIZABLE";
+            default -> null;
+        };
+    }
+
+    /**
+     * Data plus index bytes of {@code tables} in the connection's current database or schema, or null when the
+     * product cannot tell cheaply or none of the tables exists.
+     */
+    default Long dataBytes(Connection c, List<String> tables) throws SQLException {
+        return null;
     }
 
     /**
@@ -106,6 +156,25 @@ public interface Dialect {
         return out;
     }
 
+    /**
+     * Runs {@code sqlBeforeList + "(?, ?, ...)"} with one parameter per table; its first column is the bytes, its
+     * second the number of tables found. Null when no table is named or none exists.
+     */
+    static Long sumOverTables(Connection c, String sqlBeforeList, List<String> tables) throws SQLException {
+        if (tables.isEmpty()) {
+            return null;
+        }
+        String placeholders = String.join(",", java.util.Collections.nCopies(tables.size(), "?"));
+        try (PreparedStatement ps = c.prepareStatement(sqlBeforeList + "(" + placeholders + ")")) {
+            for (int i = 0; i < tables.size(); i++) {
+                ps.setString(i + 1, tables.get(i));
+            }
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getLong(2) > 0 ? rs.getLong(1) : null;
+            }
+        }
+    }
+
     /** The value of one row of a variables query. */
     @FunctionalInterface
     interface VariableRow {
@@ -120,6 +189,20 @@ public interface Dialect {
     default PreparedStatement prepare(Connection c, String sql) throws SQLException {
         return c.prepareStatement(sql);
     }
+
+    /**
+     * Prepares {@code sql} so that its first execution already runs it as a statement prepared on the server (the
+     * round-trip probe's {@code SELECT 1}): the same protocol messages for every execution, no parse on the server.
+     */
+    default PreparedStatement prepareOnServer(Connection c, String sql) throws SQLException {
+        return prepare(c, sql);
+    }
+
+    /**
+     * True if the driver runs {@code ps} as a statement prepared on the server (or, embedded, compiled once in
+     * process); false if it sends the text each time.
+     */
+    boolean serverPrepared(PreparedStatement ps) throws SQLException;
 
     /** Opens the transaction control for one worker connection. */
     default TransactionControl transactions(Connection c) throws SQLException {

@@ -21,11 +21,21 @@ public final class MySqlDialect implements Dialect {
 
     static final MySqlDialect INSTANCE = new MySqlDialect();
 
-    /** Variables that explain most differences between MySQL-compatible targets. */
-    public static final List<String> DEFAULT_VARIABLES = List.of(
-            "innodb_buffer_pool_size", "innodb_flush_log_at_trx_commit", "sync_binlog", "log_bin",
-            "binlog_format", "innodb_io_capacity", "innodb_flush_method", "max_connections",
-            "transaction_isolation", "tx_isolation");
+    /**
+     * The fairness profile's variables: commit durability ({@code innodb_flush_log_at_trx_commit}, {@code
+     * sync_binlog}, {@code log_bin}, {@code innodb_flush_method}), torn-page protection ({@code
+     * innodb_doublewrite}), isolation ({@code transaction_isolation}; {@code tx_isolation} before MySQL 8 and
+     * MariaDB 11.1), buffer pool and semi-synchronous replication (MariaDB and MySQL before 8.0.26 {@code master},
+     * later MySQL {@code source}).
+     */
+    public static final List<String> PROFILE_VARIABLES = List.of(
+            "innodb_flush_log_at_trx_commit", "sync_binlog", "log_bin", "innodb_doublewrite", "transaction_isolation",
+            "tx_isolation", "innodb_buffer_pool_size", "rpl_semi_sync_master_enabled", "rpl_semi_sync_source_enabled",
+            "rpl_semi_sync_master_wait_point", "innodb_flush_method");
+
+    /** The profile's variables and others that explain differences between MySQL-compatible targets. */
+    public static final List<String> DEFAULT_VARIABLES = java.util.stream.Stream.concat(PROFILE_VARIABLES.stream(),
+            java.util.stream.Stream.of("binlog_format", "innodb_io_capacity", "max_connections")).toList();
 
     /**
      * sysbench 1.0.20's {@code --mysql-ignore-errors} default, {@code 1213,1020,1205} (src/drivers/mysql/drv_mysql.c):
@@ -84,6 +94,16 @@ public final class MySqlDialect implements Dialect {
         return SYSBENCH_IGNORED;
     }
 
+    /**
+     * MySQL Connector/J and MariaDB Connector/J hand out their server-side statement class exactly when the URL's
+     * {@code useServerPrepStmts} is on (added by {@link #effectiveUrl} unless the URL says otherwise).
+     */
+    @Override
+    public boolean serverPrepared(PreparedStatement ps) throws SQLException {
+        return ps.isWrapperFor(com.mysql.cj.jdbc.ServerPreparedStatement.class)
+                || ps.isWrapperFor(org.mariadb.jdbc.ServerPreparedStatement.class);
+    }
+
     @Override
     public String autoIncrementInteger() {
         return "INTEGER NOT NULL AUTO_INCREMENT";
@@ -113,6 +133,39 @@ public final class MySqlDialect implements Dialect {
     @Override
     public List<String> defaultVariables() {
         return DEFAULT_VARIABLES;
+    }
+
+    @Override
+    public List<String> profileVariables() {
+        return PROFILE_VARIABLES;
+    }
+
+    /** The session's {@code transaction_isolation} ({@code tx_isolation} where the server has no such variable). */
+    @Override
+    public String isolation(Connection c) throws SQLException {
+        for (String variable : List.of("@@SESSION.transaction_isolation", "@@SESSION.tx_isolation")) {
+            try (java.sql.Statement st = c.createStatement();
+                 java.sql.ResultSet rs = st.executeQuery("SELECT " + variable)) {
+                return rs.next() ? Dialect.normalizeIsolation(rs.getString(1)) : null;
+            } catch (SQLException e) {
+                if (e.getErrorCode() != ER_UNKNOWN_SYSTEM_VARIABLE) {
+                    throw e;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static final int ER_UNKNOWN_SYSTEM_VARIABLE = 1193;
+
+    /**
+     * {@code SUM(data_length + index_length)} of the tables in {@code information_schema.TABLES}: InnoDB's
+     * statistics, approximate, and cached for {@code information_schema_stats_expiry} seconds on MySQL 8.
+     */
+    @Override
+    public Long dataBytes(Connection c, List<String> tables) throws SQLException {
+        return Dialect.sumOverTables(c, "SELECT SUM(data_length + index_length), COUNT(*)"
+                + " FROM information_schema.TABLES WHERE table_schema = DATABASE() AND table_name IN ", tables);
     }
 
     @Override

@@ -2,10 +2,12 @@ package io.tailstream.producer.target;
 
 import io.tailstream.schemas.block.SampleStatus;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.postgresql.PGStatement;
 
 /**
  * PostgreSQL (and PostgreSQL-compatible products) through the pgJDBC driver, as sysbench's {@code pgsql} driver
@@ -18,11 +20,24 @@ public final class PostgreSqlDialect implements Dialect {
 
     static final PostgreSqlDialect INSTANCE = new PostgreSqlDialect();
 
-    /** Settings that explain most differences between PostgreSQL targets. */
-    public static final List<String> DEFAULT_VARIABLES = List.of(
-            "shared_buffers", "synchronous_commit", "fsync", "full_page_writes", "wal_level", "max_wal_size",
-            "checkpoint_timeout", "max_connections", "default_transaction_isolation", "effective_cache_size",
-            "work_mem");
+    /**
+     * The fairness profile's settings: commit durability ({@code fsync}, {@code synchronous_commit}, {@code
+     * wal_sync_method}, {@code commit_delay}), torn-page protection ({@code full_page_writes}), replication sync
+     * ({@code synchronous_standby_names}), isolation ({@code default_transaction_isolation}) and the buffer pool
+     * ({@code shared_buffers}, in bytes).
+     */
+    public static final List<String> PROFILE_VARIABLES = List.of(
+            "fsync", "synchronous_commit", "full_page_writes", "default_transaction_isolation", "shared_buffers",
+            "synchronous_standby_names", "wal_sync_method", "commit_delay");
+
+    /** The profile's settings and others that explain differences between PostgreSQL targets. */
+    public static final List<String> DEFAULT_VARIABLES = java.util.stream.Stream.concat(PROFILE_VARIABLES.stream(),
+            java.util.stream.Stream.of("wal_level", "max_wal_size", "checkpoint_timeout", "max_connections",
+                    "effective_cache_size", "work_mem")).toList();
+
+    /** pg_settings' memory units, in bytes. */
+    private static final Map<String, Long> MEMORY_UNITS = Map.of("B", 1L, "kB", 1L << 10, "MB", 1L << 20, "GB",
+            1L << 30, "TB", 1L << 40);
 
     /**
      * What sysbench 1.0.20's pgsql driver ignores, with no option to change it (src/drivers/pgsql/drv_pgsql.c,
@@ -52,6 +67,28 @@ public final class PostgreSqlDialect implements Dialect {
         return "SERIAL";
     }
 
+    /**
+     * pgJDBC sends a statement's first {@code prepareThreshold - 1} executions (4 by default) as an unnamed statement
+     * that the server parses and plans each time; a threshold of 1 makes the first execution already use a named
+     * server-side statement.
+     */
+    @Override
+    public PreparedStatement prepareOnServer(Connection c, String sql) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        try {
+            ps.unwrap(PGStatement.class).setPrepareThreshold(1);
+        } catch (SQLException e) {
+            SqlResources.closeAll(e, ps);
+            throw e;
+        }
+        return ps;
+    }
+
+    @Override
+    public boolean serverPrepared(PreparedStatement ps) throws SQLException {
+        return ps.isWrapperFor(PGStatement.class) && ps.unwrap(PGStatement.class).isUseServerPrepare();
+    }
+
     @Override
     public String binaryColumn(int maxBytes) {
         return "BYTEA";
@@ -68,9 +105,48 @@ public final class PostgreSqlDialect implements Dialect {
     }
 
     @Override
+    public List<String> profileVariables() {
+        return PROFILE_VARIABLES;
+    }
+
+    /**
+     * Settings by name; a memory setting in bytes (pg_settings gives {@code shared_buffers} in 8kB pages, {@code
+     * work_mem} in kB), any other with its unit ({@code 300 s}).
+     */
+    @Override
     public Map<String, String> readVariables(Connection c, List<String> names) throws SQLException {
-        // shared_buffers is reported in 8kB pages: keep the unit so the value is not misread
         return Dialect.queryVariables(c, "SELECT name, setting, unit FROM pg_settings WHERE name IN ", " ORDER BY name",
-                names, rs -> rs.getString(3) == null ? rs.getString(2) : rs.getString(2) + " " + rs.getString(3));
+                names, rs -> withUnit(rs.getString(2), rs.getString(3)));
+    }
+
+    /** {@code setting} in bytes when {@code unit} is a memory unit ({@code 8kB}, {@code MB}), else with its unit. */
+    static String withUnit(String setting, String unit) {
+        if (unit == null || unit.isEmpty()) {
+            return setting;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d*)(B|kB|MB|GB|TB)").matcher(unit);
+        if (m.matches() && setting.matches("-?\\d+")) {
+            long factor = (m.group(1).isEmpty() ? 1 : Long.parseLong(m.group(1))) * MEMORY_UNITS.get(m.group(2));
+            long value = Long.parseLong(setting);
+            // -1 means "derived from another setting" (e.g. wal_buffers): keep it as the server says it
+            return value < 0 ? setting : Long.toString(Math.multiplyExact(value, factor));
+        }
+        return setting + " " + unit;
+    }
+
+    @Override
+    public String isolation(Connection c) throws SQLException {
+        try (java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SHOW transaction_isolation")) {
+            return rs.next() ? Dialect.normalizeIsolation(rs.getString(1)) : null;
+        }
+    }
+
+    /** {@code pg_total_relation_size} (table, indexes and TOAST) of the tables in the current schema. */
+    @Override
+    public Long dataBytes(Connection c, List<String> tables) throws SQLException {
+        return Dialect.sumOverTables(c, "SELECT SUM(pg_total_relation_size(c.oid)), COUNT(*) FROM pg_class c JOIN"
+                + " pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+                + " AND c.relname IN ", tables.stream().map(t -> t.toLowerCase(java.util.Locale.ROOT)).toList());
     }
 }

@@ -77,6 +77,10 @@ public final class TargetConnections implements AutoCloseable {
         cfg.setMaximumPoolSize(size);
         cfg.setMinimumIdle(size);
         cfg.setConnectionTimeout(10_000);
+        // a connection that failed with a lost-connection error is never handed out again: the pool's own list of
+        // fatal SQLStates misses some (MariaDB's 70100 "connection was killed"), and a worker that reconnects must
+        // not get the dead connection back
+        cfg.setExceptionOverride(new LostConnectionEviction(dialect));
         // one attempt at open: fail there, not at the first transaction, with the driver's reason
         cfg.setInitializationFailTimeout(1);
         try {
@@ -135,15 +139,24 @@ public final class TargetConnections implements AutoCloseable {
 
     /**
      * Captures the target's product, version and server variables ({@code variables}, or the dialect's defaults if
-     * null), plus the JDBC driver the producer talks to it with ({@value #JDBC_DRIVER_VARIABLE}): the driver's own
-     * cost per statement is part of what a client-bound step measures, so a report comparing targets must show it.
+     * null, and always the dialect's {@link Dialect#profileVariables() profile variables}), plus the JDBC driver the
+     * producer talks to it with ({@value #JDBC_DRIVER_VARIABLE}: the driver's own cost per statement is part of what
+     * a client-bound step measures, so a report comparing targets must show it) and the isolation level the workers'
+     * connections run at ({@value #ISOLATION_VARIABLE}, read on a connection of their pool, so it is the session's
+     * effective level, not only the server's default).
      */
     public TargetInfo describe(List<String> variables) {
-        List<String> names = variables == null ? dialect.defaultVariables() : variables;
+        java.util.Set<String> names = new java.util.LinkedHashSet<>(variables == null ? dialect.defaultVariables()
+                : variables);
+        names.addAll(dialect.profileVariables());
         try (Connection c = pool.getConnection()) {
             DatabaseMetaData md = c.getMetaData();
-            Map<String, String> vars = new java.util.TreeMap<>(dialect.readVariables(c, names));
+            Map<String, String> vars = new java.util.TreeMap<>(dialect.readVariables(c, List.copyOf(names)));
             vars.put(JDBC_DRIVER_VARIABLE, md.getDriverName() + " " + md.getDriverVersion());
+            String isolation = dialect.isolation(c);
+            if (isolation != null) {
+                vars.put(ISOLATION_VARIABLE, isolation);
+            }
             return new TargetInfo(target.name(), target.redactedUrl(), md.getDatabaseProductName(),
                     md.getDatabaseProductVersion(), vars, target.monthlyCost(), target.currency(), nodes(target),
                     target.notes(), target.costItems());
@@ -156,30 +169,25 @@ public final class TargetConnections implements AutoCloseable {
     /** Name under which the JDBC driver's name and version are added to a step's target variables. */
     public static final String JDBC_DRIVER_VARIABLE = "tailstream.jdbc_driver";
 
+    /**
+     * Name under which the isolation level of the workers' connections is added to a step's target variables:
+     * {@code READ UNCOMMITTED}, {@code READ COMMITTED}, {@code REPEATABLE READ} or {@code SERIALIZABLE}.
+     */
+    public static final String ISOLATION_VARIABLE = "tailstream.isolation";
+
     /** Name under which the workload's data size is added to a step's target variables. */
     public static final String DATA_BYTES_VARIABLE = "tailstream.data_bytes";
 
     /**
-     * Data plus index bytes of {@code tables} in the connection's current database, from
-     * {@code information_schema.TABLES} (InnoDB's statistics: approximate, and cached for
-     * {@code information_schema_stats_expiry} seconds on MySQL 8); null when the dialect is not MySQL/MariaDB, no
-     * table is named or none of them exists.
+     * Data plus index bytes of {@code tables} in the connection's current database or schema, as the dialect reads
+     * it ({@link Dialect#dataBytes}); null when the dialect cannot tell cheaply, no table is named or none exists.
      */
     public Long dataBytes(List<String> tables) {
-        if (!dialect.name().equals("mysql") || tables.isEmpty()) {
+        if (tables.isEmpty()) {
             return null;
         }
-        String in = String.join(",", java.util.Collections.nCopies(tables.size(), "?"));
-        try (Connection c = pool.getConnection();
-             java.sql.PreparedStatement ps = c.prepareStatement("SELECT SUM(data_length + index_length), COUNT(*)"
-                     + " FROM information_schema.TABLES WHERE table_schema = DATABASE() AND table_name IN (" + in
-                     + ")")) {
-            for (int i = 0; i < tables.size(); i++) {
-                ps.setString(i + 1, tables.get(i));
-            }
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getLong(2) > 0 ? rs.getLong(1) : null;
-            }
+        try (Connection c = pool.getConnection()) {
+            return dialect.dataBytes(c, tables);
         } catch (SQLException e) {
             throw new TargetException("cannot read the data size of target '" + target.name() + "' ("
                     + target.redactedUrl() + "): " + SqlErrors.describe(e), e);

@@ -1,25 +1,20 @@
 package io.tailstream.producer.driver;
 
 import io.tailstream.producer.target.Dialect;
-import io.tailstream.producer.workload.LoadProgress;
 import io.tailstream.producer.workload.TransactionOutcome;
-import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSession;
-import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.Map;
-import javax.sql.DataSource;
 
 /**
  * A test workload with a known script: each transaction runs {@code statements} prepared {@code SELECT 1}, and every
  * {@code failEvery}-th transaction of a session fails at statement {@code failAt} with an {@link SQLException} of
  * SQLState {@code sqlState} (a deadlock for {@code 40001}), as a server would report it. Immutable.
  */
-record ScriptedWorkload(int statements, int failEvery, int failAt, String sqlState) implements Workload {
+record ScriptedWorkload(int statements, int failEvery, int failAt, String sqlState) implements NoTablesWorkload {
 
     /** Transactions that never fail. */
     static ScriptedWorkload clean(int statements) {
@@ -32,11 +27,6 @@ record ScriptedWorkload(int statements, int failEvery, int failAt, String sqlSta
     }
 
     @Override
-    public List<String> ops() {
-        return List.of("txn");
-    }
-
-    @Override
     public double queriesPerTransaction() {
         return statements;
     }
@@ -44,27 +34,6 @@ record ScriptedWorkload(int statements, int failEvery, int failAt, String sqlSta
     @Override
     public Map<String, String> options() {
         return Map.of("statements", String.valueOf(statements));
-    }
-
-    @Override
-    public String dataSetKey() {
-        return "none";
-    }
-
-    @Override
-    public void prepare(DataSource dataSource, Dialect dialect, int parallelism, PrintStream progress,
-                        LoadProgress rows) {
-        // no tables
-    }
-
-    @Override
-    public long rowsToLoad() {
-        return 0;
-    }
-
-    @Override
-    public void cleanup(DataSource dataSource, Dialect dialect, PrintStream progress) {
-        // no tables
     }
 
     @Override

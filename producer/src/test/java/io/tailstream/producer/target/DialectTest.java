@@ -79,6 +79,25 @@ class DialectTest {
     }
 
     @Test
+    void postgresqlMemorySettings_inBytes_othersKeepTheirUnit() {
+        assertThat(PostgreSqlDialect.withUnit("16384", "8kB")).isEqualTo("134217728");
+        assertThat(PostgreSqlDialect.withUnit("1024", "MB")).isEqualTo("1073741824");
+        assertThat(PostgreSqlDialect.withUnit("4096", "kB")).isEqualTo("4194304");
+        assertThat(PostgreSqlDialect.withUnit("-1", "8kB")).isEqualTo("-1");
+        assertThat(PostgreSqlDialect.withUnit("300", "s")).isEqualTo("300 s");
+        assertThat(PostgreSqlDialect.withUnit("on", null)).isEqualTo("on");
+    }
+
+    @Test
+    void isolationLevels_normalisedToSqlSpelling() {
+        assertThat(Dialect.normalizeIsolation("REPEATABLE-READ")).isEqualTo("REPEATABLE READ");
+        assertThat(Dialect.normalizeIsolation("read committed")).isEqualTo("READ COMMITTED");
+        assertThat(Dialect.normalizeIsolation("READ_UNCOMMITTED")).isEqualTo("READ UNCOMMITTED");
+        assertThat(Dialect.isolationOf(java.sql.Connection.TRANSACTION_SERIALIZABLE)).isEqualTo("SERIALIZABLE");
+        assertThat(Dialect.isolationOf(java.sql.Connection.TRANSACTION_NONE)).isNull();
+    }
+
+    @Test
     void h2_deadlockDetectorRace_isADeadlock_otherGeneralErrorsAreNot() {
         // the message and codes of the JdbcSQLNonTransientException H2 2.3.232 threw in a 4-thread oltp_read_write
         SQLException race = new SQLException("General error: \"Transaction was illegally transitioned from ROLLING_BACK"

@@ -98,6 +98,12 @@ public final class LargeRowInsertWorkload implements Workload {
     }
 
     @Override
+    public List<String> tables() {
+        return java.util.stream.IntStream.rangeClosed(1, options.tables()).mapToObj(LargeRowInsertWorkload::table)
+                .toList();
+    }
+
+    @Override
     public String dataSetKey() {
         return "large_row:tables=" + options.tables() + ",value=" + options.valueBytes() + ",key="
                 + options.indexKeyBytes() + ",rows=" + options.rowsPerTable();

@@ -96,6 +96,11 @@ public final class YcsbWorkload implements Workload {
     }
 
     @Override
+    public List<String> tables() {
+        return List.of(options.table());
+    }
+
+    @Override
     public String dataSetKey() {
         return "ycsb:" + options.table() + ",records=" + (preset == YcsbPreset.LOAD ? 0 : options.recordCount())
                 + ",fields=" + options.fieldCount() + "x" + options.fieldLength() + ",insertstart="
