@@ -307,7 +307,9 @@ public final class BenchmarkRunner {
         console.println("== " + spec.describe() + ": " + info.product() + " " + info.version() + " (driver: "
                 + info.variables().get(TargetConnections.JDBC_DRIVER_VARIABLE) + "), ignoring "
                 + labels(spec.ignoredErrors()) + (roundTrip == null ? "" : String.format(java.util.Locale.ROOT,
-                ", round trip p50 %.1f µs p99 %.1f µs", roundTrip.p50Micros(), roundTrip.p99Micros())));
+                ", round trip p50 %.1f µs p99 %.1f µs", roundTrip.p50Micros(), roundTrip.p99Micros()))
+                + (tc.embedded() ? "; embedded: the database runs on the workers' threads, so client-bound is not"
+                + " judged" : ""));
         sink.publish(new StepStarted(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), info, workload.name(),
                 spec.threads(), spec.round(), spec.warmup().toMillis(), spec.measure().toMillis(), workload.ops(),
                 workload.queriesPerTransaction(), options, roundTrip));
@@ -315,7 +317,7 @@ public final class BenchmarkRunner {
         sink.takeSpoolHighWaterBytes();
         StepEmission emission = sink.beginStep(spec.stepId(), workload.ops(), spec.openLoop());
         StepResult result;
-        health.stepStarted(spec.stepId());
+        health.stepStarted(spec.stepId(), tc.embedded());
         try {
             result = driver.run(spec, tc.dataSourceFor(spec.workload()), tc.dialect(), emission, stopSignal);
         } catch (StepFailedException e) {

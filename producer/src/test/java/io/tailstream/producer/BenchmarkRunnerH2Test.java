@@ -148,6 +148,38 @@ class BenchmarkRunnerH2Test {
         assertThat(text).contains("Creating table 'sbtest1'...");
     }
 
+    /**
+     * An embedded database runs on the workers' threads, so the load generator's CPU is the database's too: with a
+     * CPU limit every step exceeds (0.1% of the machine), the step is still never judged client-bound, its CPU is
+     * still measured, and the target is marked embedded for the report.
+     */
+    @Test
+    void embeddedTarget_isNeverJudgedClientBound_butItsCpuIsMeasured() {
+        Target h2 = Target.h2InMemory("h2-mem", "runner-embedded");
+        RunPlan plan = RunPlan.of("run-emb", "test", List.of(h2), List.of(new WorkloadSpec("oltp_point_select", SMALL)),
+                List.of(2), 1, Duration.ofMillis(200), Duration.ofMillis(1500), 1).withDriver(null, null, null, 0.1);
+        ListTransport transport = new ListTransport(2);
+        RunResult result;
+        try (SampleSink sink = new KafkaSampleSink("run-emb", "p1", transport, Clock.system(),
+                EmitterSettings.defaults())) {
+            result = new BenchmarkRunner(sink, console).run(plan);
+        }
+        assertThat(result.completed()).isTrue();
+        List<ControlEvent> all = transport.control().stream().map(b -> Json.read(b, ControlEvent.class)).toList();
+        StepEnded ended = all.stream().filter(e -> e instanceof StepEnded).map(e -> (StepEnded) e).findFirst()
+                .orElseThrow();
+        assertThat(ended.clientBound()).isFalse();
+        assertThat(ended.loadGenCpuPct()).isGreaterThan(0.1);
+        assertThat(all).filteredOn(e -> e instanceof ClientHealth).extracting(e -> ((ClientHealth) e).clientBound())
+                .containsOnly(false);
+        StepStarted started = all.stream().filter(e -> e instanceof StepStarted).map(e -> (StepStarted) e)
+                .findFirst().orElseThrow();
+        assertThat(started.target().variables()).containsEntry("tailstream.embedded", "true");
+        assertThat(result.steps().get(0).summary()).doesNotContain("CLIENT-BOUND");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("embedded: the database runs on the workers'"
+                + " threads").doesNotContain("!! client-bound");
+    }
+
     @Test
     void readWrite_fourThreads_accountsForEveryStatement() {
         Target h2 = Target.h2InMemory("h2-mem", "runner2");

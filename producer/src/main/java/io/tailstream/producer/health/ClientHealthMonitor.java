@@ -49,6 +49,8 @@ public final class ClientHealthMonitor implements AutoCloseable {
     // guarded by this
     private HealthReadings last;
     private final CpuAccount cpu;
+    /** The current step's database runs in this process: never judged client-bound. */
+    private boolean stepEmbedded;
     private int stepId;
     private boolean stepBound;
     private double stepMaxCpu = -1;
@@ -114,8 +116,18 @@ public final class ClientHealthMonitor implements AutoCloseable {
      * for {@code id}, its client-bound flag cleared.
      */
     public void stepStarted(int id) {
+        stepStarted(id, false);
+    }
+
+    /**
+     * As {@link #stepStarted(int)}; for an {@code embedded} target (its database runs on the workers' threads) the
+     * CPU figures are still measured and published, but the step is never judged client-bound: the load generator's
+     * CPU is the database's too, so the judgement would say nothing about the client.
+     */
+    public void stepStarted(int id, boolean embedded) {
         sampleSafely();
         synchronized (this) {
+            stepEmbedded = embedded;
             stepId = id;
             stepBound = false;
             stepMaxCpu = -1;
@@ -180,7 +192,8 @@ public final class ClientHealthMonitor implements AutoCloseable {
             double judged = loadGen != null ? loadGen : process;
             long gc = now.gcMillisSince(last);
             last = now;
-            boolean bound = judged >= cpuLimitPct;
+            // judged within a step only, and never for an embedded database (its CPU is the workers' own)
+            boolean bound = stepId != 0 && !stepEmbedded && judged >= cpuLimitPct;
             if (stepId != 0) {
                 stepMaxCpu = Math.max(stepMaxCpu, judged);
                 stepWallNanos += split.wallNanos();

@@ -157,6 +157,9 @@ public final class TargetConnections implements AutoCloseable {
             if (isolation != null) {
                 vars.put(ISOLATION_VARIABLE, isolation);
             }
+            if (embedded()) {
+                vars.put(EMBEDDED_VARIABLE, "true");
+            }
             return new TargetInfo(target.name(), target.redactedUrl(), md.getDatabaseProductName(),
                     md.getDatabaseProductVersion(), vars, target.monthlyCost(), target.currency(), nodes(target),
                     target.notes(), target.costItems());
@@ -164,6 +167,18 @@ public final class TargetConnections implements AutoCloseable {
             throw new TargetException("cannot read metadata of target '" + target.name() + "' ("
                     + target.redactedUrl() + "): " + SqlErrors.describe(e), e);
         }
+    }
+
+    /**
+     * Name of the variable ({@code true}) that marks a target whose database runs inside the load generator's
+     * process (H2 in memory or on a local file): its engine works on the workers' own threads, so the load
+     * generator's CPU is the database's too and a client-bound judgement has no meaning for it.
+     */
+    public static final String EMBEDDED_VARIABLE = "tailstream.embedded";
+
+    /** True if the database runs in this process, on the workers' threads (see {@link #EMBEDDED_VARIABLE}). */
+    public boolean embedded() {
+        return dialect.embedded() && !target.jdbcUrl().matches("(?i)jdbc:h2:(tcp|ssl):.*");
     }
 
     /** Name under which the JDBC driver's name and version are added to a step's target variables. */

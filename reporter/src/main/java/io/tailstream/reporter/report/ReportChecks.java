@@ -377,6 +377,11 @@ public final class ReportChecks {
     }
 
     private static Check clientCpu(List<StepData> steps, List<Problem> problems, Evidence e) {
+        List<StepData> judged = steps.stream().filter(s -> !embedded(s)).toList();
+        if (judged.isEmpty() && !steps.isEmpty()) {
+            return new Check("clientCpu", "na", List.of(Text.of("finding.clientCpuEmbedded")));
+        }
+        steps = judged;
         StepData max = steps.stream().filter(s -> s.clientCpuPct() != null)
                 .max(java.util.Comparator.comparingDouble(StepData::clientCpuPct)).orElse(null);
         boolean decidable = max != null || steps.stream().anyMatch(StepData::clientBound);
@@ -452,6 +457,21 @@ public final class ReportChecks {
         return flags.isEmpty() ? new Check("dataSize", "pass", ok) : of("dataSize", flags, e, true, null);
     }
 
+    /** Name of the target variable that marks a database running on the load generator's threads. */
+    public static final String EMBEDDED = "tailstream.embedded";
+
+    /**
+     * True if the step's database ran inside the load generator's process (H2 in memory or on a local file), as the
+     * producer marks it, or, in archives from before that mark, as an H2 URL without a TCP or SSL server says.
+     */
+    static boolean embedded(StepData s) {
+        if ("true".equals(s.variables().get(EMBEDDED))) {
+            return true;
+        }
+        String url = s.info().url();
+        return url != null && url.startsWith("jdbc:h2:") && !url.matches("(?i)jdbc:h2:(tcp|ssl):.*");
+    }
+
     // ---- the problems: shared by the checklist and the verdicts ----
 
     /** Problems of single steps: outcome, client CPU, warm-up, error share. */
@@ -465,7 +485,9 @@ public final class ReportChecks {
                         : Text.of("finding.outcome", label, i.outcome())));
             }
             double limit = e.settings(i.runId()).clientCpuLimitPct();
-            if (clientBound(s.clientCpuPct(), false, limit)) {
+            if (embedded(s)) {
+                // the database runs on the load generator's threads: its CPU is the database's, nothing to judge
+            } else if (clientBound(s.clientCpuPct(), false, limit)) {
                 out.add(problem("clientBound", s, Text.of(PROCESS.equals(s.cpuSource()) ? "finding.clientCpuProcess"
                         : "finding.clientCpu", label, fmt(s.clientCpuPct()), fmt(limit))));
             } else if (s.clientBound()) {

@@ -172,6 +172,39 @@ class VerdictValidityTest {
                 "a · oltp_read_write · 8 thr · r1 (run-1#9)"));
     }
 
+    /**
+     * An embedded database runs on the load generator's threads: its CPU is the database's, so no figure can say the
+     * client was the bottleneck. Marked by the producer, or (older archives) recognised by an H2 URL without a server.
+     */
+    @Test
+    void embeddedTargets_areNeverClientBound_theCheckSaysWhy() {
+        Map<String, String> embedded = new java.util.TreeMap<>(FairnessProfileTest.h2());
+        embedded.put(ReportChecks.EMBEDDED, "true");
+        List<StepData> busy = steps(embedded, "H2", embedded, "H2").stream()
+                .map(s -> withCpu(s, 95.0, ReportChecks.LOAD_GEN, true)).toList();
+        Evidence e = evidence(busy, null);
+        assertThat(verdicts(e).get("throughput").failedChecks()).doesNotContain("clientBound");
+        assertThat(check(e, "clientCpu").status()).isEqualTo("na");
+        assertThat(check(e, "clientCpu").findings()).containsExactly(Text.of("finding.clientCpuEmbedded"));
+        assertChecklistAgrees(e);
+        // an archive from before the mark: the H2 URL without a server says the same
+        List<StepData> older = steps(FairnessProfileTest.h2(), "H2", FairnessProfileTest.h2(), "H2").stream()
+                .map(s -> withCpu(new StepData(new StepInfo(s.info().runId(), s.info().stepId(), s.info().target(),
+                        "jdbc:h2:mem:x", W, s.info().threads(), s.info().round(), 10_000, 60_000, "{}", "completed",
+                        0, 1L), s.warmupSamples(), s.warmupTailQps(), s.measuredQps(), s.clientCpuPct(),
+                        s.clientBound(), s.variables(), s.product(), s.cpuSource(), s.measuredSamples(),
+                        s.measuredErrors(), s.probe()), 95.0, ReportChecks.LOAD_GEN, true)).toList();
+        assertThat(check(evidence(older, null), "clientCpu").status()).isEqualTo("na");
+        // an H2 server over TCP is a server like any other: judged
+        List<StepData> server = steps(FairnessProfileTest.h2(), "H2", FairnessProfileTest.h2(), "H2").stream()
+                .map(s -> withCpu(new StepData(new StepInfo(s.info().runId(), s.info().stepId(), s.info().target(),
+                        "jdbc:h2:tcp://db:9092/x", W, s.info().threads(), s.info().round(), 10_000, 60_000, "{}",
+                        "completed", 0, 1L), s.warmupSamples(), s.warmupTailQps(), s.measuredQps(), s.clientCpuPct(),
+                        s.clientBound(), s.variables(), s.product(), s.cpuSource(), s.measuredSamples(),
+                        s.measuredErrors(), s.probe()), 95.0, ReportChecks.LOAD_GEN, true)).toList();
+        assertThat(check(evidence(server, null), "clientCpu").status()).isEqualTo("flag");
+    }
+
     @Test
     void h2MemoryAgainstFile_durabilityDiffers_noVerdict() {
         Evidence e = evidence(steps(FairnessProfileTest.h2("tailstream.h2.storage=mem", "WRITE_DELAY="), "H2",
