@@ -187,7 +187,7 @@ class ExactSummaryTopologyTest {
     /**
      * p2 stops before its end-of-step marker and its {@code StepEnded} (killed, or cut off from Kafka). p1's end
      * closes the step; the summary waits {@code stepEndWait}, then goes out incomplete over the windows' span, then
-     * once more when p2's end finally arrives with its bounds (its marker never does).
+     * once more when p2's end finally arrives with its bounds, and once more when its marker does (complete).
      */
     @Test
     void producerThatNeverEnds_summaryIsPublishedIncompleteAfterTheWait_andAgainWhenItsEndArrives() {
@@ -240,6 +240,18 @@ class ExactSummaryTopologyTest {
         assertThat(t.qps()).isCloseTo(okQueries / ((p1.measureEndUs - p1.measureStartUs) / 1e6), within(1e-9));
         // stalls and trend were decided at the first publication
         assertThat(t.trendWindows()).isEqualTo(s.trendWindows());
+
+        // its marker turns up at last: every block is counted, the step is complete, the figures stand
+        Timed marker = p2Blocks.get(p2Blocks.size() - 1);
+        samplesTopic.pipeInput(marker.key(), marker.bytes());
+        driver.advanceWallClockTime(Duration.ofSeconds(5));
+        Map<String, StepSummary> third = last(summaries.readValuesToList());
+        assertThat(third).containsOnlyKeys(key("*"), key("read"), key("write"));
+        StepSummary u = third.get(key("*"));
+        assertThat(u.complete()).isTrue();
+        assertThat(u.missingBlocks()).isZero();
+        assertThat(u.qps()).isEqualTo(t.qps());
+        assertThat(u.count()).isEqualTo(t.count());
     }
 
     /**
