@@ -29,6 +29,9 @@ import java.util.regex.Pattern;
  *                               roll-up windows go to the windows topic next to the base windows (their size is
  *                               {@code windowEnd - windowStart}). Empty by default so the windows topic holds only
  *                               base windows unless asked for; {@code tailstream aggregate} enables 10 s and 60 s.
+ * @param stepEndWait            how long after a step's first scope ended its summaries wait for every producer's
+ *                               {@code StepEnded} and every block before they are published as incomplete (a producer
+ *                               killed before its end must not hold them forever; default 60 s)
  */
 public record AggregatorConfig(
         String applicationId,
@@ -40,7 +43,8 @@ public record AggregatorConfig(
         Duration endOfStepCheckInterval,
         Map<String, String> clientOverrides,
         StallConfig stalls,
-        List<Duration> rollups) {
+        List<Duration> rollups,
+        Duration stepEndWait) {
 
     public static final String DEFAULT_APPLICATION_ID = "tailstream-aggregator";
     public static final String EXACTLY_ONCE_V2 = "exactly_once_v2";
@@ -78,13 +82,14 @@ public record AggregatorConfig(
             }
             previous = r.toMillis();
         }
+        requireWholeMillis("stepEndWait", stepEndWait, 0);
     }
 
     /** Defaults: 1 s windows, 2 s grace, exactly once, 1 thread, commit every 100 ms. */
     public static AggregatorConfig defaults() {
         return new AggregatorConfig(DEFAULT_APPLICATION_ID, Duration.ofSeconds(1), Duration.ofSeconds(2),
                 EXACTLY_ONCE_V2, 1, Duration.ofMillis(100), Duration.ofMillis(100), Map.of(),
-                StallConfig.defaults(), List.of());
+                StallConfig.defaults(), List.of(), Duration.ofSeconds(60));
     }
 
     /** The roll-up sizes {@code tailstream aggregate} uses unless told otherwise: 10 s and 60 s. */
@@ -94,17 +99,22 @@ public record AggregatorConfig(
 
     public AggregatorConfig withStalls(StallConfig newStalls) {
         return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads,
-                commitInterval, endOfStepCheckInterval, clientOverrides, newStalls, rollups);
+                commitInterval, endOfStepCheckInterval, clientOverrides, newStalls, rollups, stepEndWait);
     }
 
     public AggregatorConfig withRollups(List<Duration> newRollups) {
         return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads,
-                commitInterval, endOfStepCheckInterval, clientOverrides, stalls, newRollups);
+                commitInterval, endOfStepCheckInterval, clientOverrides, stalls, newRollups, stepEndWait);
     }
 
     public AggregatorConfig withCommitInterval(Duration interval) {
         return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads, interval,
-                endOfStepCheckInterval, clientOverrides, stalls, rollups);
+                endOfStepCheckInterval, clientOverrides, stalls, rollups, stepEndWait);
+    }
+
+    public AggregatorConfig withStepEndWait(Duration wait) {
+        return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads,
+                commitInterval, endOfStepCheckInterval, clientOverrides, stalls, rollups, wait);
     }
 
     /** Roll-up sizes in ms. */
@@ -114,27 +124,27 @@ public record AggregatorConfig(
 
     public AggregatorConfig withApplicationId(String id) {
         return new AggregatorConfig(id, windowSize, grace, processingGuarantee, streamThreads, commitInterval,
-                endOfStepCheckInterval, clientOverrides, stalls, rollups);
+                endOfStepCheckInterval, clientOverrides, stalls, rollups, stepEndWait);
     }
 
     public AggregatorConfig withWindow(Duration size, Duration newGrace) {
         return new AggregatorConfig(applicationId, size, newGrace, processingGuarantee, streamThreads, commitInterval,
-                endOfStepCheckInterval, clientOverrides, stalls, rollups);
+                endOfStepCheckInterval, clientOverrides, stalls, rollups, stepEndWait);
     }
 
     public AggregatorConfig withProcessingGuarantee(String guarantee) {
         return new AggregatorConfig(applicationId, windowSize, grace, guarantee, streamThreads, commitInterval,
-                endOfStepCheckInterval, clientOverrides, stalls, rollups);
+                endOfStepCheckInterval, clientOverrides, stalls, rollups, stepEndWait);
     }
 
     public AggregatorConfig withStreamThreads(int threads) {
         return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, threads, commitInterval,
-                endOfStepCheckInterval, clientOverrides, stalls, rollups);
+                endOfStepCheckInterval, clientOverrides, stalls, rollups, stepEndWait);
     }
 
     public AggregatorConfig withClientOverrides(Map<String, String> overrides) {
         return new AggregatorConfig(applicationId, windowSize, grace, processingGuarantee, streamThreads,
-                commitInterval, endOfStepCheckInterval, overrides, stalls, rollups);
+                commitInterval, endOfStepCheckInterval, overrides, stalls, rollups, stepEndWait);
     }
 
     /** Window size in ms. */
@@ -154,7 +164,8 @@ public record AggregatorConfig(
                 + ", processingGuarantee=" + processingGuarantee + ", streamThreads=" + streamThreads
                 + ", commitInterval=" + commitInterval
                 + ", endOfStepCheckInterval=" + endOfStepCheckInterval
-                + ", clientOverrides=" + clientOverrides.keySet() + ", stalls=" + stalls + ", rollups=" + rollups + "]";
+                + ", clientOverrides=" + clientOverrides.keySet() + ", stalls=" + stalls + ", rollups=" + rollups
+                + ", stepEndWait=" + stepEndWait + "]";
     }
 
     private static void requireWholeMillis(String key, Duration value, long minMillis) {

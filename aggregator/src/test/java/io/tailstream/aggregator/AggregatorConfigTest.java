@@ -18,6 +18,7 @@ class AggregatorConfigTest {
         assertThat(c.windowSizeMs()).isEqualTo(1000);
         assertThat(c.graceMs()).isEqualTo(2000);
         assertThat(c.processingGuarantee()).isEqualTo("exactly_once_v2");
+        assertThat(c.stepEndWait()).isEqualTo(Duration.ofSeconds(60));
     }
 
     @Test
@@ -33,6 +34,8 @@ class AggregatorConfigTest {
                 .hasMessageContaining("processingGuarantee").hasMessageContaining("'exactly_once'");
         assertThatThrownBy(() -> c.withApplicationId("has space")).hasMessageContaining("'has space'");
         assertThatThrownBy(() -> c.withStreamThreads(0)).hasMessageContaining("streamThreads").hasMessageContaining("0");
+        assertThatThrownBy(() -> c.withStepEndWait(Duration.ofSeconds(-1))).hasMessageContaining("stepEndWait")
+                .hasMessageContaining("PT-1S");
     }
 
     @Test

@@ -137,7 +137,10 @@ class KillRestartIntegrationTest {
                     x.measureEndEpochMs(), x.count(), x.errors(), x.errorsByClass(), x.queries(), x.qps(), x.tps(),
                     x.meanMicros(), x.p50Micros(), x.p90Micros(), x.p95Micros(), x.p99Micros(), x.p999Micros(),
                     x.maxMicros(), x.stallCount(), x.stallMs(), x.qpsSlopePctPerHour(), x.qpsCv(), x.clientBound(),
-                    x.lateCount(), x.missingBlocks(), x.histogram(), 0));
+                    x.lateCount(), x.missingBlocks(), x.histogram(), 0, x.version(), x.okQueries(),
+                    x.errorsPerSecond(), x.p9999Micros(), x.measuredSeconds(), x.measureStartEpochMicros(),
+                    x.measureEndEpochMicros(), x.spanSource(), x.complete(), x.trendWindows(), x.errorMeanMicros(),
+                    x.errorP99Micros(), x.errorMaxMicros(), x.errorHistogram()));
         }
         return new Outputs(sorted, s, m);
     }

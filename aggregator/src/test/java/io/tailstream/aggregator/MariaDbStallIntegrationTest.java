@@ -70,7 +70,8 @@ class MariaDbStallIntegrationTest {
 
     @Test
     void globalReadLockForFiveSeconds_isExactlyOneHardStallOfFiveSecondsPlusMinusOne() throws Exception {
-        Outcome o = runRetryingTableRaces(Duration.ofSeconds(16), Duration.ofSeconds(2));
+        // the lock from 8 s into the step: after 2 s of warm-up and 5 measured windows, the stall rules' baseline
+        Outcome o = runRetryingTableRaces(Duration.ofSeconds(16), Duration.ofSeconds(7));
         List<StallEvent> hard = o.stalls.values().stream().filter(s -> s.kind().equals(StallEvent.HARD)).toList();
         assertThat(hard).as("hard stalls (last record per key) of %s", o.stalls).hasSize(1);
         StallEvent stall = hard.get(0);

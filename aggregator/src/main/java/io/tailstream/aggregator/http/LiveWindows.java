@@ -236,14 +236,16 @@ public final class LiveWindows implements TopologyListener {
             this.op = op;
             Tags tags = tags(runId, stepId, op);
             this.meters = List.of(
-                    gauge("tailstream.window.qps", "Queries per second of the latest window", tags,
-                            WindowStats::qps),
+                    gauge("tailstream.window.qps", "Statements of successful transactions per second of the latest "
+                            + "window", tags, WindowStats::qps),
                     gauge("tailstream.window.tps", "Successful transactions per second of the latest window", tags,
                             WindowStats::tps),
-                    gauge("tailstream.window.p95.seconds", "P95 latency of the latest window", tags,
-                            w -> w.p95Micros() / 1e6),
-                    gauge("tailstream.window.p99.seconds", "P99 latency of the latest window", tags,
-                            w -> w.p99Micros() / 1e6),
+                    gauge("tailstream.window.errors.per.second", "Failed transactions per second of the latest window",
+                            tags, WindowStats::errorsPerSecond),
+                    gauge("tailstream.window.p95.seconds", "P95 latency of the latest window's successful "
+                            + "transactions", tags, w -> w.p95Micros() / 1e6),
+                    gauge("tailstream.window.p99.seconds", "P99 latency of the latest window's successful "
+                            + "transactions", tags, w -> w.p99Micros() / 1e6),
                     gauge("tailstream.window.count", "Samples completed in the latest window", tags,
                             w -> w.count()),
                     FunctionCounter.builder("tailstream.window.errors", this, s -> s.errorsTotal())

@@ -217,9 +217,12 @@ public final class MonitorServer implements AutoCloseable {
         m.put("count", w.count());
         m.put("errors", w.errors());
         m.put("queries", w.queries());
+        m.put("okQueries", w.okQueries());
         m.put("lateCount", w.lateCount());
+        m.put("warmupCount", w.warmupCount());
         m.put("qps", w.qps());
         m.put("tps", w.tps());
+        m.put("errorsPerSecond", w.errorsPerSecond());
         m.put("meanMicros", w.meanMicros());
         m.put("p50Micros", w.p50Micros());
         m.put("p95Micros", w.p95Micros());

@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * The stall rules over the measured windows of one scope, fed in time order:
  * <ul>
- *   <li><b>hard</b>: a window with no completed transaction (it exists because heartbeats say the step is active).
+ *   <li><b>hard</b>: a window in which no transaction succeeded (it exists because heartbeats say the step is
+ *       active; failed transactions are no work done).
  *       Declared at the first such window; the stall lasts while windows stay empty.</li>
  *   <li><b>throughput</b>: a non-empty window whose QPS is below {@code throughputFraction} x baseline QPS, for at
  *       least {@code throughputMinWindows} consecutive windows.</li>

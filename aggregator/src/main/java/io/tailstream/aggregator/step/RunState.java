@@ -64,8 +64,10 @@ public record RunState(String runId, Double plateauMinGainPct, Integer plateauPa
     /**
      * The figures of one step summary the run summary reads.
      *
-     * @param seconds measured seconds ({@code measureEnd - measureStart})
+     * @param seconds   the step's measured span, seconds ({@code StepSummary.measuredSeconds})
+     * @param okQueries statements of the successful measured samples
      */
     public record StepFigures(int stepId, String op, long count, long errors, long queries, double seconds,
-                              double qps, double tps, double meanMicros, long p95Micros, long p99Micros) {}
+                              double qps, double tps, double meanMicros, long p95Micros, long p99Micros,
+                              long okQueries) {}
 }

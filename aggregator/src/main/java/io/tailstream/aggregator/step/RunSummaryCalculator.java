@@ -15,7 +15,9 @@ import java.util.function.ToDoubleFunction;
  * A {@link RunSummary} as a pure function of a {@link RunState}: groups the run's step summaries into rounds,
  * sweeps and scale-out pairs with the definitions documented on {@link RunSummary} (the report's and the producer's).
  * Only steps with a {@code StepStarted} (which says target, workload, threads and round) and a scope that measured
- * at least one sample take part. Stateless and thread safe.
+ * at least one sample take part. The step figures are the exact ones of version-2 step summaries (successful work
+ * over each step's exact measured span), so the pooled figures are Σ statements (transactions) of successful measured
+ * samples / Σ exact spans. Stateless and thread safe.
  */
 public final class RunSummaryCalculator {
 
@@ -82,16 +84,16 @@ public final class RunSummaryCalculator {
         pending.sort(Comparator.naturalOrder());
         return new RunSummary(run.runId(), rounds, sweeps, scaleOut(run, allRounds), rule.minGainPct(),
                 rule.patience(), plan == null ? "default" : "plan", summarized.size(), pending,
-                run.ended() && pending.isEmpty(), atEpochMs);
+                run.ended() && pending.isEmpty(), atEpochMs, RunSummary.VERSION);
     }
 
     private static RunSummary.RoundStats roundStats(GroupKey k, List<Round> rs) {
         double seconds = 0;
-        long queries = 0;
+        long okQueries = 0;
         long ok = 0;
         for (Round r : rs) {
             seconds += r.figures().seconds();
-            queries += r.figures().queries();
+            okQueries += r.figures().okQueries();
             ok += r.figures().count() - r.figures().errors();
         }
         return new RunSummary.RoundStats(k.target(), k.workload(), k.threads(), k.op(), rs.size(),
@@ -99,7 +101,7 @@ public final class RunSummaryCalculator {
                 figure(rs, r -> r.figures().qps()), figure(rs, r -> r.figures().tps()),
                 figure(rs, r -> r.figures().meanMicros()), figure(rs, r -> r.figures().p95Micros()),
                 figure(rs, r -> r.figures().p99Micros()),
-                seconds > 0 ? queries / seconds : 0, seconds > 0 ? ok / seconds : 0);
+                seconds > 0 ? okQueries / seconds : 0, seconds > 0 ? ok / seconds : 0);
     }
 
     /** Mean, sample standard deviation (n - 1; two passes), min and max. */
@@ -134,8 +136,8 @@ public final class RunSummaryCalculator {
         for (Map.Entry<Integer, List<Round>> e : levels.entrySet()) {
             List<Round> rs = e.getValue();
             double seconds = rs.stream().mapToDouble(r -> r.figures().seconds()).sum();
-            long queries = rs.stream().mapToLong(r -> r.figures().queries()).sum();
-            double pooled = seconds > 0 ? queries / seconds : 0;
+            long okQueries = rs.stream().mapToLong(r -> r.figures().okQueries()).sum();
+            double pooled = seconds > 0 ? okQueries / seconds : 0;
             double mean = rs.stream().mapToDouble(r -> r.figures().qps()).sum() / rs.size();
             out.add(new RunSummary.Level(e.getKey(), pooled, mean, rs.size()));
             // strictly higher: the lowest thread count wins a tie, as in the report

@@ -6,6 +6,7 @@ import io.tailstream.aggregator.stall.StallDetector;
 import io.tailstream.aggregator.stall.WindowPoint;
 import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunEnded;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.RunSummary;
@@ -13,8 +14,11 @@ import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
 import io.tailstream.schemas.event.StepSummary;
+import io.tailstream.schemas.event.WindowPart;
 import io.tailstream.schemas.event.WindowStats;
+import io.tailstream.schemas.histogram.LatencyFigures;
 import io.tailstream.schemas.histogram.LatencyHistograms;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.UUID;
 import org.HdrHistogram.Histogram;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -38,14 +43,14 @@ import org.slf4j.LoggerFactory;
  * Stage 3: per run (one task reads every closed window of every scope, plus the control topic), in window order
  * per scope:
  * <ul>
- *   <li><b>stalls</b> — each scope's measured windows go through a {@link StallDetector}; the {@code "*"} scope's
- *       stalls are published as {@link StallEvent}s, open ones on every window they extend and once more when they
- *       end; {@code affectedOps} lists the ops whose own detector has a stall of the same kind overlapping it.</li>
- *   <li><b>roll-ups</b> — each window is merged into the open roll-up window of each configured size; a roll-up is
- *       emitted when a window of a later roll-up period arrives or the scope ends.</li>
- *   <li><b>summaries</b> — when a scope ends (its end-of-step ticks closed its last window) a {@link StepSummary}
- *       of its measurement phase; published again if anything changes later (late corrections, a
- *       {@code StepEnded} that completes the block accounting). Consumers keep the last record per key.</li>
+ *   <li><b>stalls</b> — each scope's whole measured windows go through a {@link StallDetector}; the {@code "*"}
+ *       scope's stalls are published as {@link StallEvent}s, open ones on every window they extend and once more when
+ *       they end; {@code affectedOps} lists the ops whose own detector has a stall of the same kind overlapping
+ *       it.</li>
+ *   <li><b>roll-ups</b> — each window is merged into the open roll-up window of each configured size (measured parts
+ *       included); a roll-up is emitted when a window of a later roll-up period arrives or the scope ends.</li>
+ *   <li><b>summaries</b> — a {@link StepSummary} per scope, exact over the measured samples (see below), published
+ *       once the step is complete and again only when something changes it.</li>
  *   <li><b>run summaries</b> — every step summary's figures are kept per run; when a {@code RunEnded} arrives a
  *       {@link RunSummary} (across rounds, sweeps and endpoints, {@link RunSummaryCalculator}) is published, and
  *       again on each later {@code RunEnded} (several producers) and each step summary published after it (the
@@ -54,10 +59,35 @@ import org.slf4j.LoggerFactory;
  *       after its last run summary, or {@link #RUN_IDLE_LIMIT} after its last change if it never ends; a step
  *       summary of a dropped run is not reflected (the run summary published stands).</li>
  * </ul>
- * The measurement phase starts at the first non-empty window without warm-up samples; from then on every window
- * of the scope, empty (stalled) ones included, is measured.
  *
- * <p>State is in two change-logged key-value stores (JSON), so exactly-once holds across restarts. Not thread safe:
+ * <h2>Measured figures</h2>
+ * A summary adds up every window's {@link WindowStats#measuredPart()} (the samples whose warm-up flag is clear, late
+ * corrections included) and divides by the producers' exact measured span ({@link StepMeta#exactSpan()}); producers
+ * that do not report their bounds get the span of the windows holding measured samples instead.
+ *
+ * <h2>Whole windows: stall rules and trend</h2>
+ * The stall rules and the QPS trend read only <em>whole</em> measured windows, because the first and last windows of
+ * a step hold part of a second: a last window covering 0.24 s of measurement reads as a 76 % collapse. Left out are
+ * windows holding warm-up samples, the scope's first window with samples when no warm-up came before it (the step
+ * started inside it), and windows reaching past the end of the measurement. That end is known exactly only from the
+ * producers' {@code StepEnded}, which may come before or after the last windows; so the last window with samples and
+ * the empty windows after it are <em>held</em> ({@link ScopeState#held()}) until a later window with samples proves
+ * them inside (no sample completes after the measurement ends), or until more than {@link #HOLD_WINDOWS} windows are
+ * held (a hard stall is then reported that many windows later), or until the summary is first published, when they
+ * are fed if they end by the exact measurement end and left out otherwise (all of them when the end is not known).
+ * What the rules see therefore depends only on the windows and the step's end, never on the order in which control
+ * events and windows arrive.
+ *
+ * <h2>Publication</h2>
+ * A scope's summary is published when the step is complete: the scope ended (its end-of-step ticks closed its last
+ * window; for an op, as many ticks as the {@code "*"} scope got), every producer that started the step reported its
+ * end ({@code StepEnded}) and every block they sent was counted ({@code missingBlocks == 0}), so its first record
+ * already holds the final figures. A producer that never reports (killed) or blocks that never arrive do not hold it
+ * forever: {@code stepEndWait} after the step's first scope ended it is published with {@code complete = false}.
+ * After that it is published again only when its figures change (a late correction, a producer's late end, the block
+ * accounting, the client-bound flag): a fingerprint of the last record published is kept.
+ *
+ * <p>State is in change-logged key-value stores (JSON), so exactly-once holds across restarts. Not thread safe:
  * one instance per task.
  */
 public final class StepProcessor implements Processor<String, StepInput, String, StepOutput> {
@@ -75,9 +105,18 @@ public final class StepProcessor implements Processor<String, StepInput, String,
     public static final Duration RUN_IDLE_LIMIT = Duration.ofDays(7);
     /** How often ended and idle runs are looked for. */
     static final Duration RUN_SWEEP_INTERVAL = Duration.ofMinutes(1);
+    /** How often steps whose summaries wait for a producer's end are looked at. */
+    static final Duration WAIT_SWEEP_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * Most whole windows held back from the stall rules after the last window with samples (see the class
+     * documentation): the empty windows a producer's heartbeats make between its last transaction and its end-of-step
+     * marker are a few hundred milliseconds, rarely more than one window.
+     */
+    public static final int HOLD_WINDOWS = 3;
 
     private final StallConfig stallConfig;
     private final List<Long> rollupSizesMs;
+    private final long stepEndWaitMs;
     private final String scopeStoreName;
     private final String stepStoreName;
     private final String runStoreName;
@@ -85,11 +124,18 @@ public final class StepProcessor implements Processor<String, StepInput, String,
     private KeyValueStore<String, ScopeState> scopes;
     private KeyValueStore<String, StepMeta> steps;
     private KeyValueStore<String, RunState> runs;
+    /** Steps with an ended scope whose summary waits (heap mirror of {@link StepMeta#awaiting()}). */
+    private final Set<String> awaiting = new TreeSet<>();
 
-    public StepProcessor(StallConfig stallConfig, List<Long> rollupSizesMs, String scopeStoreName,
-                         String stepStoreName, String runStoreName) {
+    /**
+     * @param stepEndWait how long after a step's first scope ended its summaries wait for every producer's end and
+     *                    every block before they are published as incomplete
+     */
+    public StepProcessor(StallConfig stallConfig, List<Long> rollupSizesMs, Duration stepEndWait,
+                         String scopeStoreName, String stepStoreName, String runStoreName) {
         this.stallConfig = stallConfig;
         this.rollupSizesMs = List.copyOf(rollupSizesMs);
+        this.stepEndWaitMs = stepEndWait.toMillis();
         this.scopeStoreName = scopeStoreName;
         this.stepStoreName = stepStoreName;
         this.runStoreName = runStoreName;
@@ -101,7 +147,17 @@ public final class StepProcessor implements Processor<String, StepInput, String,
         this.scopes = ctx.getStateStore(scopeStoreName);
         this.steps = ctx.getStateStore(stepStoreName);
         this.runs = ctx.getStateStore(runStoreName);
+        awaiting.clear();
+        try (KeyValueIterator<String, StepMeta> it = steps.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, StepMeta> kv = it.next();
+                if (kv.value.awaiting()) {
+                    awaiting.add(kv.key);
+                }
+            }
+        }
         ctx.schedule(RUN_SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::dropFinishedRuns);
+        ctx.schedule(WAIT_SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::publishWaitedOut);
     }
 
     @Override
@@ -118,74 +174,106 @@ public final class StepProcessor implements Processor<String, StepInput, String,
 
     private void window(StepInput in) {
         WindowStats w = in.window();
-        StepMeta meta = meta(w.runId(), w.stepId());
-        Set<String> ops = new TreeSet<>(meta.ops());
-        if (!WindowStats.ALL_OPS.equals(w.op())) {
-            ops.add(w.op());
+        StepMeta before = meta(w.runId(), w.stepId());
+        StepMeta meta = before.withOp(w.op()).withBlocks(in.blocks());
+        if (meta != before) {
+            steps.put(stepKey(w.runId(), w.stepId()), meta);
         }
-        meta = new StepMeta(meta.runId(), meta.stepId(), ops, meta.blocksReceived() + in.blocks(), meta.producers(),
-                meta.blocksSent(), meta.clientBound());
-        steps.put(stepKey(w.runId(), w.stepId()), meta);
-        // summaries already out that this record changes: published again (consumers keep the last per key)
-        Set<String> republish = new TreeSet<>();
-        String allKey = WindowStats.scopeKey(w.runId(), w.stepId(), WindowStats.ALL_OPS);
-        ScopeState all = scopes.get(allKey);
-        if (in.blocks() > 0 && all != null && all.ended()) {
-            republish.add(allKey); // blocks counted after the end (e.g. marker copies): the accounting changed
-        }
+        boolean recheck = in.blocks() > 0 && meta.firstEndAtMs() >= 0; // the block accounting changed after an end
         if (in.publish() || w.count() > 0) {
             String key = w.scopeKey();
             ScopeState s = scopes.get(key);
             if (s == null) {
                 s = ScopeState.start(w.runId(), w.stepId(), w.op());
             }
-            Histogram latencies = LatencyHistograms.fromBase64(w.histogram());
-            s = in.late() ? late(s, w, latencies) : onTime(s, w, latencies);
+            PartSum.Decoded whole = PartSum.Decoded.of(w.whole());
+            // a wholly measured window (the common case) is decoded once
+            PartSum.Decoded measured = w.measured() == null && w.warmupCount() == 0 ? whole
+                    : PartSum.Decoded.of(w.measuredPart());
+            s = in.late() ? late(s, w, whole, measured) : onTime(s, w, whole, measured);
             scopes.put(key, s);
-            if (in.late() && s.ended()) {
-                republish.add(key);
-            }
+            recheck |= s.ended();
         }
-        for (String key : republish) {
-            emitSummary(scopes.get(key), meta);
+        if (recheck) {
+            check(w.runId(), w.stepId());
         }
     }
 
-    private ScopeState onTime(ScopeState s, WindowStats w, Histogram latencies) {
-        List<ScopeState.Rollup> rollups = rollups(s, w, latencies);
-        long measureStart = s.measureStartMs();
-        if (measureStart < 0 && w.count() > 0 && w.warmupCount() == 0) {
-            measureStart = w.windowStartEpochMs();
+    /** Adds a window's measured part to the scope's sum; every window, on time or late. */
+    private static ScopeState measure(ScopeState s, WindowStats w, PartSum.Decoded measured) {
+        long first = s.firstMeasuredMs();
+        long lastEnd = s.lastMeasuredEndMs();
+        if (measured.part().count() > 0) {
+            first = first < 0 ? w.windowStartEpochMs() : Math.min(first, w.windowStartEpochMs());
+            lastEnd = Math.max(lastEnd, w.windowEndEpochMs());
         }
-        if (measureStart < 0 || w.windowStartEpochMs() < measureStart) {
-            return new ScopeState(s.runId(), s.stepId(), s.op(), -1, -1, s.measured(), s.lateCount() + w.lateCount(),
-                    s.trend(), s.detector(), rollups, s.ended());
+        return s.withMeasured(PartSum.plus(s.measuredSum(), measured), first, lastEnd, s.lateCount() + w.lateCount());
+    }
+
+    private ScopeState onTime(ScopeState s, WindowStats w, PartSum.Decoded whole, PartSum.Decoded measured) {
+        s = measure(s, w, measured).withRollups(rollups(s, w, whole, measured));
+        boolean samples = w.count() > 0;
+        if (w.warmupCount() > 0) {
+            return s.withPhase(s.seenSamples() || samples, true, s.wholeFromMs());
+        }
+        long wholeFrom = s.wholeFromMs();
+        if (wholeFrom < 0) {
+            // before the first whole window: empty ones are before the measurement, and the scope's first window
+            // with samples is where the step started (partly covered) unless warm-up came before it
+            boolean startsHere = samples && (s.seenSamples() || s.seenWarmup());
+            if (!startsHere) {
+                return s.withPhase(s.seenSamples() || samples, s.seenWarmup(), -1);
+            }
+            wholeFrom = w.windowStartEpochMs();
+        }
+        s = s.withPhase(s.seenSamples() || samples, s.seenWarmup(), wholeFrom);
+        if (s.finalized()) {
+            return s; // stalls and trend are final once the summary went out (a window of a producer waited out)
+        }
+        return hold(s, new ScopeState.HeldWindow(new WindowPoint(w.windowStartEpochMs(), w.windowEndEpochMs(),
+                w.successful(), w.qps(), w.p99Micros()), w.count()));
+    }
+
+    /**
+     * Holds a whole window back and feeds the stall rules and trend what is proven inside the measurement: everything
+     * held before a window with samples, and the oldest windows beyond {@link #HOLD_WINDOWS}.
+     */
+    private ScopeState hold(ScopeState s, ScopeState.HeldWindow window) {
+        List<ScopeState.HeldWindow> held = new ArrayList<>(s.held());
+        held.add(window);
+        int release = window.samples() > 0 ? held.size() - 1 : Math.max(0, held.size() - HOLD_WINDOWS);
+        return feed(s, held.subList(0, release), held.subList(release, held.size()));
+    }
+
+    /** Feeds {@code windows} to the stall rules and trend in order; {@code stillHeld} stay held. */
+    private ScopeState feed(ScopeState s, List<ScopeState.HeldWindow> windows, List<ScopeState.HeldWindow> stillHeld) {
+        if (windows.isEmpty()) {
+            return s.withSeries(s.trend(), stillHeld, s.detector());
         }
         StallDetector detector = new StallDetector(stallConfig, s.detector());
-        List<Stall> stalls = detector.accept(new WindowPoint(w.windowStartEpochMs(), w.windowEndEpochMs(), w.count(),
-                w.qps(), w.p99Micros()));
-        double hours = (w.windowStartEpochMs() - measureStart) / MS_PER_HOUR;
-        ScopeState next = new ScopeState(s.runId(), s.stepId(), s.op(), measureStart, w.windowEndEpochMs(),
-                s.measured().plus(w, latencies), s.lateCount(), s.trend().plus(hours, w.qps()), detector.state(),
-                rollups, s.ended());
+        QpsTrend trend = s.trend();
+        List<Stall> stalls = new ArrayList<>();
+        for (ScopeState.HeldWindow h : windows) {
+            WindowPoint p = h.point();
+            stalls.addAll(detector.accept(p));
+            trend = trend.plus((p.startMs() - s.wholeFromMs()) / MS_PER_HOUR, p.qps(), p.endMs() - p.startMs());
+        }
+        ScopeState next = s.withSeries(trend, stillHeld, detector.state());
         publishStalls(next, stalls);
         return next;
     }
 
-    private ScopeState late(ScopeState s, WindowStats w, Histogram latencies) {
-        boolean measured = s.measureStartMs() >= 0 && w.windowStartEpochMs() >= s.measureStartMs();
+    private ScopeState late(ScopeState s, WindowStats w, PartSum.Decoded whole, PartSum.Decoded measured) {
         List<ScopeState.Rollup> rollups = new ArrayList<>();
         for (ScopeState.Rollup r : s.rollups()) {
             boolean inside = w.windowStartEpochMs() >= r.startMs() && w.windowStartEpochMs() < r.startMs() + r.sizeMs();
-            rollups.add(inside ? new ScopeState.Rollup(r.sizeMs(), r.startMs(), r.acc().plus(w, latencies)) : r);
+            rollups.add(inside ? plus(r, w, whole, measured) : r);
         }
-        // measured's own lateCount grows with the merged correction; lateCount counts unmeasured ones as well
-        return new ScopeState(s.runId(), s.stepId(), s.op(), s.measureStartMs(), s.measureEndMs(),
-                measured ? s.measured().plus(w, latencies) : s.measured(), s.lateCount() + w.lateCount(), s.trend(),
-                s.detector(), rollups, s.ended());
+        return measure(s, w, measured).withRollups(rollups);
     }
 
-    private List<ScopeState.Rollup> rollups(ScopeState s, WindowStats w, Histogram latencies) {
+    private List<ScopeState.Rollup> rollups(ScopeState s, WindowStats w, PartSum.Decoded whole,
+                                            PartSum.Decoded measured) {
         Map<Long, ScopeState.Rollup> open = new TreeMap<>();
         for (ScopeState.Rollup r : s.rollups()) {
             open.put(r.sizeMs(), r);
@@ -198,70 +286,158 @@ public final class StepProcessor implements Processor<String, StepInput, String,
                 emitRollup(s, r);
                 r = null;
             }
-            WindowAccumulator acc = r == null ? WindowAccumulator.empty() : r.acc();
-            next.add(new ScopeState.Rollup(size, start, acc.plus(w, latencies)));
+            next.add(plus(r == null ? new ScopeState.Rollup(size, start, null, null, 0, 0) : r, w, whole, measured));
         }
         return next;
     }
 
+    /** A roll-up plus one window: its samples, and its measured part once any window of the roll-up had warm-up. */
+    private static ScopeState.Rollup plus(ScopeState.Rollup r, WindowStats w, PartSum.Decoded whole,
+                                          PartSum.Decoded measured) {
+        WindowPart m = r.measured();
+        if (m != null || w.warmupCount() > 0) {
+            m = PartSum.plus(m == null ? r.whole() : m, measured);
+        }
+        return new ScopeState.Rollup(r.sizeMs(), r.startMs(), PartSum.plus(r.whole(), whole), m,
+                r.warmupCount() + w.warmupCount(), r.lateCount() + w.lateCount());
+    }
+
     private void emitRollup(ScopeState s, ScopeState.Rollup r) {
-        WindowStats stats = r.acc().toWindowStats(s.runId(), s.stepId(), s.op(), r.startMs(),
-                r.startMs() + r.sizeMs());
+        WindowPart whole = r.whole();
+        boolean mixed = r.warmupCount() > 0 && r.warmupCount() < whole.count();
+        WindowStats stats = WindowStats.of(s.runId(), s.stepId(), s.op(), r.startMs(), r.startMs() + r.sizeMs(),
+                whole.count(), whole.errors(), whole.errorsByClass(), whole.queries(), whole.okQueries(),
+                whole.successfulLatencies(), whole.errorHistogram() == null ? null : whole.failedLatencies(),
+                r.warmupCount(), r.lateCount(), mixed ? r.measured() : null);
         context.forward(new Record<>(stats.scopeKey(), new StepOutput.Rollup(stats), r.startMs()));
     }
 
     private void end(StepInput in) {
-        StepMeta meta = meta(in.runId(), in.stepId());
-        meta = new StepMeta(meta.runId(), meta.stepId(), meta.ops(), meta.blocksReceived() + in.blocks(),
-                meta.producers(), meta.blocksSent(), meta.clientBound());
+        long now = context.currentSystemTimeMs();
+        StepMeta meta = meta(in.runId(), in.stepId()).withBlocks(in.blocks()).withEnd(in.op(), now);
         steps.put(stepKey(in.runId(), in.stepId()), meta);
         String key = WindowStats.scopeKey(in.runId(), in.stepId(), in.op());
         ScopeState s = scopes.get(key);
-        if (s == null) {
-            return; // a scope without any window (an op that never ran): nothing to summarize
-        }
-        if (!s.ended()) {
-            StallDetector detector = new StallDetector(stallConfig, s.detector());
-            List<Stall> ended = detector.finish();
+        if (s != null && !s.ended()) {
             for (ScopeState.Rollup r : s.rollups()) {
                 emitRollup(s, r);
             }
-            s = new ScopeState(s.runId(), s.stepId(), s.op(), s.measureStartMs(), s.measureEndMs(), s.measured(),
-                    s.lateCount(), s.trend(), detector.state(), List.of(), true);
-            scopes.put(key, s);
-            publishStalls(s, ended);
+            scopes.put(key, s.endedNow());
         }
-        emitSummary(s, meta);
+        check(in.runId(), in.stepId());
     }
 
     private void control(ControlEvent event) {
         runControl(event);
+        StepMeta before;
+        StepMeta next;
         if (event instanceof StepStarted e) {
-            StepMeta m = meta(e.runId(), e.stepId());
-            Set<String> producers = new TreeSet<>(m.producers());
-            producers.add(e.producerId());
-            steps.put(stepKey(e.runId(), e.stepId()), new StepMeta(m.runId(), m.stepId(), m.ops(),
-                    m.blocksReceived(), producers, m.blocksSent(), m.clientBound()));
+            before = meta(e.runId(), e.stepId());
+            next = before.withProducer(e.producerId());
         } else if (event instanceof StepEnded e) {
-            StepMeta m = meta(e.runId(), e.stepId());
-            Map<String, Long> sent = new TreeMap<>(m.blocksSent());
-            sent.put(e.producerId(), e.blocksSent());
-            Set<String> producers = new TreeSet<>(m.producers());
-            producers.add(e.producerId());
-            StepMeta next = new StepMeta(m.runId(), m.stepId(), m.ops(), m.blocksReceived(), producers, sent,
-                    m.clientBound());
-            steps.put(stepKey(e.runId(), e.stepId()), next);
-            ScopeState all = scopes.get(WindowStats.scopeKey(e.runId(), e.stepId(), WindowStats.ALL_OPS));
-            if (all != null && all.ended()) {
-                emitSummary(all, next);
-            }
+            before = meta(e.runId(), e.stepId());
+            next = before.withStepEnded(e);
         } else if (event instanceof ClientHealth e && e.clientBound()) {
-            StepMeta m = meta(e.runId(), e.stepId());
-            if (!m.clientBound()) {
-                steps.put(stepKey(e.runId(), e.stepId()), new StepMeta(m.runId(), m.stepId(), m.ops(),
-                        m.blocksReceived(), m.producers(), m.blocksSent(), true));
+            before = meta(e.runId(), e.stepId());
+            next = before.withClientBound();
+        } else {
+            return;
+        }
+        if (!next.equals(before)) {
+            steps.put(stepKey(next.runId(), next.stepId()), next);
+            if (next.firstEndAtMs() >= 0) {
+                check(next.runId(), next.stepId());
             }
         }
+    }
+
+    /** Publishes the summaries of the step's ended scopes that are due or changed (see the class documentation). */
+    private void check(String runId, int stepId) {
+        StepMeta meta = meta(runId, stepId);
+        long now = context.currentSystemTimeMs();
+        boolean waitedOut = meta.firstEndAtMs() >= 0 && now - meta.firstEndAtMs() >= stepEndWaitMs;
+        boolean waiting = false;
+        // ops first: when "*" finishes its stall rules, affectedOps reads the ops' final stalls
+        List<String> order = new ArrayList<>(meta.ops());
+        order.add(WindowStats.ALL_OPS);
+        for (String op : order) {
+            String key = WindowStats.scopeKey(runId, stepId, op);
+            ScopeState s = scopes.get(key);
+            if (s == null || !s.ended()) {
+                continue;
+            }
+            boolean complete = complete(op, meta);
+            if (s.published() == null && !complete && !waitedOut) {
+                waiting = true;
+                continue;
+            }
+            if (!s.finalized()) {
+                s = finalizeSeries(s, meta);
+            }
+            StepSummary summary = summary(s, meta, complete, now);
+            String fingerprint = fingerprint(summary);
+            if (!fingerprint.equals(s.published())) {
+                s = s.publishedAs(fingerprint);
+                context.forward(new Record<>(summary.key(), new StepOutput.Summary(summary),
+                        Math.max(0, summary.measureEndEpochMs())));
+                runFigures(summary);
+            }
+            scopes.put(key, s);
+        }
+        String stepKey = stepKey(runId, stepId);
+        steps.put(stepKey, meta.withAwaiting(waiting));
+        if (waiting) {
+            awaiting.add(stepKey);
+        } else {
+            awaiting.remove(stepKey);
+        }
+    }
+
+    /** The scope ended, with as many ticks as the step's "*" scope, and nothing of the step is missing. */
+    private static boolean complete(String op, StepMeta meta) {
+        return meta.allEnded() && meta.missingBlocks() == 0 && meta.endsOf(op) >= meta.endsOf(WindowStats.ALL_OPS);
+    }
+
+    private void publishWaitedOut(long now) {
+        List<String> due = new ArrayList<>();
+        for (String stepKey : awaiting) {
+            StepMeta m = steps.get(stepKey);
+            if (m == null || m.firstEndAtMs() < 0 || now - m.firstEndAtMs() >= stepEndWaitMs) {
+                due.add(stepKey);
+            }
+        }
+        for (String stepKey : due) {
+            StepMeta m = steps.get(stepKey);
+            if (m == null) {
+                awaiting.remove(stepKey);
+                continue;
+            }
+            LOG.info("step {}: summary published incomplete after waiting {} ms (producers {}, ended {}, missing "
+                    + "blocks {})", stepKey, stepEndWaitMs, m.producers(), m.blocksSent().keySet(), m.missingBlocks());
+            check(m.runId(), m.stepId());
+        }
+    }
+
+    /**
+     * The first publication: the held windows are decided with the exact measurement end (fed if they end by it, left
+     * out otherwise; all left out when the end is not known), then the stall rules finish.
+     */
+    private ScopeState finalizeSeries(ScopeState s, StepMeta meta) {
+        StepMeta.Bounds span = meta.exactSpan();
+        List<ScopeState.HeldWindow> inside = new ArrayList<>();
+        if (span != null) {
+            for (ScopeState.HeldWindow h : s.held()) {
+                if (h.point().endMs() * 1000 <= span.endMicros()) {
+                    inside.add(h);
+                }
+            }
+        }
+        s = feed(s, inside, List.of());
+        StallDetector detector = new StallDetector(stallConfig, s.detector());
+        List<Stall> ended = detector.finish();
+        s = s.withSeries(s.trend(), List.of(), detector.state()).finalizedNow();
+        publishStalls(s, ended);
+        return s;
     }
 
     private void publishStalls(ScopeState s, List<Stall> stalls) {
@@ -293,32 +469,42 @@ public final class StepProcessor implements Processor<String, StepInput, String,
         }
     }
 
-    private void emitSummary(ScopeState s, StepMeta meta) {
-        WindowAccumulator m = s.measured();
-        Histogram h = m.latencies();
-        long count = h.getTotalCount();
-        boolean empty = count == 0;
-        double seconds = s.measureStartMs() < 0 ? 0 : (s.measureEndMs() - s.measureStartMs()) / 1000.0;
+    /** The scope's summary (version 2) as of now. */
+    private StepSummary summary(ScopeState s, StepMeta meta, boolean complete, long now) {
+        WindowPart m = s.measuredSum();
+        StepMeta.Bounds span = meta.exactSpan();
+        String source = StepSummary.SPAN_PRODUCER;
+        if (span == null) {
+            source = StepSummary.SPAN_WINDOWS;
+            span = s.firstMeasuredMs() < 0 ? new StepMeta.Bounds(0, 0)
+                    : new StepMeta.Bounds(s.firstMeasuredMs() * 1000, s.lastMeasuredEndMs() * 1000);
+        }
+        double seconds = (span.endMicros() - span.startMicros()) / 1e6;
+        Histogram ok = m.successfulLatencies();
+        LatencyFigures f = LatencyFigures.of(ok);
+        LatencyFigures failed = LatencyFigures.of(m.errorHistogram() == null ? null : m.failedLatencies());
         StallDetector detector = new StallDetector(stallConfig, s.detector());
-        StepSummary summary = new StepSummary(s.runId(), s.stepId(), s.op(), s.measureStartMs(), s.measureEndMs(),
-                count, m.errors(), m.errorsByClass(), m.queries(),
-                seconds > 0 ? m.queries() / seconds : 0,
-                seconds > 0 ? (count - m.errors()) / seconds : 0,
-                empty ? 0 : h.getMean(),
-                empty ? 0 : h.getValueAtPercentile(50),
-                empty ? 0 : h.getValueAtPercentile(90),
-                empty ? 0 : h.getValueAtPercentile(95),
-                empty ? 0 : h.getValueAtPercentile(99),
-                empty ? 0 : h.getValueAtPercentile(99.9),
-                empty ? 0 : h.getMaxValue(),
-                detector.stallCount(), detector.stallMs(),
-                s.trend().slopePctPerHour(), s.trend().cv(), meta.clientBound(), s.lateCount(),
-                // blocks belong to the step, not to an op: the "*" summary carries the figure (and is published
-                // again whenever the accounting changes); an op's summary would freeze whatever was known at its end
+        return new StepSummary(s.runId(), s.stepId(), s.op(), Math.floorDiv(span.startMicros(), 1000L),
+                Math.floorDiv(span.endMicros(), 1000L), m.count(), m.errors(), m.errorsByClass(), m.queries(),
+                rate(m.okQueries(), seconds), rate(m.successful(), seconds), f.meanMicros(), f.p50Micros(),
+                f.p90Micros(), f.p95Micros(), f.p99Micros(), f.p999Micros(), f.maxMicros(), detector.stallCount(),
+                detector.stallMs(), s.trend().slopePctPerHour(), s.trend().cv(), meta.clientBound(), s.lateCount(),
+                // blocks belong to the step, not to an op: the "*" summary carries the figure
                 WindowStats.ALL_OPS.equals(s.op()) ? meta.missingBlocks() : -1,
-                LatencyHistograms.toBase64(h), context.currentSystemTimeMs());
-        context.forward(new Record<>(summary.key(), new StepOutput.Summary(summary), Math.max(0, s.measureEndMs())));
-        runFigures(summary);
+                LatencyHistograms.toBase64(ok), now, StepSummary.VERSION, m.okQueries(), rate(m.errors(), seconds),
+                f.p9999Micros(), seconds, span.startMicros(), span.endMicros(), source, complete,
+                (int) Math.min(Integer.MAX_VALUE, s.trend().n()), failed.meanMicros(), failed.p99Micros(),
+                failed.maxMicros(), m.errorHistogram());
+    }
+
+    private static double rate(long n, double seconds) {
+        return seconds > 0 ? n / seconds : 0;
+    }
+
+    /** Identifies a summary's content, emission time left out: a republication only when this changes. */
+    private static String fingerprint(StepSummary summary) {
+        String json = Json.writeString(summary).replaceFirst("\"atEpochMs\":-?\\d+", "");
+        return UUID.nameUUIDFromBytes(json.getBytes(StandardCharsets.UTF_8)).toString();
     }
 
     // ---- run summaries ----
@@ -354,8 +540,8 @@ public final class StepProcessor implements Processor<String, StepInput, String,
         }
         long now = context.currentSystemTimeMs();
         RunState next = r.withFigures(new RunState.StepFigures(s.stepId(), s.op(), s.count(), s.errors(), s.queries(),
-                Math.max(0, s.measureEndEpochMs() - s.measureStartEpochMs()) / 1000.0, s.qps(), s.tps(),
-                s.meanMicros(), s.p95Micros(), s.p99Micros()), now);
+                s.measuredSeconds(), s.qps(), s.tps(), s.meanMicros(), s.p95Micros(), s.p99Micros(), s.okQueries()),
+                now);
         if (next.ended()) {
             publishRun(next);
         } else {

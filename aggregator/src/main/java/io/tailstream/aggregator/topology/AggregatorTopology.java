@@ -67,8 +67,9 @@ public final class AggregatorTopology {
     /** Stage 1's hook store that flushes its combined partials when the task prepares a commit. */
     public static final String DECODE_COMMIT_HOOK = "decode-commit-hook";
     /**
-     * Partial builders (189 KB each) stage 1 may have in use before it flushes early: bounds its heap when a commit
-     * interval spans many windows, as when a backlog is replayed.
+     * Latency bucket sets (186 KB each: one per partial builder, plus those borrowed for failed and warm-up samples)
+     * stage 1 may have in use before it flushes early: bounds its heap when a commit interval spans many windows, as
+     * when a backlog is replayed.
      */
     static final int MAX_COMBINED_PARTIALS = 64;
     /** Stage 1's store of the producers ({@code runId/producerId}) whose data the task's partition carries. */
@@ -221,7 +222,8 @@ public final class AggregatorTopology {
 
         @Override
         public Processor<String, StepInput, String, StepOutput> get() {
-            return new StepProcessor(config.stalls(), config.rollupsMs(), SCOPE_STORE, STEP_STORE, RUN_STORE);
+            return new StepProcessor(config.stalls(), config.rollupsMs(), config.stepEndWait(), SCOPE_STORE, STEP_STORE,
+                    RUN_STORE);
         }
 
         @Override

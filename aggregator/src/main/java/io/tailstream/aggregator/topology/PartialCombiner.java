@@ -1,5 +1,6 @@
 package io.tailstream.aggregator.topology;
 
+import io.tailstream.aggregator.window.BucketPool;
 import io.tailstream.aggregator.window.PartialBuilder;
 import io.tailstream.aggregator.window.WindowAggregate;
 import io.tailstream.schemas.block.BlockHeader;
@@ -27,8 +28,8 @@ import java.util.Objects;
  *
  * <p>A block is decoded into a staging area first ({@link #stage()}) and {@linkplain #addStaged added} only once
  * the whole block decoded, so a block that turns out corrupt half-way leaves nothing behind. Per sample the cost is
- * a window computation and an array append while decoding, then one {@code Histogram.recordValue}; nothing is
- * allocated per sample.
+ * a window computation and an array append while decoding, then one bucket increment ({@link PartialBuilder#record});
+ * nothing is allocated per sample.
  *
  * <p>A sample counts in the window its transaction completed in ({@code start + latency}), windows aligned to the
  * epoch. Not thread safe: one instance per stage-1 processor.
@@ -44,13 +45,16 @@ final class PartialCombiner {
     private final int maxBuilders;
     private final Map<WindowKey, WindowEntry> windows = new HashMap<>();
     private final ArrayDeque<PartialBuilder> pool = new ArrayDeque<>();
+    /** The bucket sets builders borrow for failed and warm-up samples. */
+    private final BucketPool bucketSets = new BucketPool();
     private final Staging staging = new Staging();
     private int buildersInUse;
 
     /**
      * @param windowSizeMs base window, ms
-     * @param maxBuilders  builders (189 KB each) in use at which {@link #full()} says to flush early; bounds the heap
-     *                     when a commit interval covers many windows (replaying a backlog)
+     * @param maxBuilders  bucket sets (186 KB each: one per builder, plus those builders borrowed for failed and
+     *                     warm-up samples) in use at which {@link #full()} says to flush early; bounds the heap when a
+     *                     commit interval covers many windows (replaying a backlog)
      */
     PartialCombiner(long windowSizeMs, int maxBuilders) {
         if (windowSizeMs <= 0) {
@@ -112,9 +116,9 @@ final class PartialCombiner {
         entry(runId, stepId, windowStartEpochMs).all(this).addBlocks(n);
     }
 
-    /** True if enough builders are in use that the caller should flush now. */
+    /** True if enough bucket sets are in use that the caller should flush now. */
     boolean full() {
-        return buildersInUse >= maxBuilders;
+        return buildersInUse + bucketSets.inUse() >= maxBuilders;
     }
 
     boolean isEmpty() {
@@ -160,7 +164,7 @@ final class PartialCombiner {
     private PartialBuilder acquire() {
         buildersInUse++;
         PartialBuilder b = pool.poll();
-        return b != null ? b : new PartialBuilder();
+        return b != null ? b : new PartialBuilder(bucketSets);
     }
 
     private void release(PartialBuilder b) {

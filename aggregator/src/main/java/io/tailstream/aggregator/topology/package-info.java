@@ -6,10 +6,12 @@
  * {@code BlockDecodeProcessor} decodes each block with a visitor (no per-sample object) and adds its samples to a
  * heap combiner ({@code PartialCombiner}): one recycled histogram builder per (run, step, window, op) touched since
  * the last flush. A sample counts in the window it completed in; per sample the cost is a window computation, an
- * array append while the block is validated, and one histogram record. The combiner is flushed — one partial per
- * (window, op) plus the step's "all ops" partial per window, keyed by scope {@code runId/stepId/op}, record
- * timestamp = window start, windows in ascending order — when the task prepares a commit, before end-of-step ticks,
- * and when 64 builders are in use. Partials go through the repartition topic
+ * array append while the block is validated, and one bucket increment (successful measured samples into the
+ * builder's own bucket set; failed and warm-up samples into sets borrowed only when they occur, so the windows'
+ * figures can describe successful work and the measured part of a window exactly). The combiner is flushed — one
+ * partial per (window, op) plus the step's "all ops" partial per window, keyed by scope {@code runId/stepId/op},
+ * record timestamp = window start, windows in ascending order — when the task prepares a commit, before end-of-step
+ * ticks, and when 64 bucket sets are in use. Partials go through the repartition topic
  * {@value io.tailstream.aggregator.topology.AggregatorTopology#PARTIALS_REPARTITION} so all producers' partials of a
  * scope meet in one stage-2 task. Undecodable blocks go, unchanged, to the dead-letter topic with reason, topic,
  * partition and offset in headers ({@link io.tailstream.aggregator.topology.DeadLetters}); processing continues.
@@ -79,9 +81,10 @@
  *   <li>Throughput: per sample, stage 1 decodes and records into a histogram; per window and scope, stages 2 and 3
  *       serialize aggregates, build an HdrHistogram for the window's figures and parse it again for stalls and
  *       roll-ups (a few ms per window). See {@code docs/aggregator-benchmarks.md} for the measured split.</li>
-  <li>Summaries are emitted when a scope's end-of-step ticks arrive; with several samples partitions each
- *       partition's ticks end the scope once, so a summary may be published more than once (the last one is
- *       complete); consumers keep the last record per key, as for stalls.</li>
+ *   <li>Summaries are published once the step is complete: its scopes' end-of-step ticks arrived (one group per
+ *       producer home partition, as many for every scope), every producer reported its end and every block was
+ *       counted; a producer that never ends is waited for a bounded time (see {@code StepProcessor}). They are
+ *       published again only when their figures change; consumers keep the last record per key, as for stalls.</li>
  * </ul>
  */
 package io.tailstream.aggregator.topology;

@@ -1,6 +1,7 @@
 package io.tailstream.aggregator.window;
 
 import io.tailstream.schemas.block.SampleStatus;
+import io.tailstream.schemas.event.WindowPart;
 import io.tailstream.schemas.event.WindowStats;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -9,9 +10,13 @@ import java.util.Objects;
 
 /**
  * The counters and latency buckets of one scope (run, step, op) over one window: both the partial that stage 1
- * computes from one block (or one heartbeat, or one end-of-step tick) and the aggregate stage 2 merges partials
- * into. Merging is associative and commutative, so partials from any number of producers, blocks and partitions
- * merge into the same figures in any order.
+ * computes from the blocks it combined (or one heartbeat, or one end-of-step tick) and the aggregate stage 2 merges
+ * partials into. Merging is associative and commutative, so partials from any number of producers, blocks and
+ * partitions merge into the same figures in any order.
+ *
+ * <p>Samples are kept in two {@link Phase}s, measured (warm-up flag clear) and warm-up, each with successful and failed
+ * samples' latencies apart, so the window's {@link WindowStats} (version 2) describes successful work and carries the
+ * measured samples of a window that mixes both phases exactly.
  *
  * <p>Besides samples, an aggregate counts the markers merged into it: a {@linkplain #heartbeats() heartbeat}
  * means a producer was alive in the window (so a window with count 0 is a real, reportable stall), a
@@ -27,20 +32,95 @@ public final class WindowAggregate {
     private String runId;
     private int stepId;
     private String op;
-    private long errors;
-    private long queries;
-    private long warmupCount;
+    private final Phase measured;
+    private final Phase warmup;
     private long lateCount;
     private long heartbeats;
     private long ticks;
     private long blocks;
-    private final long[] errorsByCode;
-    private SparseHistogram latencies;
+
+    /**
+     * The samples of one phase of a window: successful and failed samples' latencies, errors by status code and the
+     * statements of successful and failed samples. Mutable (merged into); not thread safe.
+     */
+    static final class Phase {
+        SparseHistogram ok;
+        SparseHistogram failed;
+        final long[] errorsByCode = new long[STATUS_CODES];
+        long okQueries;
+        long failedQueries;
+
+        Phase() {
+            this(SparseHistogram.EMPTY, SparseHistogram.EMPTY, null, 0, 0);
+        }
+
+        /** @param errorsByCode copied; null for none */
+        Phase(SparseHistogram ok, SparseHistogram failed, long[] errorsByCode, long okQueries, long failedQueries) {
+            this.ok = ok;
+            this.failed = failed;
+            if (errorsByCode != null) {
+                for (int code = 0; code < STATUS_CODES; code++) {
+                    if (code != SampleStatus.OK.code()) {
+                        this.errorsByCode[code] = errorsByCode[code];
+                    }
+                }
+            }
+            this.okQueries = okQueries;
+            this.failedQueries = failedQueries;
+        }
+
+        long count() {
+            return ok.totalCount() + failed.totalCount();
+        }
+
+        long errors() {
+            long n = 0;
+            for (long e : errorsByCode) {
+                n += e;
+            }
+            return n;
+        }
+
+        long queries() {
+            return okQueries + failedQueries;
+        }
+
+        boolean isEmpty() {
+            return ok.size() == 0 && failed.size() == 0 && okQueries == 0 && failedQueries == 0 && errors() == 0;
+        }
+
+        void add(Phase other) {
+            ok = ok.merge(other.ok);
+            failed = failed.merge(other.failed);
+            for (int i = 0; i < STATUS_CODES; i++) {
+                errorsByCode[i] += other.errorsByCode[i];
+            }
+            okQueries += other.okQueries;
+            failedQueries += other.failedQueries;
+        }
+
+        WindowPart toPart() {
+            return WindowPart.of(count(), errors(), byClass(errorsByCode), queries(), okQueries,
+                    ok.size() == 0 ? null : ok.toHistogram(), failed.size() == 0 ? null : failed.toHistogram());
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Phase p && ok.equals(p.ok) && failed.equals(p.failed)
+                    && Arrays.equals(errorsByCode, p.errorsByCode) && okQueries == p.okQueries
+                    && failedQueries == p.failedQueries;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(ok, failed, okQueries, failedQueries);
+        }
+    }
 
     /** An empty aggregate without a scope; the scope is taken from the first partial merged into it. */
     public WindowAggregate() {
-        this.errorsByCode = new long[STATUS_CODES];
-        this.latencies = SparseHistogram.EMPTY;
+        this.measured = new Phase();
+        this.warmup = new Phase();
     }
 
     /** An empty aggregate of a scope. */
@@ -51,20 +131,25 @@ public final class WindowAggregate {
         this.op = Objects.requireNonNull(op, "op");
     }
 
-    /** All fields, as read back by {@link WindowAggregateSerde}; {@code errorsByCode} has 16 entries. */
-    static WindowAggregate restore(String runId, int stepId, String op, long errors, long queries, long warmupCount,
-                                   long lateCount, long heartbeats, long ticks, long blocks, long[] errorsByCode,
-                                   SparseHistogram latencies) {
-        WindowAggregate a = runId == null ? new WindowAggregate() : new WindowAggregate(runId, stepId, op);
-        a.errors = errors;
-        a.queries = queries;
-        a.warmupCount = warmupCount;
+    private WindowAggregate(String runId, int stepId, String op, Phase measured, Phase warmup) {
+        this.runId = runId;
+        this.stepId = stepId;
+        this.op = op;
+        this.measured = measured;
+        this.warmup = warmup;
+    }
+
+    /** All fields, as built by {@link PartialBuilder} or read back by {@link WindowAggregateSerde}. */
+    static WindowAggregate restore(String runId, int stepId, String op, Phase measured, Phase warmup, long lateCount,
+                                   long heartbeats, long ticks, long blocks) {
+        if (runId != null) {
+            Objects.requireNonNull(op, "op");
+        }
+        WindowAggregate a = new WindowAggregate(runId, stepId, op, measured, warmup);
         a.lateCount = lateCount;
         a.heartbeats = heartbeats;
         a.ticks = ticks;
         a.blocks = blocks;
-        System.arraycopy(errorsByCode, 0, a.errorsByCode, 0, STATUS_CODES);
-        a.latencies = latencies;
         return a;
     }
 
@@ -83,25 +168,21 @@ public final class WindowAggregate {
     }
 
     /**
-     * A partial of samples.
+     * A partial of samples of one phase.
      *
-     * @param errorsByCode errors per {@link SampleStatus#code()}; copied
+     * @param successful    successful samples' latencies
+     * @param failed        failed samples' latencies
+     * @param errorsByCode  errors per {@link SampleStatus#code()}; copied
+     * @param okQueries     statements of the successful samples
+     * @param failedQueries statements of the failed samples
+     * @param warmup        the samples are warm-up samples (else measured)
      */
-    public static WindowAggregate ofSamples(String runId, int stepId, String op, SparseHistogram latencies,
-                                            long[] errorsByCode, long queries, long warmupCount) {
-        WindowAggregate a = new WindowAggregate(runId, stepId, op);
-        a.latencies = latencies;
-        long errors = 0;
-        for (int code = 0; code < STATUS_CODES; code++) {
-            if (code != SampleStatus.OK.code()) {
-                a.errorsByCode[code] = errorsByCode[code];
-                errors += errorsByCode[code];
-            }
-        }
-        a.errors = errors;
-        a.queries = queries;
-        a.warmupCount = warmupCount;
-        return a;
+    public static WindowAggregate ofSamples(String runId, int stepId, String op, SparseHistogram successful,
+                                            SparseHistogram failed, long[] errorsByCode, long okQueries,
+                                            long failedQueries, boolean warmup) {
+        Phase samples = new Phase(successful, failed, errorsByCode, okQueries, failedQueries);
+        Objects.requireNonNull(runId, "runId");
+        return restore(runId, stepId, op, warmup ? new Phase() : samples, warmup ? samples : new Phase(), 0, 0, 0, 0);
     }
 
     /**
@@ -119,27 +200,12 @@ public final class WindowAggregate {
                 && (stepId != other.stepId || !runId.equals(other.runId) || !op.equals(other.op))) {
             throw new IllegalArgumentException("cannot merge scope " + other.scopeKey() + " into " + scopeKey());
         }
-        return addCountsOf(other);
-    }
-
-    /**
-     * Adds another aggregate's counters and latencies, whatever its scope: how an op's partial rolls up into the
-     * step's "all ops" partial of the same window.
-     *
-     * @return this
-     */
-    public WindowAggregate addCountsOf(WindowAggregate other) {
-        errors += other.errors;
-        queries += other.queries;
-        warmupCount += other.warmupCount;
+        measured.add(other.measured);
+        warmup.add(other.warmup);
         lateCount += other.lateCount;
         heartbeats += other.heartbeats;
         ticks += other.ticks;
         blocks += other.blocks;
-        for (int i = 0; i < STATUS_CODES; i++) {
-            errorsByCode[i] += other.errorsByCode[i];
-        }
-        latencies = latencies.merge(other.latencies);
         return this;
     }
 
@@ -149,12 +215,26 @@ public final class WindowAggregate {
     }
 
     /**
-     * The window's stats as the contract's JSON event; builds one HdrHistogram (this is the once-per-window cost).
+     * The window's stats as the contract's JSON event (version 2); builds the window's HdrHistograms (this is the
+     * once-per-window cost): the successful samples', and, only when there are any, the failed samples' and the
+     * measured part's of a window that mixes warm-up and measured samples.
      */
     public WindowStats toWindowStats(long windowStartEpochMs, long windowEndEpochMs) {
         if (runId == null) {
             throw new IllegalStateException("an aggregate without scope has no window stats");
         }
+        SparseHistogram failed = measured.failed.merge(warmup.failed);
+        long[] errorsByCode = new long[STATUS_CODES];
+        for (int i = 0; i < STATUS_CODES; i++) {
+            errorsByCode[i] = measured.errorsByCode[i] + warmup.errorsByCode[i];
+        }
+        WindowPart measuredPart = measured.count() > 0 && warmup.count() > 0 ? measured.toPart() : null;
+        return WindowStats.of(runId, stepId, op, windowStartEpochMs, windowEndEpochMs, count(), errors(),
+                byClass(errorsByCode), queries(), okQueries(), measured.ok.merge(warmup.ok).toHistogram(),
+                failed.size() == 0 ? null : failed.toHistogram(), warmupCount(), lateCount, measuredPart);
+    }
+
+    private static Map<String, Long> byClass(long[] errorsByCode) {
         Map<String, Long> byClass = new LinkedHashMap<>();
         for (SampleStatus s : SampleStatus.values()) {
             long n = errorsByCode[s.code()];
@@ -162,8 +242,7 @@ public final class WindowAggregate {
                 byClass.put(s.label(), n);
             }
         }
-        return WindowStats.of(runId, stepId, op, windowStartEpochMs, windowEndEpochMs, latencies.toHistogram(),
-                errors, byClass, queries, warmupCount, lateCount);
+        return byClass;
     }
 
     public String scopeKey() {
@@ -182,30 +261,39 @@ public final class WindowAggregate {
         return op;
     }
 
-    /** Samples completed in the window. */
+    /** Samples completed in the window, successful and failed, both phases. */
     public long count() {
-        return latencies.totalCount();
+        return measured.count() + warmup.count();
     }
 
+    /** Failed samples, both phases. */
     public long errors() {
-        return errors;
+        return measured.errors() + warmup.errors();
     }
 
-    /** Errors of one status code; a copy-free read for tests and summaries. */
+    /** Errors of one status code, both phases. */
     public long errorsOf(SampleStatus status) {
-        return errorsByCode[status.code()];
+        return measured.errorsByCode[status.code()] + warmup.errorsByCode[status.code()];
     }
 
-    long[] errorsByCodeView() {
-        return errorsByCode;
-    }
-
+    /** Statements of every sample. */
     public long queries() {
-        return queries;
+        return measured.queries() + warmup.queries();
     }
 
+    /** Statements of the successful samples. */
+    public long okQueries() {
+        return measured.okQueries + warmup.okQueries;
+    }
+
+    /** Samples flagged warm-up. */
     public long warmupCount() {
-        return warmupCount;
+        return warmup.count();
+    }
+
+    /** Samples of the measurement phase (warm-up flag clear). */
+    public long measuredCount() {
+        return measured.count();
     }
 
     public long lateCount() {
@@ -218,6 +306,24 @@ public final class WindowAggregate {
 
     public long ticks() {
         return ticks;
+    }
+
+    Phase measured() {
+        return measured;
+    }
+
+    Phase warmup() {
+        return warmup;
+    }
+
+    /** Successful samples' latencies, both phases. */
+    public SparseHistogram successfulLatencies() {
+        return measured.ok.merge(warmup.ok);
+    }
+
+    /** Failed samples' latencies, both phases. */
+    public SparseHistogram failedLatencies() {
+        return measured.failed.merge(warmup.failed);
     }
 
     /**
@@ -250,27 +356,24 @@ public final class WindowAggregate {
         return this;
     }
 
-    public SparseHistogram latencies() {
-        return latencies;
-    }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof WindowAggregate a
                 && Objects.equals(runId, a.runId) && stepId == a.stepId && Objects.equals(op, a.op)
-                && errors == a.errors && queries == a.queries && warmupCount == a.warmupCount
-                && lateCount == a.lateCount && heartbeats == a.heartbeats && ticks == a.ticks && blocks == a.blocks
-                && Arrays.equals(errorsByCode, a.errorsByCode) && latencies.equals(a.latencies);
+                && measured.equals(a.measured) && warmup.equals(a.warmup)
+                && lateCount == a.lateCount && heartbeats == a.heartbeats && ticks == a.ticks && blocks == a.blocks;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(runId, stepId, op, errors, queries, latencies);
+        return Objects.hash(runId, stepId, op, measured, warmup);
     }
 
     @Override
     public String toString() {
-        return "WindowAggregate{" + scopeKey() + ", count=" + count() + ", errors=" + errors + ", queries=" + queries
-                + ", heartbeats=" + heartbeats + ", ticks=" + ticks + ", buckets=" + latencies.size() + "}";
+        return "WindowAggregate{" + scopeKey() + ", count=" + count() + ", errors=" + errors() + ", warmup="
+                + warmupCount() + ", queries=" + queries() + ", heartbeats=" + heartbeats + ", ticks=" + ticks
+                + ", buckets=" + (measured.ok.size() + measured.failed.size() + warmup.ok.size()
+                + warmup.failed.size()) + "}";
     }
 }

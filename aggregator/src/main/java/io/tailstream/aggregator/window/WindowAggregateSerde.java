@@ -13,25 +13,38 @@ import org.apache.kafka.common.serialization.Serializer;
  * These bytes never leave the aggregator's internal topics, but are versioned so a restarted (newer) aggregator
  * can still restore an older changelog.
  *
- * <p>Layout, version 2 (all integers unsigned LEB128 varints unless said otherwise); version 1 is the same
- * without {@code blocks} and is still read (blocks = 0), so a changelog written before the upgrade restores:
+ * <p>Layout, version 3 (all integers unsigned LEB128 varints unless said otherwise):
  * <pre>
- *   byte    version (2)
+ *   byte    version (3)
  *   byte    1 if a scope follows, 0 for an aggregate without scope (the initializer's)
  *   string  runId   (varint length + UTF-8), varint stepId, string op   -- only if a scope follows
- *   varint  errors, queries, warmupCount, lateCount, heartbeats, ticks, blocks (v2 only)
- *   varint  n = number of non-zero error codes, then n x (varint code, varint count)
- *   varint  m = number of non-empty latency buckets, then m x (varint bucket-key delta, varint count)
+ *   varint  lateCount, heartbeats, ticks, blocks
+ *   byte    phases present: bit 0 measured, bit 1 warm-up (a phase without samples, errors or queries is left out)
+ *   per phase present, measured first:
+ *     varint  okQueries, failedQueries
+ *     varint  n = number of non-zero error codes, then n x (varint code, varint count)
+ *     varint  m = non-empty buckets of successful samples, then m x (varint bucket-key delta, varint count)
+ *     varint  m = non-empty buckets of failed samples, likewise
  * </pre>
- * A partial of a 1024-sample block is typically 1-2 KB; a one-second window of an OLTP op a few KB. Cost is linear
+ * Versions 1 and 2 (one histogram of every sample; version 1 without {@code blocks}) are still read, so a changelog
+ * written before the upgrade restores. They did not keep failed samples' latencies or statements apart, nor the
+ * measured samples of a window mixing both phases: such an aggregate is restored with every latency and statement in
+ * its successful samples (counts and errors stay exact), in the measured phase if it had no warm-up sample, else in
+ * the warm-up phase (where version-1 summaries left a mixed window). This touches only the windows open at the
+ * upgrade.
+ *
+ * <p>A partial of a 1024-sample block is typically 1-2 KB; a one-second window of an OLTP op a few KB. Cost is linear
  * in non-empty buckets, never in the histogram's range (see {@link SparseHistogram} for why this matters).
  *
  * <p>Thread safe (stateless).
  */
 public final class WindowAggregateSerde implements Serde<WindowAggregate> {
 
-    static final byte VERSION = 2;
+    static final byte VERSION = 3;
+    static final byte VERSION_2 = 2;
     static final byte VERSION_1 = 1;
+    private static final int MEASURED = 1;
+    private static final int WARMUP = 2;
 
     @Override
     public Serializer<WindowAggregate> serializer() {
@@ -44,8 +57,10 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
     }
 
     public static byte[] serialize(WindowAggregate a) {
-        SparseHistogram h = a.latencies();
-        Writer w = new Writer(64 + 6 * h.size());
+        WindowAggregate.Phase measured = a.measured();
+        WindowAggregate.Phase warmup = a.warmup();
+        Writer w = new Writer(64 + 6 * (measured.ok.size() + measured.failed.size() + warmup.ok.size()
+                + warmup.failed.size()));
         w.bytes[w.pos++] = VERSION;
         if (a.runId() == null) {
             w.bytes[w.pos++] = 0;
@@ -55,14 +70,31 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
             w.varLong(a.stepId());
             w.string(a.op());
         }
-        w.varLong(a.errors());
-        w.varLong(a.queries());
-        w.varLong(a.warmupCount());
         w.varLong(a.lateCount());
         w.varLong(a.heartbeats());
         w.varLong(a.ticks());
         w.varLong(a.blocks());
-        long[] byCode = a.errorsByCodeView();
+        int phases = (measured.isEmpty() ? 0 : MEASURED) | (warmup.isEmpty() ? 0 : WARMUP);
+        w.ensure(1);
+        w.bytes[w.pos++] = (byte) phases;
+        if ((phases & MEASURED) != 0) {
+            phase(w, measured);
+        }
+        if ((phases & WARMUP) != 0) {
+            phase(w, warmup);
+        }
+        return Arrays.copyOf(w.bytes, w.pos);
+    }
+
+    private static void phase(Writer w, WindowAggregate.Phase p) {
+        w.varLong(p.okQueries);
+        w.varLong(p.failedQueries);
+        errorCodes(w, p.errorsByCode);
+        histogram(w, p.ok);
+        histogram(w, p.failed);
+    }
+
+    private static void errorCodes(Writer w, long[] byCode) {
         int nonZero = 0;
         for (long n : byCode) {
             if (n != 0) {
@@ -76,6 +108,9 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
                 w.varLong(byCode[code]);
             }
         }
+    }
+
+    private static void histogram(Writer w, SparseHistogram h) {
         w.varLong(h.size());
         long prev = 0;
         for (int i = 0; i < h.size(); i++) {
@@ -85,17 +120,16 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
             w.varLong(h.countAt(i));
             prev = b;
         }
-        return Arrays.copyOf(w.bytes, w.pos);
     }
 
     /**
-     * @throws SerializationException if the bytes are not a version-1 or version-2 aggregate
+     * @throws SerializationException if the bytes are not a version-1, -2 or -3 aggregate
      */
     public static WindowAggregate deserialize(byte[] bytes) {
         Reader r = new Reader(bytes);
         try {
             int version = r.byteAt();
-            if (version != VERSION && version != VERSION_1) {
+            if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
                 throw new SerializationException("unsupported window aggregate version " + version);
             }
             int hasScope = r.byteAt();
@@ -109,37 +143,77 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
             } else if (hasScope != 0) {
                 throw new SerializationException("bad scope marker " + hasScope);
             }
-            long errors = r.varLong();
-            long queries = r.varLong();
-            long warmup = r.varLong();
-            long late = r.varLong();
-            long heartbeats = r.varLong();
-            long ticks = r.varLong();
-            long blocks = version == VERSION_1 ? 0 : r.varLong();
-            long[] byCode = new long[SampleStatus.MAX_CODE + 1];
-            int codes = r.count(byCode.length);
-            for (int i = 0; i < codes; i++) {
-                byCode[r.count(byCode.length - 1)] = r.varLong();
-            }
-            // every bucket takes at least two bytes: bound the allocation by the bytes present
-            int m = r.count(r.remaining() / 2);
-            long[] buckets = new long[m];
-            long[] counts = new long[m];
-            long prev = 0;
-            for (int i = 0; i < m; i++) {
-                prev += r.varLong();
-                buckets[i] = prev;
-                counts[i] = r.varLong();
-            }
+            WindowAggregate a = version == VERSION ? current(r, runId, stepId, op) : legacy(r, version, runId, stepId,
+                    op);
             if (r.remaining() != 0) {
                 throw new SerializationException(r.remaining() + " trailing bytes after a window aggregate");
             }
-            return WindowAggregate.restore(runId, stepId, op, errors, queries, warmup, late, heartbeats, ticks, blocks,
-                    byCode, SparseHistogram.of(buckets, counts, m));
+            return a;
         } catch (IllegalArgumentException | ArithmeticException | ArrayIndexOutOfBoundsException e) {
             throw new SerializationException("corrupt window aggregate (" + bytes.length + " bytes): " + e.getMessage(),
                     e);
         }
+    }
+
+    private static WindowAggregate current(Reader r, String runId, int stepId, String op) {
+        long late = r.varLong();
+        long heartbeats = r.varLong();
+        long ticks = r.varLong();
+        long blocks = r.varLong();
+        int phases = r.byteAt();
+        if ((phases & ~(MEASURED | WARMUP)) != 0) {
+            throw new SerializationException("bad phase flags " + phases);
+        }
+        WindowAggregate.Phase measured = (phases & MEASURED) != 0 ? phase(r) : new WindowAggregate.Phase();
+        WindowAggregate.Phase warmup = (phases & WARMUP) != 0 ? phase(r) : new WindowAggregate.Phase();
+        return WindowAggregate.restore(runId, stepId, op, measured, warmup, late, heartbeats, ticks, blocks);
+    }
+
+    private static WindowAggregate.Phase phase(Reader r) {
+        long okQueries = r.varLong();
+        long failedQueries = r.varLong();
+        long[] byCode = errorCodes(r);
+        return new WindowAggregate.Phase(histogram(r), histogram(r), byCode, okQueries, failedQueries);
+    }
+
+    /** A version-1 or -2 aggregate: every latency in one histogram (see the class documentation). */
+    private static WindowAggregate legacy(Reader r, int version, String runId, int stepId, String op) {
+        r.varLong(); // errors: the sum of the codes below
+        long queries = r.varLong();
+        long warmupCount = r.varLong();
+        long late = r.varLong();
+        long heartbeats = r.varLong();
+        long ticks = r.varLong();
+        long blocks = version == VERSION_1 ? 0 : r.varLong();
+        long[] byCode = errorCodes(r);
+        WindowAggregate.Phase samples = new WindowAggregate.Phase(histogram(r), SparseHistogram.EMPTY, byCode,
+                queries, 0);
+        boolean measured = warmupCount == 0;
+        return WindowAggregate.restore(runId, stepId, op, measured ? samples : new WindowAggregate.Phase(),
+                measured ? new WindowAggregate.Phase() : samples, late, heartbeats, ticks, blocks);
+    }
+
+    private static long[] errorCodes(Reader r) {
+        long[] byCode = new long[SampleStatus.MAX_CODE + 1];
+        int codes = r.count(byCode.length);
+        for (int i = 0; i < codes; i++) {
+            byCode[r.count(byCode.length - 1)] = r.varLong();
+        }
+        return byCode;
+    }
+
+    private static SparseHistogram histogram(Reader r) {
+        // every bucket takes at least two bytes: bound the allocation by the bytes present
+        int m = r.count(r.remaining() / 2);
+        long[] buckets = new long[m];
+        long[] counts = new long[m];
+        long prev = 0;
+        for (int i = 0; i < m; i++) {
+            prev += r.varLong();
+            buckets[i] = prev;
+            counts[i] = r.varLong();
+        }
+        return SparseHistogram.of(buckets, counts, m);
     }
 
     private static final class Writer {
@@ -188,7 +262,7 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
 
         int byteAt() {
             if (pos >= b.length) {
-                throw new SerializationException("empty window aggregate");
+                throw new SerializationException("window aggregate truncated at byte " + pos);
             }
             return b[pos++];
         }

@@ -62,7 +62,7 @@ class LiveMonitorIntegrationTest {
     void runningAggregator_servesExactWindowsMetricsAndPage_onLoopbackOnly() throws Exception {
         String run = "it-http";
         long baseMs = (System.currentTimeMillis() / 1000 - 60) * 1000;
-        // by window start: {count, queries, errors, count of op 0, queries of op 0}
+        // by window start: {count, statements of successful samples, errors, count of op 0, its successful statements}
         Map<Long, long[]> expected = new TreeMap<>();
         long total = 0;
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
@@ -81,11 +81,12 @@ class LiveMonitorIntegrationTest {
                         SampleStatus status = i % 10 == 3 ? SampleStatus.DEADLOCK : SampleStatus.OK;
                         batch.add(new Sample(end - latency, latency, end - latency, op, status, QUERIES[op], false));
                         figures[0]++;
-                        figures[1] += QUERIES[op];
-                        figures[2] += status == SampleStatus.OK ? 0 : 1;
+                        boolean ok = status == SampleStatus.OK;
+                        figures[1] += Sample.succeededStatements(ok, QUERIES[op]);
+                        figures[2] += ok ? 0 : 1;
                         if (op == 0) {
                             figures[3]++;
-                            figures[4] += QUERIES[op];
+                            figures[4] += Sample.succeededStatements(ok, QUERIES[op]);
                         }
                     }
                     expected.put(windowStartMs, figures);
@@ -125,6 +126,7 @@ class LiveMonitorIntegrationTest {
                     assertThat(w.get("qps").asDouble()).as("qps @" + start).isEqualTo((double) figures[1]);
                     assertThat(w.get("errors").asLong()).as("errors @" + start).isEqualTo(figures[2]);
                     assertThat(w.get("tps").asDouble()).isEqualTo((double) (figures[0] - figures[2]));
+                    assertThat(w.get("errorsPerSecond").asDouble()).isEqualTo((double) figures[2]);
                 }
                 List<Long> newestFirst = new ArrayList<>(starts);
                 newestFirst.sort(Collections.reverseOrder());
@@ -151,7 +153,9 @@ class LiveMonitorIntegrationTest {
                 long latestStart = starts.get(0);
                 assertThat(latestStart).isEqualTo(baseMs + (WINDOWS - 1) * 1000L);
                 long[] latest = expected.get(latestStart);
-                assertThat(latest[1]).isEqualTo(500 / 2 * (1 + 20)); // 500 samples, half of each op
+                // 500 samples, half of each op; every tenth (all of them the second op's) failed after 19 of its 20
+                // statements succeeded: they count, the failing one does not (sysbench's rule)
+                assertThat(latest[1]).isEqualTo(250 * 1 + (250 - 50) * 20 + 50 * 19);
                 JsonNode latestWindow = body.get("windows").get(0);
                 HttpResponse<String> metrics = get(base + "metrics");
                 assertThat(metrics.statusCode()).isEqualTo(200);
@@ -161,6 +165,7 @@ class LiveMonitorIntegrationTest {
                 assertThat(metric(text, "tailstream_window_qps", all)).isEqualTo((double) latest[1]);
                 assertThat(metric(text, "tailstream_window_tps", all)).isEqualTo((double) (latest[0] - latest[2]));
                 assertThat(metric(text, "tailstream_window_count", all)).isEqualTo((double) latest[0]);
+                assertThat(metric(text, "tailstream_window_errors_per_second", all)).isEqualTo((double) latest[2]);
                 assertThat(metric(text, "tailstream_window_p95_seconds", all))
                         .isEqualTo(latestWindow.get("p95Micros").asLong() / 1e6);
                 assertThat(metric(text, "tailstream_window_p99_seconds", all))

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleStatus;
+import io.tailstream.schemas.event.WindowPart;
 import io.tailstream.schemas.event.WindowStats;
 import io.tailstream.schemas.histogram.LatencyHistograms;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ import org.HdrHistogram.Histogram;
 public final class ExactWindows {
 
     /** Percentiles checked, in thousandths of a percent, so the nearest rank is computed in exact integers. */
-    private static final long[] PERCENTILE_MILLIS = {50_000, 90_000, 95_000, 99_000, 99_900};
+    private static final long[] PERCENTILE_MILLIS = {50_000, 90_000, 95_000, 99_000, 99_900, 99_990};
     private static final Histogram BUCKETS = LatencyHistograms.create();
 
     private final long windowSizeMs;
@@ -56,35 +57,81 @@ public final class ExactWindows {
         return byScope.getOrDefault(scopeKey, new TreeMap<>()).values().stream().mapToLong(List::size).sum();
     }
 
-    /** Asserts every figure of {@code w} against the exact computation over {@code samples}. */
+    /**
+     * Asserts every figure of {@code w} (version 2) against the exact computation over {@code samples}: counters over
+     * every sample, rates and latency figures over the successful ones, failed samples' latencies apart, and the
+     * measured part of a window that mixes warm-up and measured samples.
+     */
     public static void assertMatches(WindowStats w, List<Sample> samples) {
         String where = w.scopeKey() + " @" + w.windowStartEpochMs();
         double seconds = (w.windowEndEpochMs() - w.windowStartEpochMs()) / 1000.0;
-        long errors = samples.stream().filter(s -> s.status().isError()).count();
-        long queries = samples.stream().mapToLong(Sample::queries).sum();
+        List<Sample> ok = samples.stream().filter(s -> !s.status().isError()).toList();
+        long errors = samples.size() - ok.size();
+        long okQueries = samples.stream().mapToLong(Sample::succeededStatements).sum(); // sysbench's rule
+        long warmup = samples.stream().filter(Sample::warmup).count();
+        assertThat(w.version()).as("version " + where).isEqualTo(WindowStats.VERSION);
+        assertThat(w.count()).as("count " + where).isEqualTo(samples.size());
+        assertThat(w.errors()).as("errors " + where).isEqualTo(errors);
+        assertThat(w.errorsByClass()).as("errorsByClass " + where).isEqualTo(byClass(samples));
+        assertThat(w.queries()).as("queries " + where).isEqualTo(samples.stream().mapToLong(Sample::queries).sum());
+        assertThat(w.okQueries()).as("okQueries " + where).isEqualTo(okQueries);
+        assertThat(w.warmupCount()).as("warmup " + where).isEqualTo(warmup);
+        assertThat(w.qps()).as("qps " + where).isEqualTo(okQueries / seconds);
+        assertThat(w.tps()).as("tps " + where).isEqualTo(ok.size() / seconds);
+        assertThat(w.errorsPerSecond()).as("err/s " + where).isEqualTo(errors / seconds);
+        if (!ok.isEmpty()) {
+            long[] sorted = ok.stream().mapToLong(Sample::latencyMicros).sorted().toArray();
+            long[] reported = {w.p50Micros(), w.p90Micros(), w.p95Micros(), w.p99Micros(), w.p999Micros(),
+                    w.p9999Micros()};
+            for (int i = 0; i < PERCENTILE_MILLIS.length; i++) {
+                long exact = nearestRank(sorted, PERCENTILE_MILLIS[i]);
+                assertWithinPrecision(reported[i], exact, "p" + PERCENTILE_MILLIS[i] / 1000.0 + " " + where);
+            }
+            assertWithinPrecision(w.maxMicros(), sorted[sorted.length - 1], "max " + where);
+            double mean = Arrays.stream(sorted).average().orElseThrow();
+            assertThat(w.meanMicros()).as("mean " + where).isCloseTo(mean, within(mean * 1e-3 + 0.5));
+        }
+        assertLatencies(w.errorHistogram(), samples.stream().filter(s -> s.status().isError()).toList(),
+                "failed " + where);
+        boolean mixed = warmup > 0 && warmup < samples.size();
+        assertThat(w.measured() != null).as("measured part present " + where).isEqualTo(mixed);
+        List<Sample> measured = samples.stream().filter(s -> !s.warmup()).toList();
+        assertPart(w.measuredPart(), measured, "measured part " + where);
+    }
+
+    /** Asserts a part's counters and histograms (exact bucket counts) against its raw samples. */
+    public static void assertPart(WindowPart part, List<Sample> samples, String what) {
+        List<Sample> ok = samples.stream().filter(s -> !s.status().isError()).toList();
+        assertThat(part.count()).as("count " + what).isEqualTo(samples.size());
+        assertThat(part.errors()).as("errors " + what).isEqualTo(samples.size() - ok.size());
+        assertThat(part.errorsByClass()).as("errorsByClass " + what).isEqualTo(byClass(samples));
+        assertThat(part.queries()).as("queries " + what).isEqualTo(samples.stream().mapToLong(Sample::queries).sum());
+        assertThat(part.okQueries()).as("okQueries " + what).isEqualTo(samples.stream()
+                .mapToLong(Sample::succeededStatements).sum());
+        assertLatencies(part.histogram(), ok, "successful " + what);
+        assertLatencies(part.errorHistogram(), samples.stream().filter(s -> s.status().isError()).toList(),
+                "failed " + what);
+    }
+
+    /** The encoded histogram holds exactly these samples' latencies (null when there are none). */
+    private static void assertLatencies(String encoded, List<Sample> samples, String what) {
+        if (samples.isEmpty()) {
+            assertThat(encoded).as(what + ": no histogram").isNull();
+            return;
+        }
+        Histogram expected = LatencyHistograms.create();
+        samples.forEach(s -> LatencyHistograms.record(expected, s.latencyMicros()));
+        assertThat(LatencyHistograms.fromBase64(encoded)).as(what + " histogram").isEqualTo(expected);
+    }
+
+    private static Map<String, Long> byClass(List<Sample> samples) {
         Map<String, Long> byClass = new HashMap<>();
         for (Sample s : samples) {
             if (s.status() != SampleStatus.OK) {
                 byClass.merge(s.status().label(), 1L, Long::sum);
             }
         }
-        assertThat(w.count()).as("count " + where).isEqualTo(samples.size());
-        assertThat(w.errors()).as("errors " + where).isEqualTo(errors);
-        assertThat(w.errorsByClass()).as("errorsByClass " + where).isEqualTo(byClass);
-        assertThat(w.queries()).as("queries " + where).isEqualTo(queries);
-        assertThat(w.warmupCount()).as("warmup " + where).isEqualTo(samples.stream().filter(Sample::warmup).count());
-        assertThat(w.qps()).as("qps " + where).isEqualTo(queries / seconds);
-        assertThat(w.tps()).as("tps " + where).isEqualTo((samples.size() - errors) / seconds);
-
-        long[] sorted = samples.stream().mapToLong(Sample::latencyMicros).sorted().toArray();
-        long[] reported = {w.p50Micros(), w.p90Micros(), w.p95Micros(), w.p99Micros(), w.p999Micros()};
-        for (int i = 0; i < PERCENTILE_MILLIS.length; i++) {
-            long exact = nearestRank(sorted, PERCENTILE_MILLIS[i]);
-            assertWithinPrecision(reported[i], exact, "p" + PERCENTILE_MILLIS[i] / 1000.0 + " " + where);
-        }
-        assertWithinPrecision(w.maxMicros(), sorted[sorted.length - 1], "max " + where);
-        double mean = Arrays.stream(sorted).average().orElseThrow();
-        assertThat(w.meanMicros()).as("mean " + where).isCloseTo(mean, within(mean * 1e-3 + 0.5));
+        return byClass;
     }
 
     /**

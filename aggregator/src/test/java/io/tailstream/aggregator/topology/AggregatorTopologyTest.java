@@ -12,6 +12,7 @@ import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.event.JsonSerde;
 import io.tailstream.schemas.event.WindowStats;
+import io.tailstream.schemas.histogram.LatencyHistograms;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -83,12 +84,13 @@ class AggregatorTopologyTest {
         TestProducer producer = new TestProducer(RUN, "p1");
         ExactWindows exact = new ExactWindows(1000);
         Random random = new Random(42);
-        // 5 windows, blocks of 500 samples sealed every ~100 ms, each spanning the blocks' completion times
+        // 5 windows, blocks of 500 samples sealed every ~100 ms, each spanning the blocks' completion times; warm-up
+        // ends 0.3 s into the second window, which therefore carries its measured samples apart
         for (int block = 0; block < 50; block++) {
             List<Sample> batch = new ArrayList<>();
             for (int i = 0; i < 500; i++) {
                 long endMicros = BASE_MS * 1000 + block * 100_000L + random.nextInt(100_000);
-                batch.add(randomSample(random, endMicros, block < 10));
+                batch.add(randomSample(random, endMicros, block < 13));
             }
             send(producer.key(), producer.samples(STEP, OPS, batch, BASE_MS * 1000 + (block + 1) * 100_000L));
             exact.addAll(RUN, STEP, OPS, batch);
@@ -104,6 +106,8 @@ class AggregatorTopologyTest {
             ExactWindows.assertMatches(w, raw);
         }
         assertThat(sumCounts(out, WindowStats.ALL_OPS)).isEqualTo(50 * 500);
+        assertThat(out).filteredOn(w -> w.measured() != null).extracting(WindowStats::windowStartEpochMs)
+                .containsOnly(BASE_MS + 1000);
     }
 
     @Test
@@ -253,7 +257,12 @@ class AggregatorTopologyTest {
         assertThat(all.count()).isEqualTo(2);
         assertThat(all.errorsByClass()).isEqualTo(Map.of("deadlock", 1L));
         assertThat(all.queries()).isEqualTo(21);
-        assertThat(all.maxMicros()).isEqualTo(LatencyBuckets.highestEquivalentValue(300));
+        // the failed sample's latency is apart from the successful one's
+        assertThat(all.maxMicros()).isEqualTo(LatencyBuckets.highestEquivalentValue(100));
+        assertThat(LatencyHistograms.fromBase64(all.errorHistogram()).getMaxValue())
+                .isEqualTo(LatencyBuckets.highestEquivalentValue(300));
+        // 1 statement of the successful sample, 19 of the failed one's 20 (its last one failed)
+        assertThat(all.okQueries()).isEqualTo(20);
         // window 0 is never emitted again as a regular window
         send(producer.key(), producer.heartbeat(STEP, OPS, (BASE_MS + 9000) * 1000));
         assertThat(windows.readValuesToList()).noneMatch(w -> w.windowStartEpochMs() == BASE_MS);

@@ -38,12 +38,18 @@ class WindowAggregateSerdeTest {
         errors[SampleStatus.DEADLOCK.code()] = 3;
         errors[SampleStatus.OTHER_ERROR.code()] = 1;
         WindowAggregate a = WindowAggregate.ofSamples("run/with/slashes", 7, "read_write",
-                sparse(new long[] {5, 5, 900, 1_234_567, 3_600_000_000L}), errors, 100, 2);
+                sparse(new long[] {5, 900, 1_234_567, 3_600_000_000L}), sparse(new long[] {5, 7, 12, 9_000}), errors,
+                100, 2, false);
+        a.mergeFrom(WindowAggregate.ofSamples("run/with/slashes", 7, "read_write", sparse(new long[] {800, 801}),
+                SparseHistogram.EMPTY, new long[SampleStatus.MAX_CODE + 1], 6, 0, true));
         a.mergeFrom(WindowAggregate.heartbeat("run/with/slashes", 7, "read_write"));
         a.mergeFrom(WindowAggregate.tick("run/with/slashes", 7, "read_write"));
         WindowAggregate back = WindowAggregateSerde.deserialize(WindowAggregateSerde.serialize(a));
         assertThat(back).isEqualTo(a);
         assertThat(back.errors()).isEqualTo(4);
+        assertThat(back.count()).isEqualTo(10);
+        assertThat(back.warmupCount()).isEqualTo(2);
+        assertThat(back.okQueries()).isEqualTo(106);
         assertThat(back.heartbeats()).isEqualTo(1);
         assertThat(back.ticks()).isEqualTo(1);
         assertThat(WindowAggregateSerde.deserialize(WindowAggregateSerde.serialize(new WindowAggregate())))
@@ -53,7 +59,7 @@ class WindowAggregateSerdeTest {
     @Test
     void serialize_partialOfAFewSamples_isTensOfBytesNotAFullHistogram() {
         WindowAggregate few = WindowAggregate.ofSamples("r", 1, "point_select", sparse(new long[] {180, 220, 5000}),
-                new long[SampleStatus.MAX_CODE + 1], 3, 0);
+                SparseHistogram.EMPTY, new long[SampleStatus.MAX_CODE + 1], 3, 0, false);
         assertThat(WindowAggregateSerde.serialize(few).length).isLessThan(40);
     }
 
@@ -70,6 +76,30 @@ class WindowAggregateSerdeTest {
         byte[] hostile = {1, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x7F};
         assertThatThrownBy(() -> WindowAggregateSerde.deserialize(hostile))
                 .isInstanceOf(SerializationException.class);
+    }
+
+    /**
+     * Version 2 bytes, as aggregators before window stats version 2 wrote them (one histogram of every sample): still
+     * read, with every latency and statement among the successful samples and the counts exact.
+     */
+    @Test
+    void deserialize_version2_restoresCountsAndErrors_withEveryLatencyInTheSuccessfulSamples() {
+        byte[] v2 = {2, 1, 1, 'r', 7, 2, 'o', 'p', // version, scope "r"/7/"op"
+                1, 30, 0, 0, 1, 0, 4,             // errors 1, queries 30, warm-up 0, late 0, heartbeats 1, ticks 0, blocks 4
+                1, 1, 1,                          // one error code: deadlock x 1
+                2, 100, 2, 100, 1};               // buckets 100 x 2, 200 x 1
+        WindowAggregate a = WindowAggregateSerde.deserialize(v2);
+        assertThat(a.scopeKey()).isEqualTo("r/7/op");
+        assertThat(a.count()).isEqualTo(3);
+        assertThat(a.errors()).isEqualTo(1);
+        assertThat(a.queries()).isEqualTo(30);
+        assertThat(a.warmupCount()).isZero();
+        assertThat(a.blocks()).isEqualTo(4);
+        assertThat(a.heartbeats()).isEqualTo(1);
+        assertThat(a.successfulLatencies().totalCount()).isEqualTo(3);
+        assertThat(a.toWindowStats(0, 1_000).tps()).isEqualTo(2.0);
+        // and written back in the current version
+        assertThat(WindowAggregateSerde.deserialize(WindowAggregateSerde.serialize(a))).isEqualTo(a);
     }
 
     private static SparseHistogram sparse(long[] latencies) {

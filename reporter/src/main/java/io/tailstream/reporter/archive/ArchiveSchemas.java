@@ -7,6 +7,7 @@ import io.tailstream.reporter.archive.ArchiveRows.StepRow;
 import io.tailstream.reporter.parquet.TableSchema;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunSummary;
+import io.tailstream.schemas.event.StepSummary;
 import io.tailstream.schemas.event.WindowStats;
 
 /**
@@ -64,7 +65,32 @@ final class ArchiveSchemas {
             .int64("p999_us", WindowStats::p999Micros)
             .int64("max_us", WindowStats::maxMicros)
             .string("histogram", WindowStats::histogram)
+            // version 2 of the event (docs/archive.md): null in rows of version-1 events
+            .int32("event_version", WindowStats::version)
+            .optionalInt64("ok_queries", w -> v2(w) ? w.okQueries() : null)
+            .optionalFloat64("errors_per_second", w -> v2(w) ? w.errorsPerSecond() : null)
+            .optionalInt64("p9999_us", w -> v2(w) ? w.p9999Micros() : null)
+            .optionalString("error_histogram", WindowStats::errorHistogram)
+            .optionalInt64("measured_count", w -> v2(w) ? w.measuredPart().count() : null)
+            .optionalInt64("measured_errors", w -> v2(w) ? w.measuredPart().errors() : null)
+            .optionalString("measured_errors_by_class", w -> v2(w)
+                    ? Json.writeString(w.measuredPart().errorsByClass()) : null)
+            .optionalInt64("measured_queries", w -> v2(w) ? w.measuredPart().queries() : null)
+            .optionalInt64("measured_ok_queries", w -> v2(w) ? w.measuredPart().okQueries() : null)
+            // only for a window mixing warm-up and measured samples: otherwise the measured samples' latencies are
+            // histogram / error_histogram (warmup_count = 0) or none (warmup_count = count)
+            .optionalString("measured_histogram", w -> w.measured() == null ? null : w.measured().histogram())
+            .optionalString("measured_error_histogram", w -> w.measured() == null ? null
+                    : w.measured().errorHistogram())
             .build();
+
+    private static boolean v2(WindowStats w) {
+        return w.version() >= WindowStats.VERSION;
+    }
+
+    private static boolean v2(StepSummary s) {
+        return s.version() >= StepSummary.VERSION;
+    }
 
     static final TableSchema<ControlRow> CONTROL = TableSchema.<ControlRow>builder("control")
             .string("type", ControlRow::type)
@@ -192,13 +218,29 @@ final class ArchiveSchemas {
             .int64("max_us", r -> r.s().maxMicros())
             .int32("stall_count", r -> r.s().stallCount())
             .int64("stall_ms", r -> r.s().stallMs())
-            .float64("qps_slope_pct_per_hour", r -> r.s().qpsSlopePctPerHour())
-            .float64("qps_cv", r -> r.s().qpsCv())
+            // null when the step has too few whole measured windows for a trend (version 2)
+            .optionalFloat64("qps_slope_pct_per_hour", r -> r.s().qpsSlopePctPerHour())
+            .optionalFloat64("qps_cv", r -> r.s().qpsCv())
             .bool("client_bound", r -> r.s().clientBound())
             .int64("late_count", r -> r.s().lateCount())
             .int64("missing_blocks", r -> r.s().missingBlocks())
             .optionalString("histogram", r -> r.s().histogram())
             .int64("at_ms", r -> r.s().atEpochMs())
+            // version 2 of the event (docs/archive.md): null in rows of version-1 events
+            .int32("event_version", r -> r.s().version())
+            .optionalInt64("ok_queries", r -> v2(r.s()) ? r.s().okQueries() : null)
+            .optionalFloat64("errors_per_second", r -> v2(r.s()) ? r.s().errorsPerSecond() : null)
+            .optionalInt64("p9999_us", r -> v2(r.s()) ? r.s().p9999Micros() : null)
+            .optionalFloat64("measured_seconds", r -> v2(r.s()) ? r.s().measuredSeconds() : null)
+            .optionalInt64("measure_start_us", r -> v2(r.s()) ? r.s().measureStartEpochMicros() : null)
+            .optionalInt64("measure_end_us", r -> v2(r.s()) ? r.s().measureEndEpochMicros() : null)
+            .optionalString("span_source", r -> v2(r.s()) ? r.s().spanSource() : null)
+            .optionalBool("complete", r -> v2(r.s()) ? r.s().complete() : null)
+            .optionalInt32("trend_windows", r -> v2(r.s()) ? r.s().trendWindows() : null)
+            .optionalFloat64("error_mean_us", r -> v2(r.s()) ? r.s().errorMeanMicros() : null)
+            .optionalInt64("error_p99_us", r -> v2(r.s()) ? r.s().errorP99Micros() : null)
+            .optionalInt64("error_max_us", r -> v2(r.s()) ? r.s().errorMaxMicros() : null)
+            .optionalString("error_histogram", r -> r.s().errorHistogram())
             .int32("kafka_partition", ArchiveRows.SummaryRow::kafkaPartition)
             .int64Sorted("kafka_offset", ArchiveRows.SummaryRow::kafkaOffset)
             .build();
@@ -248,7 +290,8 @@ final class ArchiveSchemas {
                 .int32("steps_summarized", r -> r.r().stepsSummarized())
                 .string("steps_pending", r -> Json.writeString(r.r().stepsPending()))
                 .bool("complete", r -> r.r().complete())
-                .int64("at_ms", r -> r.r().atEpochMs());
+                .int64("at_ms", r -> r.r().atEpochMs())
+                .int32("event_version", r -> r.r().version());
     }
 
     /** {@code NAME_mean}, {@code NAME_stddev} (sample, n - 1; null with one round), {@code NAME_min}, {@code NAME_max}. */

@@ -49,6 +49,12 @@
  * {@code mean_us} DOUBLE · {@code p50_us}, {@code p90_us}, {@code p95_us}, {@code p99_us}, {@code p999_us},
  * {@code max_us} INT64 · {@code histogram} STRING base64 compressed HdrHistogram (µs, 3 significant digits) for
  * exact re-merging. A window may appear more than once (late samples): merge rows, never average percentiles.
+ * Version 2 of the event ({@code qps}, {@code tps} and the latency figures of successful samples) adds
+ * {@code event_version} INT32 · {@code ok_queries} INT64 · {@code errors_per_second} DOUBLE · {@code p9999_us}
+ * INT64 · {@code error_histogram} STRING · {@code measured_count}, {@code measured_errors},
+ * {@code measured_queries}, {@code measured_ok_queries} INT64 and {@code measured_errors_by_class} STRING (the
+ * window's measured samples) · {@code measured_histogram}, {@code measured_error_histogram} STRING (only for a
+ * window mixing warm-up and measured samples); null in rows of version-1 events.
  *
  * <h3>control (every control event as sent; from {@code tailstream.control})</h3>
  * {@code type} STRING {@code run_started}, {@code step_started}, {@code step_ended}, {@code client_health},
@@ -94,7 +100,11 @@
  * <h3>summary_events (every record of {@code tailstream.summaries}) and summaries (derived: last per step and op)</h3>
  * The columns of schemas' {@code StepSummary} in snake case with {@code _us}/{@code _ms} units ({@code count},
  * {@code qps}, {@code p99_us}, {@code stall_ms}, {@code qps_slope_pct_per_hour}, {@code qps_cv}, ...; see
- * docs/archive.md); summary_events adds {@code kafka_partition}, {@code kafka_offset}.
+ * docs/archive.md), and those of its version 2 ({@code event_version}, {@code ok_queries},
+ * {@code errors_per_second}, {@code p9999_us}, {@code measured_seconds}, {@code measure_start_us},
+ * {@code measure_end_us}, {@code span_source}, {@code complete}, {@code trend_windows}, {@code error_mean_us},
+ * {@code error_p99_us}, {@code error_max_us}, {@code error_histogram}; null in rows of version-1 events);
+ * summary_events adds {@code kafka_partition}, {@code kafka_offset}.
  *
  * <h3>run_summary_events (every record of {@code tailstream.run-summaries}) and run_summaries (derived: the rows of
  * the run's last record)</h3>
@@ -102,7 +112,7 @@
  * threads and op: {@code qps_mean}, {@code qps_stddev}, {@code qps_min}, {@code qps_max}, the same for {@code tps},
  * {@code mean_us}, {@code p95_us}, {@code p99_us}, and {@code pooled_qps}), {@code sweep} ({@code peak_qps},
  * {@code peak_threads}, {@code plateau_threads}, {@code levels} JSON) and {@code scale_out} ({@code ratio}, ...);
- * columns that do not apply to the kind are null; see docs/archive.md.
+ * columns that do not apply to the kind are null; {@code event_version} INT32 on every row; see docs/archive.md.
  *
  * <h2>Exactly once</h2>
  * See {@link io.tailstream.reporter.archive.Archiver}: atomic rename of files named by offset range, derived

@@ -8,11 +8,17 @@ import java.util.List;
  * after that; consumers keep the last record per run. Computed from the run's {@link StepSummary}s (measurement
  * phase only); a step counts when its scope measured at least one sample. Immutable.
  *
+ * <p><b>Version 2</b> (this one; {@code version} absent in JSON means version 1) is computed from version-2 step
+ * summaries: per-round QPS and TPS count successful work over each step's exact measured span, and the pooled figures
+ * are Σ statements (transactions) of successful measured samples / Σ exact measured spans. Version 1 pooled the
+ * statements of all samples over whole windows.
+ *
  * <p>Definitions, shared with the report ({@code reporter/.../report/ReportAnalysis}, {@code ReportLoader}) and the
  * producer's sweep stop ({@code producer/.../driver/Plateau}):
  * <ul>
  *   <li>a <b>round</b> is one step of a (target, workload, threads) group; groups are per run;</li>
- *   <li>the <b>pooled</b> QPS of a group is Σ queries / Σ measured seconds over its rounds (the report's row QPS);
+ *   <li>the <b>pooled</b> QPS of a group is Σ statements of successful measured samples / Σ measured seconds over
+ *       its rounds (the report's row QPS);
  *       a sweep's <b>peak</b> is the level of highest such QPS, the lowest thread count on equal QPS (the report's
  *       rule);</li>
  *   <li>the <b>plateau</b> applies the producer's rule to the levels in ascending thread order: a level whose QPS
@@ -35,6 +41,7 @@ import java.util.List;
  * @param stepsPending      steps that started ({@link StepStarted}) but have no {@code "*"} summary yet, ascending
  * @param complete          every step that started has its {@code "*"} summary and the run ended
  * @param atEpochMs         when the aggregator emitted this record (wall clock)
+ * @param version           {@link #VERSION}; 1 for events without the field
  */
 public record RunSummary(
         String runId,
@@ -47,16 +54,28 @@ public record RunSummary(
         int stepsSummarized,
         List<Integer> stepsPending,
         boolean complete,
-        long atEpochMs) {
+        long atEpochMs,
+        int version) {
 
     /** {@link Sweep#round()} of the sweep over the across-round figures (every round of each level). */
     public static final int ALL_ROUNDS = 0;
+    /** The version this contract writes. */
+    public static final int VERSION = 2;
 
     public RunSummary {
+        version = version <= 0 ? 1 : version;
         rounds = rounds == null ? List.of() : List.copyOf(rounds);
         sweeps = sweeps == null ? List.of() : List.copyOf(sweeps);
         scaleOut = scaleOut == null ? List.of() : List.copyOf(scaleOut);
         stepsPending = stepsPending == null ? List.of() : List.copyOf(stepsPending);
+    }
+
+    /** A version-1 run summary, as aggregators before version 2 wrote it. */
+    public RunSummary(String runId, List<RoundStats> rounds, List<Sweep> sweeps, List<ScaleOut> scaleOut,
+                      double plateauMinGainPct, int plateauPatience, String plateauSource, int stepsSummarized,
+                      List<Integer> stepsPending, boolean complete, long atEpochMs) {
+        this(runId, rounds, sweeps, scaleOut, plateauMinGainPct, plateauPatience, plateauSource, stepsSummarized,
+                stepsPending, complete, atEpochMs, 1);
     }
 
     public String key() {
@@ -80,12 +99,14 @@ public record RunSummary(
      * @param op         {@link WindowStats#ALL_OPS} or one op
      * @param rounds     rounds in the group (steps whose scope measured samples)
      * @param stepIds    the rounds' steps, ascending
-     * @param qps        queries per second
+     * @param qps        statements of successful transactions per second of the measured span (version 1: of all
+     *                   transactions, per second of whole windows)
      * @param tps        successful transactions per second
      * @param meanMicros mean latency, µs
      * @param p95Micros  P95 latency, µs
      * @param p99Micros  P99 latency, µs
-     * @param pooledQps  Σ queries / Σ measured seconds over the rounds (the report's row QPS)
+     * @param pooledQps  Σ statements of successful transactions / Σ measured seconds over the rounds (the report's
+     *                   row QPS; version 1: Σ statements of all transactions)
      * @param pooledTps  Σ successful transactions / Σ measured seconds over the rounds
      */
     public record RoundStats(String target, String workload, int threads, String op, int rounds,

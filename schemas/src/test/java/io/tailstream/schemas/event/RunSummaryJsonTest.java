@@ -3,8 +3,6 @@ package io.tailstream.schemas.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +26,12 @@ class RunSummaryJsonTest {
                             1_950, 16, 8, 1_900.0)),
             List.of(new RunSummary.ScaleOut("oltp_read_write", RunSummary.ScaleOut.PEAK, "MariaDB", "mariadb-1",
                     "mariadb-3", 3, 16, 3_000, 32, 7_500, 2.5)),
-            5.0, 1, "plan", 4, List.of(5), false, 90_000);
+            5.0, 1, "plan", 4, List.of(5), false, 90_000, RunSummary.VERSION);
+
+    /** The same figures in a version-1 event (no {@code version} field). */
+    static final RunSummary SUMMARY_V1 = new RunSummary(SUMMARY.runId(), SUMMARY.rounds(), SUMMARY.sweeps(),
+            SUMMARY.scaleOut(), SUMMARY.plateauMinGainPct(), SUMMARY.plateauPatience(), SUMMARY.plateauSource(),
+            SUMMARY.stepsSummarized(), SUMMARY.stepsPending(), SUMMARY.complete(), SUMMARY.atEpochMs());
 
     @Test
     void runSummary_roundTripsThroughJson() {
@@ -37,10 +40,18 @@ class RunSummaryJsonTest {
     }
 
     @Test
-    void goldenJson_v1_staysReadable_andIsWhatWeWrite() throws IOException {
-        String golden = resource("/golden/run-summary-v1.json").strip();
-        assertThat(Json.read(golden, RunSummary.class)).isEqualTo(SUMMARY);
+    void goldenJson_v1_staysReadable() throws IOException {
+        String golden = Golden.resource("/golden/run-summary-v1.json").strip();
+        RunSummary v1 = Json.read(golden, RunSummary.class);
+        assertThat(v1).isEqualTo(SUMMARY_V1);
+        assertThat(v1.version()).isEqualTo(1);
+    }
+
+    @Test
+    void goldenJson_v2_isWhatWeWrite() throws IOException {
+        String golden = Golden.resource("/golden/run-summary-v2.json").strip();
         assertThat(Json.writeString(SUMMARY)).isEqualTo(golden);
+        assertThat(Json.read(golden, RunSummary.class)).isEqualTo(SUMMARY);
     }
 
     @Test
@@ -48,12 +59,5 @@ class RunSummaryJsonTest {
         String json = Json.writeString(SUMMARY);
         assertThat(json).contains("\"qps\":{\"mean\":3000.0,\"min\":3000.0,\"max\":3000.0}");
         assertThat(Json.read(json, RunSummary.class).sweeps().get(0).plateauThreads()).isNull();
-    }
-
-    private static String resource(String name) throws IOException {
-        try (InputStream in = RunSummaryJsonTest.class.getResourceAsStream(name)) {
-            assertThat(in).as(name).isNotNull();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
     }
 }
