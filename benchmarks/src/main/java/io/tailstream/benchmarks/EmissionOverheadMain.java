@@ -24,7 +24,7 @@ import java.util.function.LongSupplier;
 /**
  * End-to-end cost of emission: maximum closed-loop TPS against embedded in-memory H2 with every sample emitted to a
  * real Kafka broker (B) and with emission off, as {@code run --no-emit} (A), alternating A B A B A in one JVM (same
- * JIT, same data), and the ratio B / A. The issue's target: emission changes maximum TPS by less than 3%.
+ * JIT, same data), and the ratio B / A. The target: emission changes maximum TPS by less than 3%.
  *
  * <p>Producer only: the aggregator and archiver do not run (separate stages that a real evaluation runs elsewhere;
  * their cost on a shared machine is a capacity question, not emission overhead). The broker (KRaft, Kafka's own

@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Stage 2: merges partials (key scope, timestamp window start) into tumbling windows of a change-logged window
- * store and emits each window once when stream time passes its end plus grace. Replaces the DSL windowed aggregate
- * of the walking skeleton so that nothing is lost silently:
+ * store and emits each window once when stream time passes its end plus grace. It does what a DSL windowed aggregate
+ * would, except that nothing is lost silently:
  * <ul>
  *   <li>A partial for a window that is already closed is <em>late</em>. It is not dropped: it is emitted at once as a
  *       <em>late correction</em>, a window record of the same scope and window holding only the late samples, with

@@ -30,7 +30,7 @@
  * ({@value io.tailstream.aggregator.topology.AggregatorTopology#WINDOW_STORE}) and a small progress store (its
  * stream time and close bound), so exactly-once holds across a kill and restart (stores are restored from their
  * changelogs; offsets, store writes and output commit in one transaction). A window is emitted once, when the
- * task's stream time reaches its end plus grace. It replaced the skeleton's DSL windowed aggregate because the DSL
+ * task's stream time reaches its end plus grace. It replaced a DSL windowed aggregate because the DSL
  * drops records later than the grace: here a late partial becomes a <em>late correction</em> — a window record
  * of the closed window holding only the late samples, {@code lateCount == count} — and is counted into the step
  * summary's {@code lateCount}. Why a correction and not only a counter: the windows topic then still accounts for

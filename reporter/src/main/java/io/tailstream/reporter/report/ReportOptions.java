@@ -43,7 +43,7 @@ public record ReportOptions(List<String> runIds, boolean latest, String planName
         }
     }
 
-    /** Every run in the archive (the skeleton's default). */
+    /** Every run in the archive (the default). */
     public static ReportOptions allRuns() {
         return new ReportOptions(List.of(), false, null, ENGLISH, null, null);
     }
