@@ -11,6 +11,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
@@ -19,7 +21,7 @@ import javax.sql.DataSource;
 /**
  * A target that goes away on cue (tests only): its workload's transactions are one {@code SELECT 1}; the
  * {@code downAfter}-th transaction of the step takes the target down, after which every statement fails with SQLState
- * 08S01 (a lost connection) and every connection attempt with 08001, until {@link #up()}. Thread safe.
+ * 08S01 (a lost connection) and every connection attempt with 08001, until {@link #upWhenAllBack}. Thread safe.
  */
 final class Outage {
 
@@ -34,7 +36,16 @@ final class Outage {
         this.downAfter = downAfter;
     }
 
-    void up() {
+    /** Sessions opened after {@link #upWhenAllBack}; null before. */
+    private volatile CountDownLatch back;
+
+    /**
+     * Ends the outage, and holds each session opened from now on until {@code sessions} of them are open: no
+     * transaction runs after the outage before every one of that many workers has reconnected, however fast the
+     * first ones are (a step ending on a transaction count cannot end before a slow worker's backoff has passed).
+     */
+    void upWhenAllBack(int sessions) {
+        back = new CountDownLatch(sessions);
         down.set(false);
     }
 
@@ -108,6 +119,18 @@ final class Outage {
             @Override
             public WorkloadSession open(Connection connection, Dialect dialect, long seed) throws SQLException {
                 PreparedStatement ps = dialect.prepare(connection, "SELECT 1");
+                CountDownLatch wait = back;
+                if (wait != null) {
+                    wait.countDown();
+                    try {
+                        if (!wait.await(60, TimeUnit.SECONDS)) {
+                            throw new SQLException("not every worker reconnected within 60 s", "08001");
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new SQLException("interrupted while waiting for the other workers", e);
+                    }
+                }
                 return new WorkloadSession() {
                     @Override
                     public void execute(TransactionOutcome out) throws SQLException {

@@ -50,7 +50,7 @@ class ReconnectTest {
             }
             long downUntil = Clock.system().epochMicros();
             List<Sample> whileDown = emission.samples();
-            outage.up();
+            outage.upWhenAllBack(THREADS);
             StepResult r = step.get(60, TimeUnit.SECONDS);
 
             assertThat(r.completed()).isTrue();
