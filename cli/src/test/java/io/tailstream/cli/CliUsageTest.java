@@ -4,10 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /** Bad usage gives exactly one line on stderr and exit code 2; every command answers --help. */
 class CliUsageTest {
@@ -77,13 +83,45 @@ class CliUsageTest {
         assertThat(o.err().strip().lines()).as("one line: %s", o.err()).hasSize(1);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"demo", "run", "prepare", "cleanup", "aggregate", "archive", "report"})
-    void everySubcommand_answersHelp(String command) {
-        Outcome o = execute(command, "--help");
-        assertThat(o.exitCode()).isZero();
-        assertThat(o.out()).startsWith("Usage: tailstream " + command);
+    @Test
+    void everySubcommand_answersHelp() {
+        for (String command : ownSubcommands().keySet()) {
+            Outcome o = execute(command, "--help");
+            assertThat(o.exitCode()).as(command).isZero();
+            assertThat(o.out()).as(command).startsWith("Usage: tailstream " + command)
+                    .doesNotContain("%%").doesNotContain("%n");
+        }
     }
+
+    /**
+     * picocli prints each element of a description on a line of its own and wraps only within an element, so an
+     * element that ends mid-sentence breaks the help text in the middle of a sentence at any terminal width.
+     */
+    @Test
+    void helpTexts_areWholeParagraphs_soPicocliWrapsThem() {
+        for (Map.Entry<String, CommandLine> sub : ownSubcommands().entrySet()) {
+            CommandSpec spec = sub.getValue().getCommandSpec();
+            for (String paragraph : spec.usageMessage().description()) {
+                assertThat(paragraph).as("%s description", sub.getKey()).matches(WHOLE);
+            }
+            for (OptionSpec option : spec.options()) {
+                for (String paragraph : option.description()) {
+                    assertThat(paragraph).as("%s %s", sub.getKey(), option.longestName()).matches(WHOLE);
+                }
+            }
+        }
+    }
+
+    /** tailstream's commands, without picocli's built-in {@code help}. */
+    private static Map<String, CommandLine> ownSubcommands() {
+        Map<String, CommandLine> own = new TreeMap<>(Cli.commandLine().getSubcommands());
+        own.values().removeIf(c -> c.getCommand() instanceof CommandLine.HelpCommand);
+        assertThat(own).containsKeys("demo", "run", "aggregate", "archive", "report", "query", "export");
+        return own;
+    }
+
+    /** Ends like a sentence or a list item (a period, a colon, a closing bracket or quote). */
+    private static final Pattern WHOLE = Pattern.compile("(?s).*[.:)\\]'`\"]$");
 
     @ParameterizedTest
     @ValueSource(strings = {"--version", "-V"})

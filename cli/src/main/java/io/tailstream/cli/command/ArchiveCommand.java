@@ -18,8 +18,8 @@ import picocli.CommandLine.Spec;
 /** Writes the topics to the Parquet archive. */
 @Command(name = "archive", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Archive samples, windows and control events to Parquet (hive-partitioned by run).",
-                "Runs until interrupted, rolling files every --roll-interval; --until-caught-up stops at the end",
-                "offsets seen at start."})
+                "Runs until interrupted, rolling files every --roll-interval; --until-caught-up stops at the end"
+                        + " offsets seen at start."})
 public final class ArchiveCommand implements Callable<Integer> {
 
     @Spec

@@ -15,9 +15,10 @@ import picocli.CommandLine.Option;
  * separate processes on one machine without installing Kafka.
  */
 @Command(name = "broker", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run a single-node Kafka broker (KRaft, Kafka's own server code) on 127.0.0.1 with the",
-                "tailstream topics, until interrupted. For trying 'run --bootstrap-servers', 'aggregate' and",
-                "'archive' as separate processes; use a real cluster for anything that must survive this machine."})
+        description = {"Run a single-node Kafka broker (KRaft, Kafka's own server code) on 127.0.0.1 with the"
+                + " tailstream topics, until interrupted.",
+                "For trying 'run --bootstrap-servers', 'aggregate' and 'archive' as separate processes; use a real"
+                        + " cluster for anything that must survive this machine."})
 public final class BrokerCommand implements Callable<Integer> {
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "9092",

@@ -19,8 +19,8 @@ import picocli.CommandLine.ParameterException;
  * (in-memory, and file-backed with every commit written through), both sysbench workloads, two thread counts.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Run the whole pipeline locally on embedded H2: in-process Kafka broker, producer,",
-                "aggregator, archiver and report. Leaves DIR/archive/ (Parquet) and DIR/report.html."})
+        description = {"Run the whole pipeline locally on embedded H2: in-process Kafka broker, producer,"
+                + " aggregator, archiver and report. Leaves DIR/archive/ (Parquet) and DIR/report.html."})
 public final class DemoCommand implements Callable<Integer> {
 
     static final List<Integer> THREADS = List.of(2, 8);

@@ -16,8 +16,8 @@ import picocli.CommandLine.Spec;
 
 /** Renders the selection-evaluation report (HTML, or json/csv/md summaries) from an archive. */
 @Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Render one self-contained HTML report (works offline, prints well) from the Parquet archive,",
-                "or a json/csv/md summary with the same numbers for scripts and wikis."})
+        description = {"Render one self-contained HTML report (works offline, prints well) from the Parquet archive,"
+                + " or a json/csv/md summary with the same numbers for scripts and wikis."})
 public final class ReportCommand implements Callable<Integer> {
 
     @Spec

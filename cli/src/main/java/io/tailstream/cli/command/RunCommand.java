@@ -36,9 +36,9 @@ import picocli.CommandLine.Spec;
 /** Runs workloads against a target and sends every transaction's sample to Kafka. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run workloads against a target, one step per workload x thread count x round.",
-                "Without --bootstrap-servers the whole pipeline runs on this machine (in-process broker,",
-                "aggregator, archiver) and leaves DIR/archive/ and DIR/report.html; with it, the command only",
-                "produces, for a cluster where the aggregator and archiver run elsewhere."})
+                "Without --bootstrap-servers the whole pipeline runs on this machine (in-process broker,"
+                        + " aggregator, archiver) and leaves DIR/archive/ and DIR/report.html; with it, the command"
+                        + " only produces, for a cluster where the aggregator and archiver run elsewhere."})
 public final class RunCommand implements Callable<Integer> {
 
     @Spec
@@ -95,7 +95,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--plateau", paramLabel = "PCT",
             description = "Stop raising the thread count when the mean QPS of a level gains less than PCT percent"
-                    + " over the best lower level (seed 003's sweep).")
+                    + " over the best lower level.")
     Double plateauPct;
 
     @Option(names = "--plateau-patience", paramLabel = "N", defaultValue = "1",

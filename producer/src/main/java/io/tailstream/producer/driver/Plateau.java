@@ -3,7 +3,7 @@ package io.tailstream.producer.driver;
 import java.util.List;
 
 /**
- * When a concurrency sweep stops: the method of seed 003 (raise the thread count until QPS no longer rises, report
+ * When a concurrency sweep stops: the peak-QPS method (raise the thread count until QPS no longer rises, report
  * the peak and where it was reached). After each thread count, the mean QPS of its rounds is compared with the best
  * mean QPS of the lower thread counts; a level that gains less than {@code minGainPct} percent over it counts as
  * flat, and after {@code patience} flat levels in a row the sweep of that (target, workload) stops. Immutable.
