@@ -2,7 +2,9 @@ package io.tailstream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.tailstream.cli.command.CompareCommand;
+import io.tailstream.schemas.event.Json;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -11,6 +13,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -148,6 +152,54 @@ class HistoryCommandsTest {
     }
 
     @Test
+    void runs_csvAndJson_typedFieldsForScripts() throws Exception {
+        Outcome json = execute("runs", "--archive", archive.toString(), "--format", "json");
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        JsonNode runs = Json.MAPPER.readTree(json.out());
+        assertThat(runs).hasSize(3);
+        assertThat(runs.get(0).get("run_id").asText()).isEqualTo("base");
+        assertThat(runs.get(0).get("started").asText()).isEqualTo("2025-11-24T16:00:00Z");
+        assertThat(runs.get(0).get("duration_s").isNumber()).isTrue();
+        assertThat(runs.get(0).get("duration_s").asDouble()).isEqualTo(90.0);
+        assertThat(runs.get(2).get("samples").isIntegralNumber()).isTrue();
+        assertThat(runs.get(2).get("samples").asLong()).isEqualTo(1000);
+        assertThat(runs.get(2).get("steps").asInt()).isEqualTo(1);
+        assertThat(runs.get(2).get("plan").asText()).isEqualTo("weekly");
+
+        Outcome csv = execute("runs", "--archive", archive.toString(), "--format", "csv", "--plan", "weekly");
+        assertThat(csv.out()).isEqualTo("run_id,plan,started,duration_s,outcome,steps,samples,targets,workloads\r\n"
+                + "slow,weekly,2025-11-26T16:00:00Z,90,completed,1,1000,h2,oltp_point_select\r\n");
+    }
+
+    @Test
+    void compare_json_sameFiguresAsTheTable_exitCodeKept() throws Exception {
+        Outcome table = execute("compare", "--archive", archive.toString(), "--baseline", "base", "--candidate",
+                "slow", "--threshold", "10%");
+        Outcome json = execute("compare", "--archive", archive.toString(), "--baseline", "base", "--candidate",
+                "slow", "--threshold", "10%", "--format", "json");
+        assertThat(json.exitCode()).as(json.err()).isEqualTo(CompareCommand.EXIT_REGRESSION);
+        JsonNode doc = Json.MAPPER.readTree(json.out());
+        assertThat(doc.get("baseline").asText()).isEqualTo("base");
+        assertThat(doc.get("candidate").asText()).isEqualTo("slow");
+        assertThat(doc.get("thresholdPct").asDouble()).isEqualTo(10.0);
+        assertThat(doc.get("regressed").asBoolean()).isTrue();
+        assertThat(doc.get("exitCode").asInt()).isEqualTo(3);
+        assertThat(doc.get("steps")).hasSize(1);
+        JsonNode step = doc.get("steps").get(0);
+        assertThat(step.get("status").asText()).isEqualTo("worse");
+        assertThat(step.get("threads").asInt()).isEqualTo(4);
+        String row = table.out().lines().filter(l -> l.startsWith("oltp_point_select")).findFirst().orElseThrow();
+        assertThat(row.split("\\s+")).containsSubsequence(
+                String.format(Locale.ROOT, "%.1f", step.get("baseline_qps").asDouble()),
+                String.format(Locale.ROOT, "%.1f", step.get("candidate_qps").asDouble()),
+                String.format(Locale.ROOT, "%+.1f%%", step.get("qps_delta_pct").asDouble()),
+                String.format(Locale.ROOT, "%.3f", step.get("baseline_p99_ms").asDouble()),
+                String.format(Locale.ROOT, "%.3f", step.get("candidate_p99_ms").asDouble()),
+                String.format(Locale.ROOT, "%+.1f%%", step.get("p99_delta_pct").asDouble()));
+        assertThat(step.get("candidate_qps").asDouble() / step.get("baseline_qps").asDouble()).isLessThan(0.9);
+    }
+
+    @Test
     void compare_candidateStepFailed_listedWithItsPartialFigures_exit3() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
             writeRun(st, "broken", "nightly", T0_MS + 3 * 86_400_000L, 1000, 1, "failed: duplicate_key (not ignored)");
@@ -159,6 +211,16 @@ class HistoryCommandsTest {
                         + " step 1: failed: duplicate_key (not ignored) (partial: 900 transactions,")
                 .contains("only in the baseline (not compared): h2/oltp_point_select/4 threads")
                 .endsWith("REGRESSION: 1 step(s) of the candidate did not complete (exit code 3)\n");
+
+        Outcome csv = execute("compare", "--archive", archive.toString(), "--baseline", "base", "--candidate",
+                "broken", "--format", "csv");
+        assertThat(csv.exitCode()).isEqualTo(CompareCommand.EXIT_REGRESSION);
+        List<String> lines = csv.out().lines().toList();
+        assertThat(lines.get(0)).isEqualTo(String.join(",", CompareCommand.MACHINE_COLUMNS));
+        assertThat(lines).hasSize(3);
+        assertThat(lines.get(1)).startsWith("oltp_point_select,h2,4,baseline_only,,,,,,,,,");
+        assertThat(lines.get(2)).startsWith("oltp_point_select,h2,4,candidate_incomplete,,")
+                .endsWith(",,1,failed: duplicate_key (not ignored)");
     }
 
     @Test
@@ -191,6 +253,8 @@ class HistoryCommandsTest {
             "compare --archive . --baseline a                                | Missing required option: '--candidate",
             "runs --archive . --since yesterday                              | 'yesterday' is not a date",
             "query --archive . --format xml SELECT                           | unknown format 'xml'",
+            "runs --archive . --format yaml                                  | unknown format 'yaml'",
+            "compare --archive . --baseline a --candidate b --format html    | unknown format 'html'",
             "query --archive /surely/not/here SELECT                         | no such folder",
             "query --archive .                                               | Missing required parameter: 'SQL'",
     })

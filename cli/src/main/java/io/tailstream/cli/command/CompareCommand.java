@@ -1,16 +1,22 @@
 package io.tailstream.cli.command;
 
 import io.tailstream.cli.UserFacingException;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.tailstream.cli.options.ArchiveOptions;
+import io.tailstream.cli.options.FormatOption;
+import io.tailstream.reporter.output.ResultFormat;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.query.RunComparison;
 import io.tailstream.reporter.query.StepFigure;
+import io.tailstream.schemas.event.Json;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,14 +27,13 @@ import picocli.CommandLine.Spec;
 
 /** Per-step deltas between two runs; a regression gate. */
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Compare a candidate run with a baseline run, step by step (matched by target, workload and",
-                "threads; figures exact from the raw samples of the measurement phase: QPS of successful statements",
-                "over the measured span, P99 of successful transactions). Steps that did not complete are listed",
-                "apart.",
+        description = {"Compare a candidate run with a baseline run, step by step (matched by target, workload and"
+                + " threads; figures exact from the raw samples of the measurement phase: QPS of successful statements"
+                + " over the measured span, P99 of successful transactions). Steps that did not complete are listed"
+                + " apart.",
                 "Exit code 0: no matched step is worse; " + CompareCommand.EXIT_REGRESSION + ": the candidate's QPS is"
-                        + " lower, or its P99 higher,",
-                "than the baseline's by more than --threshold on at least one step, or a step of the candidate did",
-                "not complete; 1: error; 2: bad usage."})
+                        + " lower, or its P99 higher, than the baseline's by more than --threshold on at least one"
+                        + " step, or a step of the candidate did not complete; 1: error; 2: bad usage."})
 public final class CompareCommand implements Callable<Integer> {
 
     /** Exit code when the candidate is worse than the baseline beyond the threshold. */
@@ -46,14 +51,18 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--candidate", paramLabel = "RUN", required = true, description = "Run id of the candidate.")
     String candidate;
 
-    @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5%",
-            description = "Worse by more than this fails the gate: 5% or 5 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5",
+            description = "Worse by more than this fails the gate, in percent: 5%% or 5 (default: 5%%).")
     String threshold;
+
+    @Mixin
+    FormatOption formatOption = new FormatOption();
 
     @Override
     public Integer call() {
         Path archive = archiveOptions.existing(spec);
         double pct = parseThreshold(threshold);
+        ResultFormat format = formatOption.format(spec);
         RunComparison.Result result;
         try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
             result = RunComparison.compare(db, baseline, candidate, pct);
@@ -63,19 +72,30 @@ public final class CompareCommand implements Callable<Integer> {
             throw new UserFacingException("cannot compare runs in " + archive, e);
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.printf("baseline %s, candidate %s, threshold %s%%%n", baseline, candidate, num(pct));
-        List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"workload", "target", "threads", "qps base", "qps cand", "qps Δ", "p99 ms base",
-                "p99 ms cand", "p99 Δ", "verdict"});
-        for (RunComparison.Row r : result.rows()) {
-            rows.add(new String[] {r.key().workload(), r.key().target(), String.valueOf(r.key().threads()),
-                    String.format(Locale.ROOT, "%.1f", r.baseline().qps()),
-                    String.format(Locale.ROOT, "%.1f", r.candidate().qps()), signedPct(r.qpsDeltaPct()),
-                    String.format(Locale.ROOT, "%.3f", r.baseline().p99Us() / 1000.0),
-                    String.format(Locale.ROOT, "%.3f", r.candidate().p99Us() / 1000.0), signedPct(r.p99DeltaPct()),
-                    r.verdict().name().toLowerCase(Locale.ROOT)});
+        if (format == ResultFormat.JSON) {
+            out.print(json(result));
+            out.flush();
+            return result.regressed() ? EXIT_REGRESSION : 0;
+        } else if (format == ResultFormat.CSV) {
+            try (ResultFormat.RowWriter w = ResultFormat.CSV.open(out, MACHINE_COLUMNS, 0)) {
+                machineRows(result).forEach(r -> w.row(new ArrayList<>(r.values())));
+            }
+            out.flush();
+            return result.regressed() ? EXIT_REGRESSION : 0;
         }
-        Tables.print(out, rows);
+        out.printf("baseline %s, candidate %s, threshold %s%%%n", baseline, candidate, num(pct));
+        try (ResultFormat.RowWriter w = ResultFormat.TABLE.open(out, List.of("workload", "target", "threads",
+                "qps base", "qps cand", "qps Δ", "p99 ms base", "p99 ms cand", "p99 Δ", "verdict"),
+                Integer.MAX_VALUE, "step")) {
+            for (RunComparison.Row r : result.rows()) {
+                w.row(List.of(r.key().workload(), r.key().target(), String.valueOf(r.key().threads()),
+                        String.format(Locale.ROOT, "%.1f", r.baseline().qps()),
+                        String.format(Locale.ROOT, "%.1f", r.candidate().qps()), signedPct(r.qpsDeltaPct()),
+                        String.format(Locale.ROOT, "%.3f", r.baseline().p99Us() / 1000.0),
+                        String.format(Locale.ROOT, "%.3f", r.candidate().p99Us() / 1000.0),
+                        signedPct(r.p99DeltaPct()), r.verdict().name().toLowerCase(Locale.ROOT)));
+            }
+        }
         for (StepFigure.Key k : result.baselineOnly()) {
             out.println("only in the baseline (not compared): " + k);
         }
@@ -100,6 +120,72 @@ public final class CompareCommand implements Callable<Integer> {
         }
         out.flush();
         return result.regressed() ? EXIT_REGRESSION : 0;
+    }
+
+    /** The columns of {@code --format csv}, and the fields of each step in {@code --format json}. */
+    public static final List<String> MACHINE_COLUMNS = List.of("workload", "target", "threads", "status", "baseline_qps",
+            "candidate_qps", "qps_delta_pct", "baseline_p99_ms", "candidate_p99_ms", "p99_delta_pct",
+            "baseline_step", "candidate_step", "outcome");
+
+    /**
+     * One record per step key: matched steps with their verdict ({@code worse}, {@code better}, {@code same}),
+     * then the steps not compared ({@code baseline_only}, {@code candidate_only}, {@code baseline_incomplete},
+     * {@code candidate_incomplete}: partial figures and the outcome). Deltas are null where a baseline figure is 0.
+     */
+    private static List<Map<String, Object>> machineRows(RunComparison.Result result) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (RunComparison.Row r : result.rows()) {
+            rows.add(machineRow(r.key(), r.verdict().name().toLowerCase(Locale.ROOT), r.baseline(), r.candidate(),
+                    r.qpsDeltaPct(), r.p99DeltaPct(), null));
+        }
+        result.baselineOnly().forEach(k -> rows.add(machineRow(k, "baseline_only", null, null, null, null, null)));
+        result.candidateOnly().forEach(k -> rows.add(machineRow(k, "candidate_only", null, null, null, null, null)));
+        result.baselineIncomplete().forEach(f -> rows.add(machineRow(f.key(), "baseline_incomplete", f, null, null,
+                null, f.outcome())));
+        result.candidateIncomplete().forEach(f -> rows.add(machineRow(f.key(), "candidate_incomplete", null, f, null,
+                null, f.outcome())));
+        return rows;
+    }
+
+    private static Map<String, Object> machineRow(StepFigure.Key key, String status, StepFigure base,
+                                                  StepFigure cand, Double qpsDelta, Double p99Delta, String outcome) {
+        Object[] v = {key.workload(), key.target(), key.threads(), status, base == null ? null : base.qps(),
+                cand == null ? null : cand.qps(), finite(qpsDelta), base == null ? null : p99Ms(base),
+                cand == null ? null : p99Ms(cand), finite(p99Delta), base == null ? null : firstStep(base),
+                cand == null ? null : firstStep(cand), outcome};
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int i = 0; i < v.length; i++) {
+            row.put(MACHINE_COLUMNS.get(i), v[i]);
+        }
+        return row;
+    }
+
+    /** {@code {"baseline":..,"candidate":..,"thresholdPct":..,"regressed":..,"steps":[...]}}. */
+    private static String json(RunComparison.Result result) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("baseline", result.baselineRun());
+        doc.put("candidate", result.candidateRun());
+        doc.put("thresholdPct", result.thresholdPct());
+        doc.put("regressed", result.regressed());
+        doc.put("exitCode", result.regressed() ? EXIT_REGRESSION : 0);
+        doc.put("steps", machineRows(result));
+        try {
+            return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + System.lineSeparator();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the comparison as JSON", e);
+        }
+    }
+
+    private static Double finite(Double d) {
+        return d == null || !Double.isFinite(d) ? null : d;
+    }
+
+    private static Double p99Ms(StepFigure f) {
+        return f.ok() == null ? null : f.p99Us() / 1000.0;
+    }
+
+    private static Integer firstStep(StepFigure f) {
+        return f.steps().isEmpty() ? null : f.steps().get(0).stepId();
     }
 
     /** "target/workload/8 threads, step 3: failed: ... (partial: 1,234 transactions, 5,000.0 QPS)". */

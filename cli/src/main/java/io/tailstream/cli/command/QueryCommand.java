@@ -2,8 +2,8 @@ package io.tailstream.cli.command;
 
 import io.tailstream.cli.UserFacingException;
 import io.tailstream.cli.options.ArchiveOptions;
+import io.tailstream.reporter.output.ResultFormat;
 import io.tailstream.reporter.query.ArchiveDatabase;
-import io.tailstream.reporter.query.ResultFormat;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -21,10 +21,10 @@ import picocli.CommandLine.Spec;
 
 /** SQL over the archive (DuckDB). */
 @Command(name = "query", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run SQL over the archive with DuckDB. Views: samples, windows, stalls, steps, runs,",
-                "client_health, summaries, blocks, control, stall_events, summary_events (columns in",
-                "docs/archive.md); run_id is a column of every view. Runs with an unreadable or missing file are",
-                "left out with a warning naming the file."})
+        description = {"Run SQL over the archive with DuckDB. Views: samples, windows, stalls, steps, runs,"
+                + " client_health, summaries, run_summaries, blocks, control, stall_events, summary_events,"
+                + " run_summary_events (columns in docs/archive.md); run_id is a column of every view.",
+                "Runs with an unreadable or missing file are left out with a warning naming the file."})
 public final class QueryCommand implements Callable<Integer> {
 
     @Spec

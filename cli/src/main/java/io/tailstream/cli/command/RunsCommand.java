@@ -2,6 +2,8 @@ package io.tailstream.cli.command;
 
 import io.tailstream.cli.UserFacingException;
 import io.tailstream.cli.options.ArchiveOptions;
+import io.tailstream.cli.options.FormatOption;
+import io.tailstream.reporter.output.ResultFormat;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.query.RunCatalog;
 import io.tailstream.reporter.query.RunFilter;
@@ -13,7 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -50,6 +52,9 @@ public final class RunsCommand implements Callable<Integer> {
             + " (2026-11-30, UTC) or instant (2026-11-30T08:00:00Z).")
     String since;
 
+    @Mixin
+    FormatOption formatOption = new FormatOption();
+
     @Override
     public Integer call() {
         Path archive = archiveOptions.existing(spec);
@@ -65,19 +70,30 @@ public final class RunsCommand implements Callable<Integer> {
         } catch (SQLException e) {
             throw new UserFacingException("cannot list the runs of " + archive, e);
         }
+        ResultFormat format = formatOption.format(spec);
         PrintWriter out = spec.commandLine().getOut();
-        List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"run_id", "plan", "started", "duration", "outcome", "steps", "samples", "targets",
-                "workloads"});
-        for (RunListing r : runs) {
-            rows.add(new String[] {r.runId(), r.planName(), TIME.format(Instant.ofEpochMilli(r.startedAtMs())),
-                    r.endedAtMs() == null ? "running" : duration(r.endedAtMs() - r.startedAtMs()),
-                    r.outcome() == null ? "-" : r.outcome(), String.valueOf(r.steps()),
-                    r.samplesSent() == null ? "-" : String.format("%,d", r.samplesSent()),
-                    String.join(",", r.targets()), String.join(",", r.workloads())});
+        if (format == ResultFormat.TABLE) {
+            try (ResultFormat.RowWriter w = ResultFormat.TABLE.open(out, List.of("run_id", "plan", "started",
+                    "duration", "outcome", "steps", "samples", "targets", "workloads"), Integer.MAX_VALUE, "run")) {
+                for (RunListing r : runs) {
+                    w.row(List.of(r.runId(), r.planName(), TIME.format(Instant.ofEpochMilli(r.startedAtMs())),
+                            r.endedAtMs() == null ? "running" : duration(r.endedAtMs() - r.startedAtMs()),
+                            r.outcome() == null ? "-" : r.outcome(), String.valueOf(r.steps()),
+                            r.samplesSent() == null ? "-" : String.format("%,d", r.samplesSent()),
+                            String.join(",", r.targets()), String.join(",", r.workloads())));
+                }
+            }
+        } else {
+            try (ResultFormat.RowWriter w = format.open(out, List.of("run_id", "plan", "started", "duration_s",
+                    "outcome", "steps", "samples", "targets", "workloads"), 0)) {
+                for (RunListing r : runs) {
+                    w.row(Arrays.asList(r.runId(), r.planName(), Instant.ofEpochMilli(r.startedAtMs()).toString(),
+                            r.endedAtMs() == null ? null : (r.endedAtMs() - r.startedAtMs()) / 1000.0, r.outcome(),
+                            r.steps(), r.samplesSent(), String.join(",", r.targets()),
+                            String.join(",", r.workloads())));
+                }
+            }
         }
-        Tables.print(out, rows);
-        out.printf("(%d run%s)%n", runs.size(), runs.size() == 1 ? "" : "s");
         out.flush();
         return 0;
     }

@@ -1,23 +1,36 @@
-package io.tailstream.reporter.query;
+package io.tailstream.reporter.output;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * How {@code query} prints a result: an aligned text {@link #TABLE} (numbers right-aligned, NULL shown as
- * {@code NULL}, at most a given number of rows), {@link #CSV} (RFC 4180, header line, empty field for NULL, every
- * row) or {@link #JSON} (an array of objects, one per row, numbers as JSON numbers, every row). CSV and JSON stream
- * row by row, so any result size works. Stateless and thread safe.
+ * How the command-line tools print rows: an aligned text {@link #TABLE} (numbers right-aligned, NULL shown as
+ * {@code NULL}, at most a given number of rows), {@link #CSV} (RFC 4180 through {@link Csv}, header line, empty
+ * field for NULL, every row) or {@link #JSON} (an array of objects, one per row and line, numbers as JSON numbers,
+ * every row, written with Jackson's streaming generator). CSV and JSON stream row by row, so any result size works.
+ * Stateless and thread safe; each {@link #open} returns a writer for one result.
  */
 public enum ResultFormat {
     TABLE, CSV, JSON;
+
+    private static final JsonFactory JSON_FACTORY = JsonFactory.builder()
+            .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
+            .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+            .build();
 
     /** Parses {@code table}, {@code csv} or {@code json} (any case). */
     public static ResultFormat parse(String s) {
@@ -29,178 +42,259 @@ public enum ResultFormat {
         throw new IllegalArgumentException("unknown format '" + s + "'; use table, csv or json");
     }
 
+    /** Rows of one result, written in this format; {@link #close()} finishes the output and says how many rows. */
+    public interface RowWriter extends AutoCloseable {
+
+        /** One row, a value per column (null for NULL); numbers stay numbers in JSON. */
+        void row(List<?> values);
+
+        /** Finishes the output (the table itself, the closing bracket) and flushes nothing beyond it. */
+        @Override
+        void close();
+
+        /** Rows written. */
+        long rows();
+    }
+
+    /**
+     * A writer for one result of the given columns.
+     *
+     * @param tableRowLimit {@link #TABLE} only: rows shown; the count of the rest is printed after the table
+     */
+    public RowWriter open(Writer out, List<String> columns, int tableRowLimit) {
+        return open(out, columns, tableRowLimit, "row");
+    }
+
+    /**
+     * A writer for one result of the given columns.
+     *
+     * @param tableRowLimit {@link #TABLE} only: rows shown; the count of the rest is printed after the table
+     * @param rowNoun       {@link #TABLE} only: what a row is, for the count under the table ("(3 runs)")
+     */
+    public RowWriter open(Writer out, List<String> columns, int tableRowLimit, String rowNoun) {
+        try {
+            return switch (this) {
+                case TABLE -> new TableWriter(out, columns, tableRowLimit, rowNoun);
+                case CSV -> new CsvWriter(out, columns);
+                case JSON -> new JsonWriter(out, columns);
+            };
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing the result", e);
+        }
+    }
+
     /**
      * Writes the whole result set.
      *
      * @param tableRowLimit {@link #TABLE} only: rows shown; the count of the rest is printed after the table
      * @return rows in the result
      */
-    public long write(ResultSet rs, Appendable out, int tableRowLimit) throws SQLException {
-        try {
-            return switch (this) {
-                case TABLE -> writeTable(rs, out, tableRowLimit);
-                case CSV -> writeCsv(rs, out);
-                case JSON -> writeJson(rs, out);
-            };
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing the query result", e);
-        }
-    }
-
-    private static List<String> columns(ResultSetMetaData md) throws SQLException {
-        List<String> out = new ArrayList<>();
+    public long write(ResultSet rs, Writer out, int tableRowLimit) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        List<String> columns = new ArrayList<>();
         for (int i = 1; i <= md.getColumnCount(); i++) {
-            out.add(md.getColumnLabel(i));
+            columns.add(md.getColumnLabel(i));
         }
-        return out;
-    }
-
-    private static String text(Object v) {
-        if (v instanceof Double d) {
-            return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
-        } else if (v instanceof Float f) {
-            return BigDecimal.valueOf(f).stripTrailingZeros().toPlainString();
-        } else if (v instanceof BigDecimal b) {
-            return b.toPlainString();
-        }
-        return String.valueOf(v);
-    }
-
-    private static long writeTable(ResultSet rs, Appendable out, int limit) throws SQLException, IOException {
-        List<String> cols = columns(rs.getMetaData());
-        int n = cols.size();
-        boolean[] numeric = new boolean[n];
-        List<String[]> rows = new ArrayList<>();
-        long total = 0;
-        while (rs.next()) {
-            total++;
-            if (rows.size() >= limit) {
-                continue;
+        try (RowWriter w = open(out, columns, tableRowLimit)) {
+            Object[] row = new Object[columns.size()];
+            while (rs.next()) {
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = rs.getObject(i + 1);
+                }
+                w.row(Arrays.asList(row));
             }
-            String[] row = new String[n];
-            for (int i = 0; i < n; i++) {
-                Object v = rs.getObject(i + 1);
-                row[i] = v == null ? "NULL" : text(v);
+            return w.rows();
+        }
+    }
+
+    /** Keeps the first rows in memory to size the columns; prints them, and the count of the rest, at close. */
+    private static final class TableWriter implements RowWriter {
+        private final Writer out;
+        private final List<String> columns;
+        private final int limit;
+        private final String noun;
+        private final boolean[] numeric;
+        private final List<String[]> shown = new ArrayList<>();
+        private long rows;
+
+        TableWriter(Writer out, List<String> columns, int limit, String noun) {
+            this.out = out;
+            this.columns = List.copyOf(columns);
+            this.limit = limit;
+            this.noun = noun;
+            this.numeric = new boolean[columns.size()];
+        }
+
+        @Override
+        public void row(List<?> values) {
+            rows++;
+            if (shown.size() >= limit) {
+                return;
+            }
+            String[] cells = new String[columns.size()];
+            for (int i = 0; i < cells.length; i++) {
+                Object v = values.get(i);
+                cells[i] = v == null ? "NULL" : Values.text(v);
                 numeric[i] |= v instanceof Number;
             }
-            rows.add(row);
+            shown.add(cells);
         }
-        int[] width = new int[n];
-        for (int i = 0; i < n; i++) {
-            width[i] = cols.get(i).length();
-            for (String[] r : rows) {
-                width[i] = Math.max(width[i], r[i].length());
-            }
-        }
-        line(out, cols.toArray(String[]::new), width, numeric);
-        String[] rule = new String[n];
-        for (int i = 0; i < n; i++) {
-            rule[i] = "-".repeat(width[i]);
-        }
-        line(out, rule, width, new boolean[n]);
-        for (String[] r : rows) {
-            line(out, r, width, numeric);
-        }
-        if (total > rows.size()) {
-            out.append(String.format(Locale.ROOT, "... %,d more rows (%,d in all; --format csv or json prints every"
-                    + " row)%n", total - rows.size(), total));
-        } else {
-            out.append(String.format(Locale.ROOT, "(%,d row%s)%n", total, total == 1 ? "" : "s"));
-        }
-        return total;
-    }
 
-    private static void line(Appendable out, String[] cells, int[] width, boolean[] right) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < cells.length; i++) {
-            if (i > 0) {
-                sb.append("  ");
-            }
-            String pad = " ".repeat(width[i] - cells[i].length());
-            sb.append(right[i] ? pad + cells[i] : cells[i] + (i == cells.length - 1 ? "" : pad));
+        @Override
+        public long rows() {
+            return rows;
         }
-        out.append(sb).append(System.lineSeparator());
-    }
 
-    private static long writeCsv(ResultSet rs, Appendable out) throws SQLException, IOException {
-        List<String> cols = columns(rs.getMetaData());
-        out.append(String.join(",", cols.stream().map(ResultFormat::csvField).toList())).append("\r\n");
-        long total = 0;
-        while (rs.next()) {
-            total++;
-            StringBuilder sb = new StringBuilder();
-            for (int i = 1; i <= cols.size(); i++) {
-                if (i > 1) {
-                    sb.append(',');
-                }
-                Object v = rs.getObject(i);
-                if (v != null) {
-                    sb.append(csvField(text(v)));
+        @Override
+        public void close() {
+            int n = columns.size();
+            int[] width = new int[n];
+            for (int i = 0; i < n; i++) {
+                width[i] = columns.get(i).length();
+                for (String[] r : shown) {
+                    width[i] = Math.max(width[i], r[i].length());
                 }
             }
-            out.append(sb).append("\r\n");
-        }
-        return total;
-    }
-
-    static String csvField(String s) {
-        if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
-            return s;
-        }
-        return '"' + s.replace("\"", "\"\"") + '"';
-    }
-
-    private static long writeJson(ResultSet rs, Appendable out) throws SQLException, IOException {
-        List<String> cols = columns(rs.getMetaData());
-        out.append('[');
-        long total = 0;
-        while (rs.next()) {
-            out.append(total == 0 ? "\n" : ",\n");
-            total++;
-            StringBuilder sb = new StringBuilder("{");
-            for (int i = 1; i <= cols.size(); i++) {
-                if (i > 1) {
-                    sb.append(',');
+            String[] rule = new String[n];
+            for (int i = 0; i < n; i++) {
+                rule[i] = "-".repeat(width[i]);
+            }
+            try {
+                line(columns.toArray(String[]::new), width, numeric);
+                line(rule, width, new boolean[n]);
+                for (String[] r : shown) {
+                    line(r, width, numeric);
                 }
-                sb.append(jsonString(cols.get(i - 1))).append(':');
-                Object v = rs.getObject(i);
-                if (v == null) {
-                    sb.append("null");
-                } else if (v instanceof Boolean b) {
-                    sb.append(b);
-                } else if (v instanceof Double d && (d.isNaN() || d.isInfinite())) {
-                    sb.append(jsonString(d.toString()));
-                } else if (v instanceof Number) {
-                    sb.append(text(v));
+                if (rows > shown.size()) {
+                    out.append(String.format(Locale.ROOT, "... %,d more %ss (%,d in all; --format csv or json"
+                            + " prints every %s)%n", rows - shown.size(), noun, rows, noun));
                 } else {
-                    sb.append(jsonString(String.valueOf(v)));
+                    out.append(String.format(Locale.ROOT, "(%,d %s%s)%n", rows, noun, rows == 1 ? "" : "s"));
                 }
+            } catch (IOException e) {
+                throw new UncheckedIOException("writing the result", e);
             }
-            out.append(sb.append('}'));
         }
-        out.append(total == 0 ? "]" : "\n]").append(System.lineSeparator());
-        return total;
+
+        private void line(String[] cells, int[] width, boolean[] right) throws IOException {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < cells.length; i++) {
+                if (i > 0) {
+                    sb.append("  ");
+                }
+                String pad = " ".repeat(width[i] - cells[i].length());
+                sb.append(right[i] ? pad + cells[i] : cells[i] + (i == cells.length - 1 ? "" : pad));
+            }
+            out.append(sb).append(System.lineSeparator());
+        }
     }
 
-    static String jsonString(String s) {
-        StringBuilder sb = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            switch (ch) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (ch < 0x20) {
-                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
-                    } else {
-                        sb.append(ch);
-                    }
+    private static final class CsvWriter implements RowWriter {
+        private final Writer out;
+        private long rows;
+
+        CsvWriter(Writer out, List<String> columns) throws IOException {
+            this.out = out;
+            Csv.record(out, columns);
+        }
+
+        @Override
+        public void row(List<?> values) {
+            try {
+                Csv.record(out, values);
+            } catch (IOException e) {
+                throw new UncheckedIOException("writing the result", e);
+            }
+            rows++;
+        }
+
+        @Override
+        public long rows() {
+            return rows;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** {@code [}, one object per line, {@code ]}: easy to read, to diff and to cut with line tools. */
+    private static final class JsonWriter implements RowWriter {
+        private final JsonGenerator json;
+        private final List<String> columns;
+        private long rows;
+
+        JsonWriter(Writer out, List<String> columns) throws IOException {
+            this.columns = List.copyOf(columns);
+            this.json = JSON_FACTORY.createGenerator(out);
+            json.setPrettyPrinter(new OneObjectPerLine());
+            json.writeStartArray();
+        }
+
+        @Override
+        public void row(List<?> values) {
+            try {
+                json.writeStartObject();
+                for (int i = 0; i < columns.size(); i++) {
+                    json.writeFieldName(columns.get(i));
+                    value(values.get(i));
                 }
+                json.writeEndObject();
+            } catch (IOException e) {
+                throw new UncheckedIOException("writing the result", e);
+            }
+            rows++;
+        }
+
+        private void value(Object v) throws IOException {
+            if (v == null) {
+                json.writeNull();
+            } else if (v instanceof Boolean b) {
+                json.writeBoolean(b);
+            } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+                json.writeNumber(((Number) v).longValue());
+            } else if (v instanceof BigInteger b) {
+                json.writeNumber(b);
+            } else if (v instanceof BigDecimal b) {
+                json.writeNumber(b);
+            } else if ((v instanceof Double || v instanceof Float) && Double.isFinite(((Number) v).doubleValue())) {
+                json.writeNumber(new BigDecimal(Values.text(v)));
+            } else {
+                json.writeString(Values.text(v)); // NaN and infinities have no JSON number
             }
         }
-        return sb.append('"').toString();
+
+        @Override
+        public long rows() {
+            return rows;
+        }
+
+        @Override
+        public void close() {
+            try {
+                json.writeEndArray();
+                json.writeRaw(System.lineSeparator());
+                json.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException("writing the result", e);
+            }
+        }
+    }
+
+    /** Compact objects, each array element on a line of its own. */
+    private static final class OneObjectPerLine extends MinimalPrettyPrinter {
+        @Override
+        public void beforeArrayValues(JsonGenerator g) throws IOException {
+            g.writeRaw('\n');
+        }
+
+        @Override
+        public void writeArrayValueSeparator(JsonGenerator g) throws IOException {
+            g.writeRaw(",\n");
+        }
+
+        @Override
+        public void writeEndArray(JsonGenerator g, int nrOfValues) throws IOException {
+            g.writeRaw(nrOfValues == 0 ? "]" : "\n]");
+        }
     }
 }

@@ -10,7 +10,6 @@
  *       columns, empty when the archive has no file of it, NULL where files predate a column. It checks every file first ({@code ParquetFiles}: magic bytes, footer) and every run's
  *       completeness; a run with an unreadable or missing file is left out of every view and reported in
  *       {@code problems()} with the file and the reason, so the other runs still report and query.</li>
- *   <li>{@link io.tailstream.reporter.query.ResultFormat}: table, CSV and JSON output of any result ({@code query}).</li>
  *   <li>{@link io.tailstream.reporter.query.RunCatalog}: the archived runs with filters ({@code runs}); unknown run
  *       ids are answered with the runs that exist.</li>
  *   <li>{@link io.tailstream.reporter.query.StepFigures}: the exact per-(target, workload, threads) figures from

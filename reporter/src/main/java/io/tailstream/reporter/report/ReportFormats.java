@@ -2,6 +2,7 @@ package io.tailstream.reporter.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tailstream.reporter.output.Csv;
 import io.tailstream.reporter.report.ReportModel.Check;
 import io.tailstream.reporter.report.ReportModel.Cost;
 import io.tailstream.reporter.report.ReportModel.ScaleOut;
@@ -159,7 +160,7 @@ public final class ReportFormats {
 
     static String csv(ReportModel model, Locale locale) {
         Messages msg = Messages.of(locale);
-        StringBuilder b = new StringBuilder(String.join(",", CSV_COLUMNS)).append('\n');
+        StringBuilder b = new StringBuilder(Csv.record(CSV_COLUMNS));
         for (WorkloadSummary w : model.workloads()) {
             List<Verdict> verdicts = model.verdicts().stream().filter(v -> v.workload().equals(w.workload())).toList();
             String reasons = csvReasons(verdicts, msg);
@@ -201,10 +202,46 @@ public final class ReportFormats {
                     v.add(verdict == null || !verdict.decided() || !r.completed() ? null : best(verdict, r, w));
                 }
                 v.add(reasons.isEmpty() || !r.completed() ? null : reasons);
-                b.append(String.join(",", v.stream().map(ReportFormats::csvCell).toList())).append('\n');
+                b.append(Csv.record(v));
             }
         }
         return b.toString();
+    }
+
+    /** The cost table (at the peak, and at the compared concurrency when there is one), then the cost items. */
+    private static void markdownCosts(StringBuilder b, WorkloadSummary w, Messages msg) {
+        Integer at = w.atThreads();
+        List<String> head = new ArrayList<>(List.of(msg.get("summary.target"), msg.get("cost.monthly"),
+                msg.get("cost.peakQps"), msg.get("cost.per1000Qps"), msg.get("cost.qpsPer1000")));
+        if (at != null) {
+            head.addAll(List.of("QPS @ " + at, msg.get("cost.per1000Qps") + " @ " + at,
+                    msg.get("cost.qpsPer1000") + " @ " + at));
+        }
+        b.append('\n').append(mdRow(head.toArray(String[]::new)));
+        b.append(mdRow(head.stream().map(h -> h.equals(head.get(0)) ? "---" : "---:").toArray(String[]::new)));
+        for (Cost c : w.costs()) {
+            List<String> cells = new ArrayList<>(List.of(c.target(), num(c.monthlyCost()) + " " + c.currency(),
+                    num(c.peakQps()) + " @" + c.peakThreads(), num(c.costPer1000Qps()),
+                    num(c.qpsPer1000Currency())));
+            if (at != null) {
+                cells.add(c.atQps() == null ? "" : num(c.atQps()));
+                cells.add(c.atCostPer1000Qps() == null ? "" : num(c.atCostPer1000Qps()));
+                cells.add(c.atQpsPer1000Currency() == null ? "" : num(c.atQpsPer1000Currency()));
+            }
+            b.append(mdRow(cells.toArray(String[]::new)));
+        }
+        if (w.costs().stream().anyMatch(c -> !c.items().isEmpty())) {
+            b.append('\n').append(md(msg.get("cost.items.note"))).append("\n\n");
+            b.append(mdRow(msg.get("summary.target"), msg.get("cost.item"), msg.get("cost.amount"),
+                    msg.get("cost.share")));
+            b.append(mdRow("---", "---", "---:", "---:"));
+            for (Cost c : w.costs()) {
+                for (ReportModel.CostItem i : c.items()) {
+                    b.append(mdRow(c.target(), i.name(), num(i.amount()) + " " + c.currency(),
+                            String.format(Locale.ROOT, "%.1f%%", i.sharePct())));
+                }
+            }
+        }
     }
 
     /**
@@ -246,18 +283,6 @@ public final class ReportFormats {
         List<SummaryRow> out = new ArrayList<>(a);
         out.addAll(b);
         return out;
-    }
-
-    /** RFC 4180: quote a cell holding a comma, quote or line break; numbers in full precision, nulls empty. */
-    static String csvCell(Object o) {
-        if (o == null) {
-            return "";
-        }
-        String s = o instanceof Double d ? Double.toString(d) : o.toString();
-        if (s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r")) {
-            return "\"" + s.replace("\"", "\"\"") + "\"";
-        }
-        return s;
     }
 
     static String markdown(ReportModel model, Locale locale) {
@@ -331,14 +356,7 @@ public final class ReportFormats {
                 }
             }
             if (!w.costs().isEmpty()) {
-                b.append('\n').append(mdRow(msg.get("summary.target"), msg.get("cost.monthly"),
-                        msg.get("cost.peakQps"), msg.get("cost.per1000Qps"), msg.get("cost.qpsPer1000")));
-                b.append(mdRow("---", "---:", "---:", "---:", "---:"));
-                for (Cost c : w.costs()) {
-                    b.append(mdRow(c.target(), num(c.monthlyCost()) + " " + c.currency(),
-                            num(c.peakQps()) + " @" + c.peakThreads(), num(c.costPer1000Qps()),
-                            num(c.qpsPer1000Currency())));
-                }
+                markdownCosts(b, w, msg);
             }
         }
         if (!model.scaleOut().isEmpty()) {

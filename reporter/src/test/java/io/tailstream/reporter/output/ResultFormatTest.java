@@ -1,13 +1,18 @@
-package io.tailstream.reporter.query;
+package io.tailstream.reporter.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +27,7 @@ class ResultFormatTest {
     private static String render(ResultFormat f, int limit) throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery(SQL)) {
-            StringBuilder sb = new StringBuilder();
+            StringWriter sb = new StringWriter();
             assertThat(f.write(rs, sb, limit)).isEqualTo(3);
             return sb.toString().replace(System.lineSeparator(), "\n");
         }
@@ -57,6 +62,47 @@ class ResultFormatTest {
                 {"n":333,"s":null,"d":0.125,"b":null}
                 ]
                 """);
+    }
+
+    @Test
+    void emptyResult_inEveryFormat() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            for (ResultFormat f : ResultFormat.values()) {
+                try (ResultSet rs = st.executeQuery("SELECT 1 AS n WHERE false")) {
+                    StringWriter sb = new StringWriter();
+                    assertThat(f.write(rs, sb, 10)).isZero();
+                    assertThat(sb.toString().replace(System.lineSeparator(), "\n")).isEqualTo(switch (f) {
+                        case TABLE -> "n\n-\n(0 rows)\n";
+                        case CSV -> "n\r\n";
+                        case JSON -> "[]\n";
+                    });
+                }
+            }
+        }
+    }
+
+    /** Typed rows from code (compare, runs): small and large numbers in plain notation, NaN as a string. */
+    @Test
+    void rowsFromCode_numbersPlain_jsonValid() throws Exception {
+        List<String> cols = List.of("name", "qps", "tiny", "count", "nan");
+        List<Object> row = Arrays.asList("a\"b\nc", 1234.5, 0.00001, 12_345_678_901L, Double.NaN);
+        StringWriter csv = new StringWriter();
+        try (ResultFormat.RowWriter w = ResultFormat.CSV.open(csv, cols, 0)) {
+            w.row(row);
+        }
+        assertThat(csv.toString()).isEqualTo("name,qps,tiny,count,nan\r\n\"a\"\"b\nc\",1234.5,0.00001,12345678901,NaN\r\n");
+        StringWriter json = new StringWriter();
+        try (ResultFormat.RowWriter w = ResultFormat.JSON.open(json, cols, 0)) {
+            w.row(row);
+            w.row(row);
+        }
+        JsonNode parsed = new ObjectMapper().readTree(json.toString());
+        assertThat(parsed).hasSize(2);
+        assertThat(parsed.get(1).get("name").asText()).isEqualTo("a\"b\nc");
+        assertThat(parsed.get(1).get("tiny").decimalValue()).isEqualByComparingTo("0.00001");
+        assertThat(parsed.get(1).get("count").longValue()).isEqualTo(12_345_678_901L);
+        assertThat(parsed.get(1).get("nan").asText()).isEqualTo("NaN");
+        assertThat(json.toString()).contains("\"tiny\":0.00001,");
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -262,6 +263,16 @@ class SeedComparisonReportTest {
         assertThat(jp.get("items").get(2).get("name").asText()).isEqualTo("operations");
         assertThat(jp.get("items").get(2).get("amount").asDouble()).isEqualTo(902.0);
         assertThat(jp.get("items").get(2).get("sharePct").asDouble()).isEqualTo(902.0 / 5602 * 100);
+
+        Path md = dir.resolve("items.md");
+        ReportGenerator.generate(archive, OPTIONS, ReportFormat.MD, md);
+        String currency = polardb.currency();
+        assertThat(Files.readString(md))
+                .contains("| polardb | compute | 3,200.0 " + currency + " | " + String.format(Locale.ROOT, "%.1f%%",
+                        3200.0 / 5602 * 100) + " |")
+                .contains("| polardb | storage | 1,500.0 " + currency + " | 26.8% |")
+                .contains("| polardb | operations | 902.0 " + currency + " | 16.1% |")
+                .doesNotContain("| mysql-essd | compute |");
     }
 
     @Test

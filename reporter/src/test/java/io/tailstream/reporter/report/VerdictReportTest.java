@@ -163,17 +163,17 @@ class VerdictReportTest {
         JsonNode waived = Json.MAPPER.readTree(render(accepted, ReportFormat.JSON)).get("verdicts").get(0);
         assertThat(waived.get("status").asText()).isEqualTo("win");
         assertThat(waived.get("waived").get(0).get("check").asText()).isEqualTo("isolation");
-        List<String> csv = List.of(render(strict, ReportFormat.CSV).split("\n"));
+        List<String> csv = render(strict, ReportFormat.CSV).lines().toList();
         Map<String, String> row = csvRow(csv, "mariadb");
         assertThat(row.get("throughput_verdict")).isEqualTo("none");
         assertThat(row.get("throughput_best")).isEmpty();
         assertThat(row.get("verdict_reasons")).startsWith("throughput: oltp_point_select: isolation differs:"
                 + " mariadb: REPEATABLE READ");
-        Map<String, String> won = csvRow(List.of(render(accepted, ReportFormat.CSV).split("\n")), "mariadb");
+        Map<String, String> won = csvRow(render(accepted, ReportFormat.CSV).lines().toList(), "mariadb");
         assertThat(won.get("throughput_verdict")).isEqualTo("win");
         assertThat(won.get("throughput_best")).isEqualTo("true");
         assertThat(won.get("p99_best")).isEqualTo("true");
-        assertThat(csvRow(List.of(render(accepted, ReportFormat.CSV).split("\n")), "postgres").get("cost_best"))
+        assertThat(csvRow(render(accepted, ReportFormat.CSV).lines().toList(), "postgres").get("cost_best"))
                 .isEqualTo("false");
     }
 

@@ -1,0 +1,24 @@
+package io.tailstream.cli.options;
+
+import io.tailstream.reporter.output.ResultFormat;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** {@code --format table|csv|json} of the history commands ({@code runs}, {@code compare}). */
+public final class FormatOption {
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
+            description = "table (for people), csv or json (for scripts: plain numbers, every field) (default:"
+                    + " ${DEFAULT-VALUE}).")
+    String format;
+
+    /** The parsed format; bad values are a usage error naming the accepted ones. */
+    public ResultFormat format(CommandSpec spec) {
+        try {
+            return ResultFormat.parse(format);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--format: " + e.getMessage(), e);
+        }
+    }
+}
