@@ -173,6 +173,15 @@ class SpoolingTransportTest {
         synchronized int pending() {
             return sent.size();
         }
+
+        /** Waits until at least {@code n} control events are in flight (10 s at most). */
+        synchronized void awaitPending(int n) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (sent.size() < n) {
+                assertThat(System.nanoTime()).as("%d control events in flight", n).isLessThan(deadline);
+                wait(10);
+            }
+        }
     }
 
     static byte[] json(String s) {
@@ -193,7 +202,8 @@ class SpoolingTransportTest {
         assertThat(t.stats().controlEventsSpooled()).isEqualTo(4);
         assertThat(t.controlEventsWaiting()).isEqualTo(5);
         assertThat(dir.resolve("spool-p-control.bin")).isNotEmptyFile();
-        Thread.sleep(100);
+        inner.awaitPending(1);
+        // a transport that sent more than the oldest would also fail the order checks below
         assertThat(inner.pending()).as("only the oldest is in flight").isEqualTo(1);
         // Kafka's delivery timeout: sent again, not failed, not skipped
         assertThat(inner.answerNext(new TimeoutException("delivery timeout"))).isEqualTo("e0");
@@ -238,8 +248,8 @@ class SpoolingTransportTest {
         SpoolingTransport t = new SpoolingTransport(inner, new SpoolSettings(dir, 1 << 20, 1024, Duration.ofSeconds(2)),
                 "p");
         t.sendControl(json("k"), json("e0"));
+        // the answer is given on this thread, so the transport has taken it when answerNext returns
         inner.answerNext(new org.apache.kafka.common.errors.RecordTooLargeException("too large"));
-        Thread.sleep(50);
         assertThatThrownBy(() -> t.sendControl(json("k"), json("e1")))
                 .isInstanceOf(EmitException.class)
                 .hasMessageContaining("a control event (2 bytes) could not be delivered to Kafka: too large");
