@@ -105,7 +105,8 @@ class DemoPipelineIntegrationTest {
                               row_number() OVER (PARTITION BY step_id, (start_us + latency_us) // 1000000
                                                  ORDER BY latency_us) AS rn,
                               count(*) OVER (PARTITION BY step_id, (start_us + latency_us) // 1000000) AS n
-                       FROM samples),
+                       -- a window's latency figures describe its successful transactions (failed ones apart)
+                       FROM samples WHERE status = 'ok'),
                      exact AS (
                        SELECT step_id, window_start_ms,
                               max(latency_us) FILTER (WHERE rn = ceil(0.50 * n)) AS p50,
