@@ -333,13 +333,13 @@ public final class StepProcessor implements Processor<String, StepInput, String,
         StepMeta next;
         if (event instanceof StepStarted e) {
             before = meta(e.runId(), e.stepId());
-            next = before.withProducer(e.producerId());
+            next = before.withStarted(e);
         } else if (event instanceof StepEnded e) {
             before = meta(e.runId(), e.stepId());
-            next = before.withStepEnded(e);
+            next = before.withStepEnded(e).withEndedPart(e);
         } else if (event instanceof ClientHealth e && e.clientBound()) {
             before = meta(e.runId(), e.stepId());
-            next = before.withClientBound();
+            next = before.withClientBound(e);
         } else {
             return;
         }
@@ -494,7 +494,8 @@ public final class StepProcessor implements Processor<String, StepInput, String,
                 LatencyHistograms.toBase64(ok), now, StepSummary.VERSION, m.okQueries(), rate(m.errors(), seconds),
                 f.p9999Micros(), seconds, span.startMicros(), span.endMicros(), source, complete,
                 (int) Math.min(Integer.MAX_VALUE, s.trend().n()), failed.meanMicros(), failed.p99Micros(),
-                failed.maxMicros(), m.errorHistogram());
+                failed.maxMicros(), m.errorHistogram(), meta.threads(), meta.producerParts(),
+                meta.missingProducers());
     }
 
     private static double rate(long n, double seconds) {
@@ -517,10 +518,17 @@ public final class StepProcessor implements Processor<String, StepInput, String,
                     plan == null ? null : plan.patience(), now));
         } else if (event instanceof StepStarted e) {
             String target = e.target() == null || e.target().name() == null ? "" : e.target().name();
+            RunState r = run(e.runId(), now);
+            // several producers may run the step: its threads are all of theirs together
+            RunState.StepDesc previous = r.steps().get(String.valueOf(e.stepId()));
+            Map<String, Integer> producerThreads = new TreeMap<>(previous == null ? Map.of()
+                    : previous.producerThreads());
+            producerThreads.put(e.producerId(), e.threads());
+            int threads = producerThreads.values().stream().mapToInt(Integer::intValue).sum();
             RunState.StepDesc desc = new RunState.StepDesc(e.stepId(), target,
                     e.target() == null ? null : e.target().product(), e.target() == null ? null : e.target().nodes(),
-                    e.workload() == null ? "" : e.workload(), e.threads(), e.round());
-            runs.put(e.runId(), run(e.runId(), now).withStep(desc, now));
+                    e.workload() == null ? "" : e.workload(), threads, e.round(), producerThreads);
+            runs.put(e.runId(), r.withStep(desc, now));
         } else if (event instanceof RunEnded e) {
             RunState r = runs.get(e.runId());
             if (r == null) {

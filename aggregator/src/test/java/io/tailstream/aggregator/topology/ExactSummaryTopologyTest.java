@@ -108,7 +108,7 @@ class ExactSummaryTopologyTest {
         SimulatedStep p1 = new SimulatedStep(new TestProducer(RUN, "p1"), 1, BASE_MS * 1000 + 370_000, 1_500_000,
                 7_370_000, 2);
         SimulatedStep p2 = new SimulatedStep(new TestProducer(RUN, "p2"), 2, BASE_MS * 1000 + 610_000, 1_500_000,
-                6_640_000, 2);
+                6_640_000, 3);
         p1.markerAtUs = Math.max(p1.measureEndUs, BASE_MS * 1000 + 10_300_000); // heartbeats until 10.3 s
         // a block of p1's samples completing at 3.00-3.05 s arrives at 7.2 s, after its window closed
         p1.lateBlock(BASE_MS * 1000 + 3_000_000, BASE_MS * 1000 + 3_050_000, BASE_MS * 1000 + 7_200_000);
@@ -176,6 +176,16 @@ class ExactSummaryTopologyTest {
         }
         assertThat(published).filteredOn(s -> s.op().equals("*")).singleElement()
                 .satisfies(s -> assertThat(s.missingBlocks()).isZero());
+        // the step's threads are both producers' (2 + 3), each producer's part as its events said
+        for (StepSummary s : published) {
+            assertThat(s.threads()).as(s.key()).isEqualTo(5);
+            assertThat(s.missingProducers()).isEmpty();
+            assertThat(s.producers()).extracting(StepSummary.ProducerPart::producerId, StepSummary.ProducerPart::threads,
+                    StepSummary.ProducerPart::ended, StepSummary.ProducerPart::samplesSent,
+                    StepSummary.ProducerPart::blocksSent).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("p1", 2, true, (long) p1.samples.size(), p1.blocksSent),
+                    org.assertj.core.groups.Tuple.tuple("p2", 3, true, (long) p2.samples.size(), p2.blocksSent));
+        }
         // the partial last window (0.24 s of measurement) and the empty one after it made no stall
         assertThat(stalls.readValuesToList()).isEmpty();
 
@@ -215,6 +225,9 @@ class ExactSummaryTopologyTest {
         StepSummary s = first.get(key("*"));
         assertThat(s.complete()).isFalse();
         assertThat(s.missingBlocks()).isEqualTo(-1);
+        assertThat(s.missingProducers()).containsExactly("p2");
+        assertThat(s.threads()).isEqualTo(3);
+        assertThat(s.producers()).extracting(StepSummary.ProducerPart::ended).containsExactly(true, false);
         assertThat(s.spanSource()).isEqualTo(StepSummary.SPAN_WINDOWS);
         // the windows holding measured samples: 1 s (p1's first) to 6 s (p1's last ends at 6.25 s)
         long firstWindowUs = (BASE_MS + 1000) * 1000;
@@ -250,6 +263,7 @@ class ExactSummaryTopologyTest {
         StepSummary u = third.get(key("*"));
         assertThat(u.complete()).isTrue();
         assertThat(u.missingBlocks()).isZero();
+        assertThat(u.missingProducers()).isEmpty();
         assertThat(u.qps()).isEqualTo(t.qps());
         assertThat(u.count()).isEqualTo(t.count());
     }
@@ -399,15 +413,17 @@ class ExactSummaryTopologyTest {
         final long startUs;
         final long measureStartUs;
         final long measureEndUs;
+        final int workers;
         long markerAtUs;
         /** Every sample, in completion order. */
         final List<Sample> samples = new ArrayList<>();
         final List<Sample> late = new ArrayList<>();
         private long lateAtUs;
-        private long blocksSent;
+        long blocksSent;
 
         SimulatedStep(TestProducer producer, long seed, long startUs, long warmupUs, long measureUs, int workers) {
             this.producer = producer;
+            this.workers = workers;
             this.startUs = startUs;
             this.measureStartUs = startUs + warmupUs;
             long nominalEnd = measureStartUs + measureUs;
@@ -439,13 +455,14 @@ class ExactSummaryTopologyTest {
 
         StepStarted started() {
             return new StepStarted(RUN, startUs / 1000, producer.key().substring(RUN.length() + 1), STEP, null,
-                    "oltp_read_write", 2, 1, 1_500, 7_000, OPS, 2, Map.of());
+                    "oltp_read_write", workers, 1, 1_500, 7_000, OPS, 2, Map.of());
         }
 
         StepEnded ended() {
             return new StepEnded(RUN, markerAtUs / 1000 + 5, producer.key().substring(RUN.length() + 1), STEP,
                     samples.size(), blocksSent, samples.stream().filter(x -> x.status().isError()).count(),
-                    StepEnded.COMPLETED, false, 0L, 0L, 0L, startUs, measureStartUs, measureEndUs, 2, 0L, 30.0, 40.0);
+                    StepEnded.COMPLETED, false, 0L, 0L, 0L, startUs, measureStartUs, measureEndUs, workers, 0L, 30.0,
+                    40.0);
         }
 
         /** Data blocks, heartbeats and, last, the end-of-step marker. */
