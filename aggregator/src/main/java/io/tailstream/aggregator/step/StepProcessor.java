@@ -83,7 +83,10 @@ import org.slf4j.LoggerFactory;
  * window; for an op, as many ticks as the {@code "*"} scope got), every producer that started the step reported its
  * end ({@code StepEnded}) and every block they sent was counted ({@code missingBlocks == 0}), so its first record
  * already holds the final figures. A producer that never reports (killed) or blocks that never arrive do not hold it
- * forever: {@code stepEndWait} after the step's first scope ended it is published with {@code complete = false}.
+ * forever: {@code stepEndWait} after the first producer's end-of-step tick (stage 2 waits as long before it closes the
+ * step's windows without the missing producers) it is published with {@code complete = false}, naming the producers
+ * whose {@code StepEnded} is missing. Every summary carries the step's producers: their threads summed, and each one's
+ * part as its control events describe it.
  * After that it is published again only when its figures change (a late correction, a producer's late end, the block
  * accounting, the client-bound flag): a fingerprint of the last record published is kept.
  *
@@ -314,7 +317,9 @@ public final class StepProcessor implements Processor<String, StepInput, String,
 
     private void end(StepInput in) {
         long now = context.currentSystemTimeMs();
-        StepMeta meta = meta(in.runId(), in.stepId()).withBlocks(in.blocks()).withEnd(in.op(), now);
+        // the wait for missing producers counts from the first producer's end, which stage 2 saw first
+        long endedAt = in.firstEndAtMs() > 0 ? Math.min(now, in.firstEndAtMs()) : now;
+        StepMeta meta = meta(in.runId(), in.stepId()).withBlocks(in.blocks()).withEnd(in.op(), endedAt);
         steps.put(stepKey(in.runId(), in.stepId()), meta);
         String key = WindowStats.scopeKey(in.runId(), in.stepId(), in.op());
         ScopeState s = scopes.get(key);

@@ -80,6 +80,8 @@ public final class AggregatorTopology {
     public static final String PARTIALS_REPARTITION = "partials-by-scope";
     /** Stage 2's store of its stream time and close bound (per task). */
     public static final String MERGE_PROGRESS_STORE = "merge-progress";
+    /** Stage 2's store of the producers of scopes with open windows, and their end-of-step ticks. */
+    public static final String MERGE_PRODUCERS_STORE = "merge-producers";
     /** Name of the one-partition repartition topic of closed windows, scope ends and control events, by run. */
     public static final String STEP_INPUT_REPARTITION = "step-input";
     /** Stage 3's store of per-scope state (summary accumulators, stall detectors, open roll-ups). */
@@ -197,7 +199,8 @@ public final class AggregatorTopology {
 
         @Override
         public Processor<String, WindowAggregate, String, StepInput> get() {
-            return new WindowMergeProcessor(config.windowSizeMs(), config.graceMs(), WINDOW_STORE, MERGE_PROGRESS_STORE);
+            return new WindowMergeProcessor(config.windowSizeMs(), config.graceMs(), config.stepEndWait(), WINDOW_STORE,
+                    MERGE_PROGRESS_STORE, MERGE_PRODUCERS_STORE);
         }
 
         @Override
@@ -209,7 +212,10 @@ public final class AggregatorTopology {
                     Serdes.String(), new WindowAggregateSerde()).withCachingEnabled();
             StoreBuilder<KeyValueStore<String, Long>> progress = Stores.keyValueStoreBuilder(
                     Stores.inMemoryKeyValueStore(MERGE_PROGRESS_STORE), Serdes.String(), Serdes.Long());
-            return Set.of(windows, progress);
+            StoreBuilder<KeyValueStore<String, ScopeProducers>> producers = Stores.keyValueStoreBuilder(
+                    Stores.inMemoryKeyValueStore(MERGE_PRODUCERS_STORE), Serdes.String(),
+                    new JsonSerde<>(ScopeProducers.class));
+            return Set.of(windows, progress, producers);
         }
     }
 

@@ -57,8 +57,17 @@
  * Windows close only when the stage-2 task's stream time passes window end + grace, and stream time comes from
  * records. Heartbeats (every ≤ 250 ms per active step) become empty partials for each op of the step and "all ops",
  * so a hard stall still yields count-0 windows and time advances. An end-of-step marker becomes "tick" partials at
- * (marker's window end + grace) that close the step's last window (stage 2 closes only that scope's windows and
- * keeps stream time where it is, see {@code WindowMergeProcessor}); a window holding only ticks is not emitted.
+ * (marker's window end + grace) that name the producer and close the step's last window (stage 2 closes only that
+ * scope's windows and keeps stream time where it is, see {@code WindowMergeProcessor}); a window holding only ticks is
+ * not emitted.
+ *
+ * <p>Several producers in one step: every partial names the producers whose blocks went into it, so stage 2 knows a
+ * scope's producers, and closes the scope only when the ticks of all of them arrived, or {@code stepEndWait} (wall
+ * clock) after the first one (a producer killed before its marker). Why not close at the first producer's tick:
+ * another producer whose sends lag (a slow broker, its spool) would have its samples of those windows turned into
+ * late corrections, and the step's windows split in two. Why the blocks rather than {@code StepStarted}: control
+ * events reach only stage 3 (one partition), while stage 2 is partitioned by scope; the blocks are already there, and
+ * heartbeats start with the step.
  *
  * <p>Change from the first sketch, and why: ticks are <em>not</em> forwarded when the marker is read. Stream time
  * is per stage-2 partition, shared by every scope hashed there; a tick that jumped stream time grace + 1 s ahead
@@ -81,9 +90,8 @@
  *   <li>Throughput: per sample, stage 1 decodes and records into a histogram; per window and scope, stages 2 and 3
  *       serialize aggregates, build an HdrHistogram for the window's figures and parse it again for stalls and
  *       roll-ups (a few ms per window). See {@code docs/aggregator-benchmarks.md} for the measured split.</li>
- *   <li>Summaries are published once the step is complete: its scopes' end-of-step ticks arrived (one group per
- *       producer home partition, as many for every scope), every producer reported its end and every block was
- *       counted; a producer that never ends is waited for a bounded time (see {@code StepProcessor}). They are
+ *   <li>Summaries are published once the step is complete: its scopes ended (every producer's tick arrived, see
+ *       above), every producer reported its end and every block was counted; a producer that never ends is waited for a bounded time (see {@code StepProcessor}). They are
  *       published again only when their figures change; consumers keep the last record per key, as for stalls.</li>
  * </ul>
  */
