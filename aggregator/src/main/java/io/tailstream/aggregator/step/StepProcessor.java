@@ -40,8 +40,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stage 3: per run (one task reads every closed window of every scope, plus the control topic), in window order
- * per scope:
+ * Stage 3: per run (the task that owns the run's partition of the step input reads every closed window of the run's
+ * scopes, plus the run's control events; runs are spread over the tasks), in window order per scope:
  * <ul>
  *   <li><b>stalls</b> — each scope's whole measured windows go through a {@link StallDetector}; the {@code "*"}
  *       scope's stalls are published as {@link StallEvent}s, open ones on every window they extend and once more when

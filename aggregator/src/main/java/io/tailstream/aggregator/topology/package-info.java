@@ -39,11 +39,16 @@
  * which is why its form is the cheap {@code SparseHistogram} (package {@code window}) rather than an HdrHistogram.
  *
  * <h2>Stage 3: per-run step analysis</h2>
- * Closed windows, late corrections and scope ends are re-keyed by run id into the one-partition internal topic
- * {@value io.tailstream.aggregator.topology.AggregatorTopology#STEP_INPUT_REPARTITION} and merged with the control
- * topic (also one partition, key run id) into {@code io.tailstream.aggregator.step.StepProcessor}: stall detection
+ * Closed windows, late corrections, scope ends and the control topic's events are keyed by run id into the internal
+ * topic {@value io.tailstream.aggregator.topology.AggregatorTopology#STEP_INPUT_REPARTITION}, with as many partitions
+ * as the samples topic, and read by {@code io.tailstream.aggregator.step.StepProcessor}: stall detection
  * ({@code io.tailstream.aggregator.stall}), roll-ups, step summaries and block accounting. The volume here is one
- * record per scope and window, not per sample, so one task suffices.
+ * record per scope and window, not per sample; it is partitioned by run so that several runs are analysed in
+ * parallel and several aggregator instances share the work (a run's state lives in one task). The control events
+ * are merged in before the repartition, not after it: a run's events must reach the task that holds its windows,
+ * and the control topic has one partition. The partition count is set explicitly (from the samples topic, when the
+ * aggregator starts) because Kafka Streams would otherwise derive it from the first source topic it resolves, which
+ * may be the control topic's one partition.
  *
  * <h2>Block accounting</h2>
  * Every block (data, heartbeat, end-of-step marker) is counted once into the step's {@code "*"} partial
@@ -66,8 +71,8 @@
  * clock) after the first one (a producer killed before its marker). Why not close at the first producer's tick:
  * another producer whose sends lag (a slow broker, its spool) would have its samples of those windows turned into
  * late corrections, and the step's windows split in two. Why the blocks rather than {@code StepStarted}: control
- * events reach only stage 3 (one partition), while stage 2 is partitioned by scope; the blocks are already there, and
- * heartbeats start with the step.
+ * events reach stage 3 by run, while stage 2 is partitioned by scope; the blocks are already there, and heartbeats
+ * start with the step.
  *
  * <p>Change from the first sketch, and why: ticks are <em>not</em> forwarded when the marker is read. Stream time
  * is per stage-2 partition, shared by every scope hashed there; a tick that jumped stream time grace + 1 s ahead
