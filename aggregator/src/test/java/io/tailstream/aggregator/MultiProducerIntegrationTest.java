@@ -100,10 +100,7 @@ class MultiProducerIntegrationTest {
                     while (System.nanoTime() < deadline && (summary == null || !summary.complete())) {
                         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                             if (r.topic().equals(Topics.WINDOWS)) {
-                                WindowStats w = Json.read(r.value(), WindowStats.class);
-                                if (w.runId().equals(RUN) && w.windowEndEpochMs() - w.windowStartEpochMs() == 1000) {
-                                    windows.add(w);
-                                }
+                                addBaseWindow(windows, r);
                             } else {
                                 StepSummary s = Json.read(r.value(), StepSummary.class);
                                 if (s.runId().equals(RUN) && s.op().equals(WindowStats.ALL_OPS)) {
@@ -114,15 +111,19 @@ class MultiProducerIntegrationTest {
                         }
                         assertThat(aggregator.failure()).isEmpty();
                     }
-                    // the windows written in the same transactions as the summary, or before it, are read by now
-                    consumer.poll(Duration.ofMillis(500)).forEach(r -> {
-                        if (r.topic().equals(Topics.WINDOWS)) {
-                            WindowStats w = Json.read(r.value(), WindowStats.class);
-                            if (w.runId().equals(RUN) && w.windowEndEpochMs() - w.windowStartEpochMs() == 1000) {
-                                windows.add(w);
+                    // the step's windows were committed before its summary (stage 3 reads them from stage 2's
+                    // output): read the windows topic up to its end as it is now
+                    List<TopicPartition> windowParts = parts.stream().filter(tp -> tp.topic().equals(Topics.WINDOWS))
+                            .toList();
+                    Map<TopicPartition, Long> end = consumer.endOffsets(windowParts);
+                    while (System.nanoTime() < deadline
+                            && windowParts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                            if (r.topic().equals(Topics.WINDOWS)) {
+                                addBaseWindow(windows, r);
                             }
                         }
-                    });
+                    }
                 }
                 assertThat(summary).as("the step's summary within 90 s").isNotNull();
 
@@ -164,6 +165,14 @@ class MultiProducerIntegrationTest {
                 assertThat(summary.measuredSeconds()).isEqualTo(seconds);
                 assertThat(summary.tps()).isCloseTo(ok / seconds, within(1e-9 * ok / seconds));
             }
+        }
+    }
+
+    /** Keeps the run's base windows (roll-ups are merges of them). */
+    private static void addBaseWindow(List<WindowStats> windows, ConsumerRecord<String, byte[]> r) {
+        WindowStats w = Json.read(r.value(), WindowStats.class);
+        if (w.runId().equals(RUN) && w.windowEndEpochMs() - w.windowStartEpochMs() == 1000) {
+            windows.add(w);
         }
     }
 
