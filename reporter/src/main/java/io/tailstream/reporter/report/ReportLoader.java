@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -230,6 +231,20 @@ final class ReportLoader {
             throw new IllegalStateException("steps dataset: target_variables, cost_items or producer_threads is not a JSON object: "
                     + e.getOriginalMessage(), e);
         }
+    }
+
+    /** How the steps run by several producers split their threads, e.g. {@code "4 = gen-a 2 + gen-b 2"}; distinct. */
+    private static List<String> producerSplits(List<StepInfo> steps) {
+        Set<String> out = new LinkedHashSet<>();
+        for (StepInfo s : steps) {
+            if (s.producerThreads().size() > 1) {
+                StringBuilder b = new StringBuilder().append(s.threads()).append(" = ");
+                s.producerThreads().forEach((producer, threads) -> b.append(producer).append(' ').append(threads)
+                        .append(" + "));
+                out.add(b.substring(0, b.length() - 3));
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** A column of {@code steps}, or NULL for archives written before the column existed. */
@@ -437,7 +452,7 @@ final class ReportLoader {
                     group.stream().mapToLong(StepInfo::measureMs).min().orElse(0),
                     group.stream().mapToLong(StepInfo::measureMs).max().orElse(0),
                     roundsByThreads.values().stream().mapToInt(Integer::intValue).min().orElse(0),
-                    List.copyOf(roundsByThreads.keySet())));
+                    List.copyOf(roundsByThreads.keySet()), producerSplits(group)));
         }
         return new Environment(List.copyOf(targets.values()), rows, durations);
     }

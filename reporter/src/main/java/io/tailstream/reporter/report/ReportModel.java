@@ -274,11 +274,17 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
         }
     }
 
-    /** Warm-up and measurement of a target's steps of one workload (min-max over steps when they differ). */
+    /**
+     * Warm-up and measurement of a target's steps of one workload (min-max over steps when they differ).
+     * {@code threads} are the steps' thread counts, each all of a step's producers together;
+     * {@code producerThreads} says how steps run by several producers split theirs ({@code "4 = gen-a 2 + gen-b 2"}),
+     * once per distinct split.
+     */
     public record Duration(String target, String workload, long warmupMsMin, long warmupMsMax, long measureMsMin,
-                           long measureMsMax, int rounds, List<Integer> threads) {
+                           long measureMsMax, int rounds, List<Integer> threads, List<String> producerThreads) {
         public Duration {
             threads = List.copyOf(threads);
+            producerThreads = producerThreads == null ? List.of() : List.copyOf(producerThreads);
         }
     }
 
