@@ -3,6 +3,7 @@ package io.tailstream.aggregator;
 import io.tailstream.aggregator.topology.AggregatorTopology;
 import io.tailstream.aggregator.topology.TopologyListener;
 import io.tailstream.aggregator.window.WindowAggregate;
+import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.event.WindowStats;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,8 +14,12 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
@@ -75,7 +80,8 @@ public final class Aggregator implements AutoCloseable {
     public static Aggregator start(String bootstrapServers, AggregatorConfig config, Path stateDir,
                                    TopologyListener listener) {
         Properties props = streamsProperties(bootstrapServers, config, stateDir);
-        KafkaStreams streams = new KafkaStreams(AggregatorTopology.build(config, listener), props);
+        int partitions = samplePartitions(props);
+        KafkaStreams streams = new KafkaStreams(AggregatorTopology.build(config, listener, partitions), props);
         Aggregator aggregator = new Aggregator(streams, config);
         streams.setUncaughtExceptionHandler(e -> {
             aggregator.failure.compareAndSet(null, e);
@@ -91,6 +97,32 @@ public final class Aggregator implements AutoCloseable {
         LOG.info("starting aggregator with {} against {}", config, bootstrapServers);
         streams.start();
         return aggregator;
+    }
+
+    /**
+     * Partitions of the samples topic: stage 3 gets as many (see {@link AggregatorTopology#build(AggregatorConfig,
+     * TopologyListener, int)}).
+     *
+     * @throws IllegalStateException if the topic cannot be described (it does not exist, or the cluster is away)
+     */
+    private static int samplePartitions(Properties streamsProps) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, streamsProps.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));
+        // security settings given as client overrides apply to this client too; prefixed ones are for others
+        streamsProps.stringPropertyNames().stream()
+                .filter(k -> AdminClientConfig.configNames().contains(k))
+                .forEach(k -> p.put(k, streamsProps.get(k)));
+        try (Admin admin = Admin.create(p)) {
+            return admin.describeTopics(List.of(Topics.SAMPLES)).allTopicNames().get(30, TimeUnit.SECONDS)
+                    .get(Topics.SAMPLES).partitions().size();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing topic " + Topics.SAMPLES, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot describe topic " + Topics.SAMPLES + " at "
+                    + streamsProps.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG) + " (it must exist before the aggregator"
+                    + " starts): " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -29,9 +29,12 @@ import java.util.regex.Pattern;
  *                               roll-up windows go to the windows topic next to the base windows (their size is
  *                               {@code windowEnd - windowStart}). Empty by default so the windows topic holds only
  *                               base windows unless asked for; {@code tailstream aggregate} enables 10 s and 60 s.
- * @param stepEndWait            how long after a step's first scope ended its summaries wait for every producer's
+ * @param stepEndWait            how long (wall clock) after the first producer of a step ended (its end-of-step tick)
+ *                               the step waits for the others: its windows close when every producer of the step
+ *                               ended or this has passed, and its summaries wait as long for every producer's
  *                               {@code StepEnded} and every block before they are published as incomplete (a producer
- *                               killed before its end must not hold them forever; default 60 s)
+ *                               killed before its end must not hold them forever; default 60 s, {@code aggregate
+ *                               --producer-timeout})
  */
 public record AggregatorConfig(
         String applicationId,

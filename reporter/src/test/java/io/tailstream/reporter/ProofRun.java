@@ -110,7 +110,7 @@ public final class ProofRun {
             long stepStartMs = atUs / 1000;
             for (String p : PRODUCERS) {
                 control(new StepStarted(runId, stepStartMs, p, stepId, targets.get(s.target()), s.workload(),
-                        s.threads(), s.round(), s.warmupMs(), s.measureMs(), s.ops(), s.queriesPerTxn(), Map.of(),
+                        SyntheticRun.threadShare(s.threads(), PRODUCERS.size(), PRODUCERS.indexOf(p)), s.round(), s.warmupMs(), s.measureMs(), s.ops(), s.queriesPerTxn(), Map.of(),
                         SyntheticRun.rtt(stepId, PRODUCERS.indexOf(p))));
             }
             Map<Long, Histogram> hist = new TreeMap<>();

@@ -111,8 +111,8 @@ public final class SyntheticRun {
             long durationMs = s.warmupMs() + s.measureMs();
             for (String p : producers) {
                 int pi = producers.indexOf(p);
-                control.add(new StepStarted(runId, stepStartMs, p, stepId, target, s.workload(), s.threads(),
-                        s.round(), s.warmupMs(), s.measureMs(), ops, s.queriesPerTxn(), Map.of("tables", "1"),
+                control.add(new StepStarted(runId, stepStartMs, p, stepId, target, s.workload(),
+                        threadShare(s.threads(), producers.size(), pi), s.round(), s.warmupMs(), s.measureMs(), ops, s.queriesPerTxn(), Map.of("tables", "1"),
                         v3Events ? rtt(stepId, pi) : null));
             }
             Map<Long, Histogram> hist = new TreeMap<>();
@@ -248,5 +248,14 @@ public final class SyntheticRun {
 
     public long totalBlocks() {
         return blocksSent.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * The threads producer {@code index} of {@code producers} announces when they share a step of {@code threads}
+     * threads: the step's threads are all of its producers' together (the archive's {@code steps.threads} is their
+     * sum), so the shares add up to the step's.
+     */
+    public static int threadShare(int threads, int producers, int index) {
+        return threads / producers + (index < threads % producers ? 1 : 0);
     }
 }

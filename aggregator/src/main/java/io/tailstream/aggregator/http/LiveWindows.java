@@ -29,8 +29,8 @@ import java.util.function.ToDoubleFunction;
  * record seen twice (a late correction, or a transaction retried after a crash) is counted once. A record of an
  * aborted transaction is not taken back; it is replaced when the window is processed again.
  *
- * <p>Scope: each aggregator instance sees the windows of the partitions it owns and the stalls if it owns the
- * one-partition step stage. At most {@code maxRuns} runs are kept; the run whose newest window is oldest is dropped
+ * <p>Scope: each aggregator instance sees the windows of the partitions it owns and the stalls of the runs whose
+ * stage-3 partition it owns. At most {@code maxRuns} runs are kept; the run whose newest window is oldest is dropped
  * (with its meters) when a new one arrives.
  *
  * <p>Thread safe: written by stream threads, read by the HTTP server's threads; readers get copies.

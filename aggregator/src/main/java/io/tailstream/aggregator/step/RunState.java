@@ -56,10 +56,17 @@ public record RunState(String runId, Double plateauMinGainPct, Integer plateauPa
      * A step as its {@code StepStarted} described it.
      *
      * @param product the target's database product, or null
-     * @param nodes   nodes serving the target, or null if the plan did not say
+     * @param nodes           nodes serving the target, or null if the plan did not say
+     * @param threads         threads of every producer of the step together
+     * @param producerThreads each producer's threads, by producer id
      */
     public record StepDesc(int stepId, String target, String product, Integer nodes, String workload, int threads,
-                           int round) {}
+                           int round, Map<String, Integer> producerThreads) {
+
+        public StepDesc {
+            producerThreads = producerThreads == null ? Map.of() : new TreeMap<>(producerThreads);
+        }
+    }
 
     /**
      * The figures of one step summary the run summary reads.

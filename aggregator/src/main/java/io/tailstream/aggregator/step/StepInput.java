@@ -16,23 +16,25 @@ import io.tailstream.schemas.event.WindowStats;
  * @param publish for {@link #WINDOW}: the window also goes to the windows topic (false for a window that only
  *                carries block counts, e.g. a late heartbeat)
  * @param late    for {@link #WINDOW}: a late correction (samples that arrived after the window closed)
+ * @param firstEndAtMs for {@link #END}: wall clock when the first producer's end-of-step tick reached the scope
+ *                (stage 2 then waited for the others); 0 when not known (records of older aggregators)
  */
 public record StepInput(String kind, String runId, int stepId, String op, WindowStats window, long blocks,
-                        ControlEvent control, boolean publish, boolean late) {
+                        ControlEvent control, boolean publish, boolean late, long firstEndAtMs) {
 
     public static final String WINDOW = "window";
     public static final String END = "end";
     public static final String CONTROL = "control";
 
     public static StepInput window(WindowStats w, long blocks, boolean publish, boolean late) {
-        return new StepInput(WINDOW, w.runId(), w.stepId(), w.op(), w, blocks, null, publish, late);
+        return new StepInput(WINDOW, w.runId(), w.stepId(), w.op(), w, blocks, null, publish, late, 0);
     }
 
-    public static StepInput end(String runId, int stepId, String op, long blocks) {
-        return new StepInput(END, runId, stepId, op, null, blocks, null, false, false);
+    public static StepInput end(String runId, int stepId, String op, long blocks, long firstEndAtMs) {
+        return new StepInput(END, runId, stepId, op, null, blocks, null, false, false, firstEndAtMs);
     }
 
     public static StepInput control(ControlEvent e) {
-        return new StepInput(CONTROL, e.runId(), -1, null, null, 0, e, false, false);
+        return new StepInput(CONTROL, e.runId(), -1, null, null, 0, e, false, false, 0);
     }
 }

@@ -1,7 +1,12 @@
 package io.tailstream.aggregator.step;
 
+import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.StepEnded;
+import io.tailstream.schemas.event.StepStarted;
+import io.tailstream.schemas.event.StepSummary;
 import io.tailstream.schemas.event.WindowStats;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -21,10 +26,12 @@ import java.util.TreeSet;
  *                       partition's tick group, the same number for every scope of the step once all arrived
  * @param firstEndAtMs   wall clock when the first scope of the step ended, -1 before
  * @param awaiting       a scope of the step ended and its summary waits to be published
+ * @param parts          each producer's part as its control events describe it, by producer id
  */
 public record StepMeta(String runId, int stepId, Set<String> ops, long blocksReceived, Set<String> producers,
                        Map<String, Long> blocksSent, boolean clientBound, Map<String, Bounds> bounds,
-                       Map<String, Integer> ends, long firstEndAtMs, boolean awaiting) {
+                       Map<String, Integer> ends, long firstEndAtMs, boolean awaiting,
+                       Map<String, StepSummary.ProducerPart> parts) {
 
     public StepMeta {
         ops = ops == null ? Set.of() : new TreeSet<>(ops);
@@ -32,10 +39,12 @@ public record StepMeta(String runId, int stepId, Set<String> ops, long blocksRec
         blocksSent = blocksSent == null ? Map.of() : new TreeMap<>(blocksSent);
         bounds = bounds == null ? Map.of() : new TreeMap<>(bounds);
         ends = ends == null ? Map.of() : new TreeMap<>(ends);
+        parts = parts == null ? Map.of() : new TreeMap<>(parts);
     }
 
     public static StepMeta start(String runId, int stepId) {
-        return new StepMeta(runId, stepId, Set.of(), 0, Set.of(), Map.of(), false, Map.of(), Map.of(), -1, false);
+        return new StepMeta(runId, stepId, Set.of(), 0, Set.of(), Map.of(), false, Map.of(), Map.of(), -1, false,
+                Map.of());
     }
 
     /**
@@ -53,12 +62,12 @@ public record StepMeta(String runId, int stepId, Set<String> ops, long blocksRec
         Set<String> next = new TreeSet<>(ops);
         next.add(op);
         return new StepMeta(runId, stepId, next, blocksReceived, producers, blocksSent, clientBound, bounds, ends,
-                firstEndAtMs, awaiting);
+                firstEndAtMs, awaiting, parts);
     }
 
     StepMeta withBlocks(long received) {
         return received == 0 ? this : new StepMeta(runId, stepId, ops, blocksReceived + received, producers,
-                blocksSent, clientBound, bounds, ends, firstEndAtMs, awaiting);
+                blocksSent, clientBound, bounds, ends, firstEndAtMs, awaiting, parts);
     }
 
     StepMeta withProducer(String producerId) {
@@ -68,7 +77,7 @@ public record StepMeta(String runId, int stepId, Set<String> ops, long blocksRec
         Set<String> next = new TreeSet<>(producers);
         next.add(producerId);
         return new StepMeta(runId, stepId, ops, blocksReceived, next, blocksSent, clientBound, bounds, ends,
-                firstEndAtMs, awaiting);
+                firstEndAtMs, awaiting, parts);
     }
 
     StepMeta withStepEnded(StepEnded e) {
@@ -81,24 +90,95 @@ public record StepMeta(String runId, int stepId, Set<String> ops, long blocksRec
             b.remove(e.producerId());
         }
         return new StepMeta(runId, stepId, ops, blocksReceived, producers, sent, clientBound, b, ends, firstEndAtMs,
-                awaiting).withProducer(e.producerId());
+                awaiting, parts).withProducer(e.producerId());
     }
 
     StepMeta withClientBound() {
         return clientBound ? this : new StepMeta(runId, stepId, ops, blocksReceived, producers, blocksSent, true,
-                bounds, ends, firstEndAtMs, awaiting);
+                bounds, ends, firstEndAtMs, awaiting, parts);
     }
 
     StepMeta withEnd(String op, long nowMs) {
         Map<String, Integer> next = new TreeMap<>(ends);
         next.merge(op, 1, Integer::sum);
         return new StepMeta(runId, stepId, ops, blocksReceived, producers, blocksSent, clientBound, bounds, next,
-                firstEndAtMs < 0 ? nowMs : firstEndAtMs, awaiting);
+                firstEndAtMs < 0 ? nowMs : firstEndAtMs, awaiting, parts);
     }
 
     StepMeta withAwaiting(boolean now) {
         return now == awaiting ? this : new StepMeta(runId, stepId, ops, blocksReceived, producers, blocksSent,
-                clientBound, bounds, ends, firstEndAtMs, now);
+                clientBound, bounds, ends, firstEndAtMs, now, parts);
+    }
+
+    /** Records a producer's threads and round trip ({@code StepStarted}). */
+    StepMeta withStarted(StepStarted e) {
+        StepSummary.ProducerPart p = part(e.producerId());
+        return withPart(new StepSummary.ProducerPart(p.producerId(), e.threads(), p.ended(), p.outcome(),
+                p.samplesSent(), p.blocksSent(), p.errors(), p.clientBound(), p.loadGenCpuPct(), p.processCpuPct(),
+                e.rtt() == null ? p.rttP50Micros() : Double.valueOf(e.rtt().p50Micros())))
+                .withProducer(e.producerId());
+    }
+
+    /** Records what a producer reports at its end ({@code StepEnded}). */
+    StepMeta withEndedPart(StepEnded e) {
+        StepSummary.ProducerPart p = part(e.producerId());
+        Integer threads = p.threads() != null ? p.threads() : e.threads();
+        return withPart(new StepSummary.ProducerPart(p.producerId(), threads, true, e.outcome(), e.samplesSent(),
+                e.blocksSent(), e.errors(), p.clientBound() || Boolean.TRUE.equals(e.clientBound()),
+                e.loadGenCpuPct(), e.processCpuPct(), p.rttP50Micros()));
+    }
+
+    /** Records a producer's client-bound flag ({@code ClientHealth}). */
+    StepMeta withClientBound(ClientHealth e) {
+        StepSummary.ProducerPart p = part(e.producerId());
+        StepMeta next = p.clientBound() ? this : withPart(new StepSummary.ProducerPart(p.producerId(), p.threads(),
+                p.ended(), p.outcome(), p.samplesSent(), p.blocksSent(), p.errors(), true, p.loadGenCpuPct(),
+                p.processCpuPct(), p.rttP50Micros()));
+        return next.withClientBound();
+    }
+
+    private StepSummary.ProducerPart part(String producerId) {
+        StepSummary.ProducerPart p = parts.get(producerId);
+        return p != null ? p : new StepSummary.ProducerPart(producerId, null, false, null, null, null, null, false,
+                null, null, null);
+    }
+
+    private StepMeta withPart(StepSummary.ProducerPart p) {
+        Map<String, StepSummary.ProducerPart> next = new TreeMap<>(parts);
+        next.put(p.producerId(), p);
+        return new StepMeta(runId, stepId, ops, blocksReceived, producers, blocksSent, clientBound, bounds, ends,
+                firstEndAtMs, awaiting, next);
+    }
+
+    /** Each producer of the step (those that started it or ended it), by producer id. */
+    public List<StepSummary.ProducerPart> producerParts() {
+        List<StepSummary.ProducerPart> out = new ArrayList<>();
+        for (String id : producers) {
+            out.add(part(id));
+        }
+        return out;
+    }
+
+    /** Threads of every producer together; null when no producer said how many it ran. */
+    public Integer threads() {
+        Integer sum = null;
+        for (StepSummary.ProducerPart p : producerParts()) {
+            if (p.threads() != null) {
+                sum = (sum == null ? 0 : sum) + p.threads();
+            }
+        }
+        return sum;
+    }
+
+    /** Producers that started the step and have not reported its end. */
+    public List<String> missingProducers() {
+        List<String> out = new ArrayList<>();
+        for (String id : producers) {
+            if (!blocksSent.containsKey(id)) {
+                out.add(id);
+            }
+        }
+        return out;
     }
 
     /** Every producer that started the step has reported its end (and at least one did). */

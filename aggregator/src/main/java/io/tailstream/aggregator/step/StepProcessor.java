@@ -40,8 +40,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stage 3: per run (one task reads every closed window of every scope, plus the control topic), in window order
- * per scope:
+ * Stage 3: per run (the task that owns the run's partition of the step input reads every closed window of the run's
+ * scopes, plus the run's control events; runs are spread over the tasks), in window order per scope:
  * <ul>
  *   <li><b>stalls</b> — each scope's whole measured windows go through a {@link StallDetector}; the {@code "*"}
  *       scope's stalls are published as {@link StallEvent}s, open ones on every window they extend and once more when
@@ -83,7 +83,10 @@ import org.slf4j.LoggerFactory;
  * window; for an op, as many ticks as the {@code "*"} scope got), every producer that started the step reported its
  * end ({@code StepEnded}) and every block they sent was counted ({@code missingBlocks == 0}), so its first record
  * already holds the final figures. A producer that never reports (killed) or blocks that never arrive do not hold it
- * forever: {@code stepEndWait} after the step's first scope ended it is published with {@code complete = false}.
+ * forever: {@code stepEndWait} after the first producer's end-of-step tick (stage 2 waits as long before it closes the
+ * step's windows without the missing producers) it is published with {@code complete = false}, naming the producers
+ * whose {@code StepEnded} is missing. Every summary carries the step's producers: their threads summed, and each one's
+ * part as its control events describe it.
  * After that it is published again only when its figures change (a late correction, a producer's late end, the block
  * accounting, the client-bound flag): a fingerprint of the last record published is kept.
  *
@@ -314,7 +317,9 @@ public final class StepProcessor implements Processor<String, StepInput, String,
 
     private void end(StepInput in) {
         long now = context.currentSystemTimeMs();
-        StepMeta meta = meta(in.runId(), in.stepId()).withBlocks(in.blocks()).withEnd(in.op(), now);
+        // the wait for missing producers counts from the first producer's end, which stage 2 saw first
+        long endedAt = in.firstEndAtMs() > 0 ? Math.min(now, in.firstEndAtMs()) : now;
+        StepMeta meta = meta(in.runId(), in.stepId()).withBlocks(in.blocks()).withEnd(in.op(), endedAt);
         steps.put(stepKey(in.runId(), in.stepId()), meta);
         String key = WindowStats.scopeKey(in.runId(), in.stepId(), in.op());
         ScopeState s = scopes.get(key);
@@ -333,13 +338,13 @@ public final class StepProcessor implements Processor<String, StepInput, String,
         StepMeta next;
         if (event instanceof StepStarted e) {
             before = meta(e.runId(), e.stepId());
-            next = before.withProducer(e.producerId());
+            next = before.withStarted(e);
         } else if (event instanceof StepEnded e) {
             before = meta(e.runId(), e.stepId());
-            next = before.withStepEnded(e);
+            next = before.withStepEnded(e).withEndedPart(e);
         } else if (event instanceof ClientHealth e && e.clientBound()) {
             before = meta(e.runId(), e.stepId());
-            next = before.withClientBound();
+            next = before.withClientBound(e);
         } else {
             return;
         }
@@ -494,7 +499,8 @@ public final class StepProcessor implements Processor<String, StepInput, String,
                 LatencyHistograms.toBase64(ok), now, StepSummary.VERSION, m.okQueries(), rate(m.errors(), seconds),
                 f.p9999Micros(), seconds, span.startMicros(), span.endMicros(), source, complete,
                 (int) Math.min(Integer.MAX_VALUE, s.trend().n()), failed.meanMicros(), failed.p99Micros(),
-                failed.maxMicros(), m.errorHistogram());
+                failed.maxMicros(), m.errorHistogram(), meta.threads(), meta.producerParts(),
+                meta.missingProducers());
     }
 
     private static double rate(long n, double seconds) {
@@ -517,10 +523,17 @@ public final class StepProcessor implements Processor<String, StepInput, String,
                     plan == null ? null : plan.patience(), now));
         } else if (event instanceof StepStarted e) {
             String target = e.target() == null || e.target().name() == null ? "" : e.target().name();
+            RunState r = run(e.runId(), now);
+            // several producers may run the step: its threads are all of theirs together
+            RunState.StepDesc previous = r.steps().get(String.valueOf(e.stepId()));
+            Map<String, Integer> producerThreads = new TreeMap<>(previous == null ? Map.of()
+                    : previous.producerThreads());
+            producerThreads.put(e.producerId(), e.threads());
+            int threads = producerThreads.values().stream().mapToInt(Integer::intValue).sum();
             RunState.StepDesc desc = new RunState.StepDesc(e.stepId(), target,
                     e.target() == null ? null : e.target().product(), e.target() == null ? null : e.target().nodes(),
-                    e.workload() == null ? "" : e.workload(), e.threads(), e.round());
-            runs.put(e.runId(), run(e.runId(), now).withStep(desc, now));
+                    e.workload() == null ? "" : e.workload(), threads, e.round(), producerThreads);
+            runs.put(e.runId(), r.withStep(desc, now));
         } else if (event instanceof RunEnded e) {
             RunState r = runs.get(e.runId());
             if (r == null) {

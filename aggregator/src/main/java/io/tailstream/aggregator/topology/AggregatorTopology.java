@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  *   (block bytes)        [stage 1]      └─▶ partials-by-scope (repartition, key runId/stepId/op, ts = window start)
  *                                            ─▶ merge-partials: window store, emit on close, late corrections [stage 2]
  *                                            ├─▶ WindowStats JSON ─▶ tailstream.windows
- *                                            └─▶ step-input (repartition by run, 1 partition) + tailstream.control
+ *                                            └─▶ step-input (+ tailstream.control; repartition by run, as many
+ *                                                 partitions as the samples topic)
  *                                                 ─▶ steps: stalls, roll-ups, summaries, run summaries [stage 3]
  *                                                 ─▶ tailstream.stalls / tailstream.summaries /
  *                                                    tailstream.run-summaries / tailstream.windows
@@ -80,7 +81,12 @@ public final class AggregatorTopology {
     public static final String PARTIALS_REPARTITION = "partials-by-scope";
     /** Stage 2's store of its stream time and close bound (per task). */
     public static final String MERGE_PROGRESS_STORE = "merge-progress";
-    /** Name of the one-partition repartition topic of closed windows, scope ends and control events, by run. */
+    /** Stage 2's store of the producers of scopes with open windows, and their end-of-step ticks. */
+    public static final String MERGE_PRODUCERS_STORE = "merge-producers";
+    /**
+     * Name of the repartition topic of closed windows, scope ends and control events, keyed by run (as many partitions
+     * as the samples topic).
+     */
     public static final String STEP_INPUT_REPARTITION = "step-input";
     /** Stage 3's store of per-scope state (summary accumulators, stall detectors, open roll-ups). */
     public static final String SCOPE_STORE = "step-scopes";
@@ -103,7 +109,21 @@ public final class AggregatorTopology {
      * graph, its stores and topics are the same whatever the listener.
      */
     public static Topology build(AggregatorConfig config, TopologyListener listener) {
+        return build(config, listener, 0);
+    }
+
+    /**
+     * Builds the topology with stage 3 spread over {@code stepPartitions} partitions of
+     * {@value #STEP_INPUT_REPARTITION} (keyed by run): the aggregator passes the samples topic's partition count, so
+     * stage 3 runs as many tasks as stages 1 and 2. 0 leaves the count to Kafka Streams, which may settle on the
+     * control topic's single partition (it counts the first source topic it resolves): one task for every run, which
+     * is as correct, only not parallel; {@code TopologyTestDriver} ignores partition counts.
+     */
+    public static Topology build(AggregatorConfig config, TopologyListener listener, int stepPartitions) {
         Objects.requireNonNull(listener, "listener");
+        if (stepPartitions < 0) {
+            throw new IllegalArgumentException("stepPartitions must not be negative, was " + stepPartitions);
+        }
         Serde<WindowAggregate> aggregateSerde = new WindowAggregateSerde();
         Serde<WindowStats> windowSerde = new JsonSerde<>(WindowStats.class);
         StreamsBuilder builder = new StreamsBuilder();
@@ -136,16 +156,17 @@ public final class AggregatorTopology {
                 .map((run, in) -> KeyValue.pair(in.window().scopeKey(), in.window()), Named.as("to-window-stats"))
                 .to(Topics.WINDOWS, Produced.with(Serdes.String(), windowSerde).withName("windows"));
 
+        // keyed by run id: a run's control events meet its windows in one stage-3 task, runs spread over the tasks
         KStream<String, StepInput> control = builder
                 .stream(Topics.CONTROL, Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("control"))
-                .flatMapValues(AggregatorTopology::controlInput, Named.as("control-to-step-input"));
+                .flatMapValues(AggregatorTopology::controlInput, Named.as("control-to-step-input"))
+                .selectKey((key, in) -> in.runId(), Named.as("control-by-run"));
 
+        // as many partitions as the samples topic (see build): several runs are analysed in parallel, and several
+        // aggregator instances of one application id share them
         Map<String, KStream<String, StepOutput>> outputs = closed
-                .repartition(Repartitioned.<String, StepInput>as(STEP_INPUT_REPARTITION)
-                        .withKeySerde(Serdes.String())
-                        .withValueSerde(new JsonSerde<>(StepInput.class))
-                        .withNumberOfPartitions(1))
                 .merge(control, Named.as("step-inputs"))
+                .repartition(stepInput(stepPartitions))
                 .process(new StepSupplier(config), Named.as("steps"))
                 .split(Named.as("step-"))
                 .branch((key, value) -> value instanceof StepOutput.Stall, Branched.as("stalls"))
@@ -170,6 +191,13 @@ public final class AggregatorTopology {
                 .to(Topics.WINDOWS, Produced.with(Serdes.String(), windowSerde).withName("rollups-out"));
 
         return builder.build();
+    }
+
+    private static Repartitioned<String, StepInput> stepInput(int partitions) {
+        Repartitioned<String, StepInput> r = Repartitioned.<String, StepInput>as(STEP_INPUT_REPARTITION)
+                .withKeySerde(Serdes.String())
+                .withValueSerde(new JsonSerde<>(StepInput.class));
+        return partitions > 0 ? r.withNumberOfPartitions(partitions) : r;
     }
 
     /**
@@ -197,7 +225,8 @@ public final class AggregatorTopology {
 
         @Override
         public Processor<String, WindowAggregate, String, StepInput> get() {
-            return new WindowMergeProcessor(config.windowSizeMs(), config.graceMs(), WINDOW_STORE, MERGE_PROGRESS_STORE);
+            return new WindowMergeProcessor(config.windowSizeMs(), config.graceMs(), config.stepEndWait(), WINDOW_STORE,
+                    MERGE_PROGRESS_STORE, MERGE_PRODUCERS_STORE);
         }
 
         @Override
@@ -209,7 +238,10 @@ public final class AggregatorTopology {
                     Serdes.String(), new WindowAggregateSerde()).withCachingEnabled();
             StoreBuilder<KeyValueStore<String, Long>> progress = Stores.keyValueStoreBuilder(
                     Stores.inMemoryKeyValueStore(MERGE_PROGRESS_STORE), Serdes.String(), Serdes.Long());
-            return Set.of(windows, progress);
+            StoreBuilder<KeyValueStore<String, ScopeProducers>> producers = Stores.keyValueStoreBuilder(
+                    Stores.inMemoryKeyValueStore(MERGE_PRODUCERS_STORE), Serdes.String(),
+                    new JsonSerde<>(ScopeProducers.class));
+            return Set.of(windows, progress, producers);
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.KeyValue;
@@ -103,7 +104,7 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
             // partition (see the package documentation)
             combined.addBlocks(header.runId(), header.stepId(), sealedWindow, 1);
         } else if (header.heartbeat()) {
-            combined.addHeartbeat(header.runId(), header.stepId(), header.ops(), sealedWindow);
+            combined.addHeartbeat(header.runId(), header.producerId(), header.stepId(), header.ops(), sealedWindow);
         } else if (header.endOfStep()) {
             rememberStepEnd(header);
         } else if (combined.stagedSamples()) {
@@ -140,7 +141,10 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
         PendingStepEnd previous = pending.get(key);
         long markers = previous == null ? 1 : previous.markers() + 1;
         long at = previous == null ? tickAt : Math.max(previous.tickAtEpochMs(), tickAt);
-        pending.put(key, new PendingStepEnd(header.runId(), header.stepId(), header.ops(), at, markers));
+        Set<String> producers = new TreeSet<>(previous == null ? List.of() : previous.producers());
+        producers.add(header.producerId());
+        pending.put(key, new PendingStepEnd(header.runId(), header.stepId(), header.ops(), at, markers,
+                List.copyOf(producers)));
     }
 
     private void sendDueTicks(long wallClockMs) {
@@ -158,11 +162,12 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
         }
         for (KeyValue<String, PendingStepEnd> kv : due) {
             PendingStepEnd end = kv.value;
+            Set<String> producers = new TreeSet<>(end.producers());
             for (String op : end.ops()) {
-                forward(end.tickAtEpochMs(), WindowAggregate.tick(end.runId(), end.stepId(), op));
+                forward(end.tickAtEpochMs(), WindowAggregate.tick(end.runId(), end.stepId(), op, producers));
             }
-            forward(end.tickAtEpochMs(), WindowAggregate.tick(end.runId(), end.stepId(), WindowStats.ALL_OPS)
-                    .addBlocks(end.markers()));
+            forward(end.tickAtEpochMs(), WindowAggregate.tick(end.runId(), end.stepId(), WindowStats.ALL_OPS,
+                    producers).addBlocks(end.markers()));
             pending.delete(kv.key);
             LOG.debug("end of step {}: ticks at {} sent", kv.key, end.tickAtEpochMs());
         }

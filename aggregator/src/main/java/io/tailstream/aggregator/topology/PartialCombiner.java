@@ -15,6 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Stage 1's combiner: everything the task decoded since its last flush, per (run, step, window, op), in recycled
@@ -91,6 +93,7 @@ final class PartialCombiner {
             long windowStart = s.windowStarts[i];
             if (entry == null || entry.key.windowStartEpochMs != windowStart) {
                 entry = entry(header.runId(), header.stepId(), windowStart);
+                entry.producers.add(header.producerId());
                 opBuilders = entry.buildersFor(ops, this);
                 if (i == 0) {
                     entry.all(this).addBlocks(1);
@@ -100,9 +103,13 @@ final class PartialCombiner {
         }
     }
 
-    /** A heartbeat: every op of the step, and the step's "all ops", was alive in the window; counts one block. */
-    void addHeartbeat(String runId, int stepId, List<String> ops, long windowStartEpochMs) {
+    /**
+     * A heartbeat: every op of the step, and the step's "all ops", was alive in the window; counts one block. The
+     * producer is named in the window's partials, so stage 2 knows it is a producer of the step from its start.
+     */
+    void addHeartbeat(String runId, String producerId, int stepId, List<String> ops, long windowStartEpochMs) {
         WindowEntry entry = entry(runId, stepId, windowStartEpochMs);
+        entry.producers.add(producerId);
         for (PartialBuilder op : entry.buildersFor(ops, this)) {
             op.addHeartbeat();
         }
@@ -147,12 +154,14 @@ final class PartialCombiner {
             for (int i = 0; i < e.opNames.size(); i++) {
                 PartialBuilder op = e.opBuilders.get(i);
                 if (!op.isEmpty()) {
-                    sink.partial(e.key.windowStartEpochMs, op.build(runId, stepId, e.opNames.get(i)));
+                    sink.partial(e.key.windowStartEpochMs,
+                            op.build(runId, stepId, e.opNames.get(i)).withProducers(e.producers));
                     all.addSamplesOf(op);
                 }
                 release(op);
             }
-            sink.partial(e.key.windowStartEpochMs, all.build(runId, stepId, WindowStats.ALL_OPS));
+            sink.partial(e.key.windowStartEpochMs,
+                    all.build(runId, stepId, WindowStats.ALL_OPS).withProducers(e.producers));
             release(all);
         }
     }
@@ -180,6 +189,8 @@ final class PartialCombiner {
         final WindowKey key;
         final List<String> opNames = new ArrayList<>(4);
         final List<PartialBuilder> opBuilders = new ArrayList<>(4);
+        /** Producers whose data blocks or heartbeats went into this window's builders. */
+        final Set<String> producers = new TreeSet<>();
         PartialBuilder all;
         /** The last op list resolved and its builders: consecutive blocks of a producer share their op list. */
         private List<String> lastOps;

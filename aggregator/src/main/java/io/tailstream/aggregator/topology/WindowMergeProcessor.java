@@ -4,13 +4,16 @@ import io.tailstream.aggregator.step.StepInput;
 import io.tailstream.aggregator.window.WindowAggregate;
 import io.tailstream.schemas.event.WindowStats;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -32,9 +35,12 @@ import org.slf4j.LoggerFactory;
  *       the step summary adds the late samples to its {@code lateCount}. Why a correction rather than only a counter
  *       in the summary: the windows then still account for every sample sent (the pipeline's sent = aggregated
  *       proof holds), and a correction is visible in the window series where the lateness happened.</li>
- *   <li>End-of-step ticks are not stored and do not move stream time: a tick closes its own scope's windows (see
- *       {@link #closeScope}), then an {@link StepInput#END} record tells stage 3 the scope's last window is
- *       out.</li>
+ *   <li>End-of-step ticks are not stored and do not move stream time. A tick names the producers whose end it
+ *       carries; the scope's last windows close (see {@link #closeScope}) once every producer whose blocks the scope
+ *       received has ended, so a step's windows stay open while any of its producers still feeds them, or when
+ *       {@code producerWait} (wall clock) has passed since the first producer's tick (a producer killed before its
+ *       end). Then an {@link StepInput#END} record tells stage 3 the scope's last window is out. A tick without
+ *       producer ids (written before they were carried) closes its scope at once.</li>
  * </ul>
  * Stream time, the close bound and per-scope close bounds are kept in a change-logged store of the task, so a
  * restart resumes exactly.
@@ -49,10 +55,18 @@ final class WindowMergeProcessor implements Processor<String, WindowAggregate, S
     /** Prefix of per-scope close bounds set by end-of-step ticks. */
     static final String SCOPE_CLOSED = "scope-closed/";
 
+    /** How often scopes waiting for a producer's end are looked at. */
+    static final Duration WAIT_SWEEP_INTERVAL = Duration.ofSeconds(1);
+
     private final long windowSizeMs;
     private final long graceMs;
+    private final long producerWaitMs;
     private final String windowStoreName;
     private final String progressStoreName;
+    private final String producersStoreName;
+    private KeyValueStore<String, ScopeProducers> producerStore;
+    /** Producers of the scopes with open windows (heap mirror of {@link #producerStore}). */
+    private final Map<String, ScopeProducers> scopeProducers = new HashMap<>();
     private ProcessorContext<String, StepInput> context;
     private WindowStore<String, WindowAggregate> windows;
     private KeyValueStore<String, Long> progress;
@@ -62,11 +76,14 @@ final class WindowMergeProcessor implements Processor<String, WindowAggregate, S
     /** Scopes whose end-of-step tick closed their windows before {@link #closedBefore} caught up (heap mirror). */
     private final Map<String, Long> scopeClosed = new HashMap<>();
 
-    WindowMergeProcessor(long windowSizeMs, long graceMs, String windowStoreName, String progressStoreName) {
+    WindowMergeProcessor(long windowSizeMs, long graceMs, Duration producerWait, String windowStoreName,
+                         String progressStoreName, String producersStoreName) {
         this.windowSizeMs = windowSizeMs;
         this.graceMs = graceMs;
+        this.producerWaitMs = producerWait.toMillis();
         this.windowStoreName = windowStoreName;
         this.progressStoreName = progressStoreName;
+        this.producersStoreName = producersStoreName;
     }
 
     @Override
@@ -85,6 +102,15 @@ final class WindowMergeProcessor implements Processor<String, WindowAggregate, S
                 scopeClosed.put(kv.key.substring(SCOPE_CLOSED.length()), kv.value);
             }
         }
+        this.producerStore = ctx.getStateStore(producersStoreName);
+        scopeProducers.clear();
+        try (KeyValueIterator<String, ScopeProducers> it = producerStore.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, ScopeProducers> kv = it.next();
+                scopeProducers.put(kv.key, kv.value);
+            }
+        }
+        ctx.schedule(WAIT_SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::closeWaitedOut);
     }
 
     /**
@@ -120,9 +146,7 @@ final class WindowMergeProcessor implements Processor<String, WindowAggregate, S
         WindowAggregate partial = record.value();
         long ts = record.timestamp();
         if (partial.ticks() > 0) {
-            closeScope(record.key(), ts);
-            context.forward(new Record<>(partial.runId(),
-                    StepInput.end(partial.runId(), partial.stepId(), partial.op(), partial.blocks()), ts));
+            tick(record.key(), ts, partial);
             return;
         }
         // close first: the store's retention counts from the latest window put, so windows this record's time
@@ -131,10 +155,72 @@ final class WindowMergeProcessor implements Processor<String, WindowAggregate, S
         long windowStart = ts - Math.floorMod(ts, windowSizeMs);
         Long scopeBound = scopeClosed.get(record.key());
         if (windowStart < closedBefore || (scopeBound != null && windowStart < scopeBound)) {
-            late(record.key(), windowStart, partial, scopeBound);
+            late(record.key(), windowStart, partial.withProducers(Set.of()), scopeBound);
         } else {
+            members(record.key(), partial);
+            partial.withProducers(Set.of()); // the window store needs no producer ids
             WindowAggregate current = windows.fetch(record.key(), windowStart);
             windows.put(record.key(), current == null ? partial : current.mergeFrom(partial), windowStart);
+        }
+    }
+
+    /** Notes the producers of an on-time partial as producers of its scope. */
+    private void members(String scope, WindowAggregate partial) {
+        if (partial.producers().isEmpty()) {
+            return;
+        }
+        ScopeProducers known = scopeProducers.get(scope);
+        ScopeProducers next = (known == null ? ScopeProducers.start(partial.runId(), partial.stepId(), partial.op())
+                : known).withMembers(partial.producers());
+        if (next != known) {
+            scopeProducers.put(scope, next);
+            producerStore.put(scope, next);
+        }
+    }
+
+    /**
+     * A producer's end-of-step tick: the scope closes once every producer it knows has ended (see the class
+     * documentation); until then the tick is remembered.
+     */
+    private void tick(String scope, long tickAt, WindowAggregate partial) {
+        ScopeProducers known = scopeProducers.get(scope);
+        ScopeProducers next = (known == null ? ScopeProducers.start(partial.runId(), partial.stepId(), partial.op())
+                : known).withTick(partial.producers(), tickAt, partial.blocks(), context.currentSystemTimeMs());
+        if (partial.producers().isEmpty() || next.allEnded()) {
+            close(scope, next);
+            return;
+        }
+        LOG.debug("end of {} for producers {} at {}: waiting for {}", scope, partial.producers(), tickAt,
+                next.missing());
+        scopeProducers.put(scope, next);
+        producerStore.put(scope, next);
+    }
+
+    /** Closes the scope's windows up to its latest tick and tells stage 3 its last window is out. */
+    private void close(String scope, ScopeProducers p) {
+        closeScope(scope, p.tickAtEpochMs());
+        context.forward(new Record<>(p.runId(), StepInput.end(p.runId(), p.stepId(), p.op(), p.tickBlocks(),
+                p.firstTickAtMs()), p.tickAtEpochMs()));
+        if (scopeProducers.remove(scope) != null) {
+            producerStore.delete(scope);
+        }
+    }
+
+    /** Closes the scopes whose first producer ended {@code producerWait} ago while others never did. */
+    private void closeWaitedOut(long nowMs) {
+        List<String> due = new ArrayList<>();
+        scopeProducers.forEach((scope, p) -> {
+            if (p.firstTickAtMs() >= 0 && nowMs - p.firstTickAtMs() >= producerWaitMs) {
+                due.add(scope);
+            }
+        });
+        due.sort(null);
+        for (String scope : due) {
+            ScopeProducers p = scopeProducers.get(scope);
+            LOG.warn("{}: producers {} ended, {} did not within {} ms of the first end: its windows close without "
+                    + "them (their later samples become late corrections)", scope, p.ended(), p.missing(),
+                    producerWaitMs);
+            close(scope, p);
         }
     }
 

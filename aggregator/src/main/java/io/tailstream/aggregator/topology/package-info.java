@@ -39,11 +39,16 @@
  * which is why its form is the cheap {@code SparseHistogram} (package {@code window}) rather than an HdrHistogram.
  *
  * <h2>Stage 3: per-run step analysis</h2>
- * Closed windows, late corrections and scope ends are re-keyed by run id into the one-partition internal topic
- * {@value io.tailstream.aggregator.topology.AggregatorTopology#STEP_INPUT_REPARTITION} and merged with the control
- * topic (also one partition, key run id) into {@code io.tailstream.aggregator.step.StepProcessor}: stall detection
+ * Closed windows, late corrections, scope ends and the control topic's events are keyed by run id into the internal
+ * topic {@value io.tailstream.aggregator.topology.AggregatorTopology#STEP_INPUT_REPARTITION}, with as many partitions
+ * as the samples topic, and read by {@code io.tailstream.aggregator.step.StepProcessor}: stall detection
  * ({@code io.tailstream.aggregator.stall}), roll-ups, step summaries and block accounting. The volume here is one
- * record per scope and window, not per sample, so one task suffices.
+ * record per scope and window, not per sample; it is partitioned by run so that several runs are analysed in
+ * parallel and several aggregator instances share the work (a run's state lives in one task). The control events
+ * are merged in before the repartition, not after it: a run's events must reach the task that holds its windows,
+ * and the control topic has one partition. The partition count is set explicitly (from the samples topic, when the
+ * aggregator starts) because Kafka Streams would otherwise derive it from the first source topic it resolves, which
+ * may be the control topic's one partition.
  *
  * <h2>Block accounting</h2>
  * Every block (data, heartbeat, end-of-step marker) is counted once into the step's {@code "*"} partial
@@ -57,8 +62,17 @@
  * Windows close only when the stage-2 task's stream time passes window end + grace, and stream time comes from
  * records. Heartbeats (every ≤ 250 ms per active step) become empty partials for each op of the step and "all ops",
  * so a hard stall still yields count-0 windows and time advances. An end-of-step marker becomes "tick" partials at
- * (marker's window end + grace) that close the step's last window (stage 2 closes only that scope's windows and
- * keeps stream time where it is, see {@code WindowMergeProcessor}); a window holding only ticks is not emitted.
+ * (marker's window end + grace) that name the producer and close the step's last window (stage 2 closes only that
+ * scope's windows and keeps stream time where it is, see {@code WindowMergeProcessor}); a window holding only ticks is
+ * not emitted.
+ *
+ * <p>Several producers in one step: every partial names the producers whose blocks went into it, so stage 2 knows a
+ * scope's producers, and closes the scope only when the ticks of all of them arrived, or {@code stepEndWait} (wall
+ * clock) after the first one (a producer killed before its marker). Why not close at the first producer's tick:
+ * another producer whose sends lag (a slow broker, its spool) would have its samples of those windows turned into
+ * late corrections, and the step's windows split in two. Why the blocks rather than {@code StepStarted}: control
+ * events reach stage 3 by run, while stage 2 is partitioned by scope; the blocks are already there, and heartbeats
+ * start with the step.
  *
  * <p>Change from the first sketch, and why: ticks are <em>not</em> forwarded when the marker is read. Stream time
  * is per stage-2 partition, shared by every scope hashed there; a tick that jumped stream time grace + 1 s ahead
@@ -81,9 +95,8 @@
  *   <li>Throughput: per sample, stage 1 decodes and records into a histogram; per window and scope, stages 2 and 3
  *       serialize aggregates, build an HdrHistogram for the window's figures and parse it again for stalls and
  *       roll-ups (a few ms per window). See {@code docs/aggregator-benchmarks.md} for the measured split.</li>
- *   <li>Summaries are published once the step is complete: its scopes' end-of-step ticks arrived (one group per
- *       producer home partition, as many for every scope), every producer reported its end and every block was
- *       counted; a producer that never ends is waited for a bounded time (see {@code StepProcessor}). They are
+ *   <li>Summaries are published once the step is complete: its scopes ended (every producer's tick arrived, see
+ *       above), every producer reported its end and every block was counted; a producer that never ends is waited for a bounded time (see {@code StepProcessor}). They are
  *       published again only when their figures change; consumers keep the last record per key, as for stalls.</li>
  * </ul>
  */

@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The counters and latency buckets of one scope (run, step, op) over one window: both the partial that stage 1
@@ -38,6 +40,8 @@ public final class WindowAggregate {
     private long heartbeats;
     private long ticks;
     private long blocks;
+    /** Producers whose blocks (data, heartbeats, end-of-step markers) went into this partial; never null. */
+    private Set<String> producers = Set.of();
 
     /**
      * The samples of one phase of a window: successful and failed samples' latencies, errors by status code and the
@@ -167,6 +171,11 @@ public final class WindowAggregate {
         return a;
     }
 
+    /** An end-of-step tick that carries the end of the given producers. */
+    public static WindowAggregate tick(String runId, int stepId, String op, Set<String> producers) {
+        return tick(runId, stepId, op).withProducers(producers);
+    }
+
     /**
      * A partial of samples of one phase.
      *
@@ -206,6 +215,11 @@ public final class WindowAggregate {
         heartbeats += other.heartbeats;
         ticks += other.ticks;
         blocks += other.blocks;
+        if (!other.producers.isEmpty() && !producers.containsAll(other.producers)) {
+            Set<String> union = new TreeSet<>(producers);
+            union.addAll(other.producers);
+            producers = union;
+        }
         return this;
     }
 
@@ -336,6 +350,24 @@ public final class WindowAggregate {
     }
 
     /**
+     * Producers whose blocks went into this partial: stage 2 learns a step's producers from them, and an end-of-step
+     * tick names the producers whose end it carries. Empty for aggregates written before they were carried.
+     */
+    public Set<String> producers() {
+        return producers;
+    }
+
+    /**
+     * Sets the producers whose blocks went into this partial.
+     *
+     * @return this
+     */
+    public WindowAggregate withProducers(Set<String> ids) {
+        producers = ids.isEmpty() ? Set.of() : new TreeSet<>(ids);
+        return this;
+    }
+
+    /**
      * Adds received blocks to this (partial) aggregate.
      *
      * @return this
@@ -361,7 +393,8 @@ public final class WindowAggregate {
         return o instanceof WindowAggregate a
                 && Objects.equals(runId, a.runId) && stepId == a.stepId && Objects.equals(op, a.op)
                 && measured.equals(a.measured) && warmup.equals(a.warmup)
-                && lateCount == a.lateCount && heartbeats == a.heartbeats && ticks == a.ticks && blocks == a.blocks;
+                && lateCount == a.lateCount && heartbeats == a.heartbeats && ticks == a.ticks && blocks == a.blocks
+                && producers.equals(a.producers);
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.tailstream.aggregator.window;
 import io.tailstream.schemas.block.SampleStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -13,9 +15,9 @@ import org.apache.kafka.common.serialization.Serializer;
  * These bytes never leave the aggregator's internal topics, but are versioned so a restarted (newer) aggregator
  * can still restore an older changelog.
  *
- * <p>Layout, version 3 (all integers unsigned LEB128 varints unless said otherwise):
+ * <p>Layout, version 4 (all integers unsigned LEB128 varints unless said otherwise):
  * <pre>
- *   byte    version (3)
+ *   byte    version (4)
  *   byte    1 if a scope follows, 0 for an aggregate without scope (the initializer's)
  *   string  runId   (varint length + UTF-8), varint stepId, string op   -- only if a scope follows
  *   varint  lateCount, heartbeats, ticks, blocks
@@ -25,7 +27,10 @@ import org.apache.kafka.common.serialization.Serializer;
  *     varint  n = number of non-zero error codes, then n x (varint code, varint count)
  *     varint  m = non-empty buckets of successful samples, then m x (varint bucket-key delta, varint count)
  *     varint  m = non-empty buckets of failed samples, likewise
+ *   varint  p = producers whose blocks went in, then p x string producerId (sorted)
  * </pre>
+ * Version 3 is version 4 without the producers (read as none: a tick of version 3 closes its scope at once, as
+ * stage 2 did before it waited for every producer of a step).
  * Versions 1 and 2 (one histogram of every sample; version 1 without {@code blocks}) are still read, so a changelog
  * written before the upgrade restores. They did not keep failed samples' latencies or statements apart, nor the
  * measured samples of a window mixing both phases: such an aggregate is restored with every latency and statement in
@@ -40,7 +45,8 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class WindowAggregateSerde implements Serde<WindowAggregate> {
 
-    static final byte VERSION = 3;
+    static final byte VERSION = 4;
+    static final byte VERSION_3 = 3;
     static final byte VERSION_2 = 2;
     static final byte VERSION_1 = 1;
     private static final int MEASURED = 1;
@@ -83,6 +89,10 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
         if ((phases & WARMUP) != 0) {
             phase(w, warmup);
         }
+        w.varLong(a.producers().size());
+        for (String p : a.producers()) {
+            w.string(p);
+        }
         return Arrays.copyOf(w.bytes, w.pos);
     }
 
@@ -123,13 +133,13 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
     }
 
     /**
-     * @throws SerializationException if the bytes are not a version-1, -2 or -3 aggregate
+     * @throws SerializationException if the bytes are not a version-1 to -4 aggregate
      */
     public static WindowAggregate deserialize(byte[] bytes) {
         Reader r = new Reader(bytes);
         try {
             int version = r.byteAt();
-            if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
+            if (version != VERSION && version != VERSION_3 && version != VERSION_2 && version != VERSION_1) {
                 throw new SerializationException("unsupported window aggregate version " + version);
             }
             int hasScope = r.byteAt();
@@ -143,8 +153,16 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
             } else if (hasScope != 0) {
                 throw new SerializationException("bad scope marker " + hasScope);
             }
-            WindowAggregate a = version == VERSION ? current(r, runId, stepId, op) : legacy(r, version, runId, stepId,
+            WindowAggregate a = version >= VERSION_3 ? current(r, runId, stepId, op) : legacy(r, version, runId, stepId,
                     op);
+            if (version == VERSION) {
+                int n = r.count(r.remaining());
+                Set<String> producers = new TreeSet<>();
+                for (int i = 0; i < n; i++) {
+                    producers.add(r.string());
+                }
+                a.withProducers(producers);
+            }
             if (r.remaining() != 0) {
                 throw new SerializationException(r.remaining() + " trailing bytes after a window aggregate");
             }

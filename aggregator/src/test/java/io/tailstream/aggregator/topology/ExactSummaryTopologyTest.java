@@ -108,7 +108,7 @@ class ExactSummaryTopologyTest {
         SimulatedStep p1 = new SimulatedStep(new TestProducer(RUN, "p1"), 1, BASE_MS * 1000 + 370_000, 1_500_000,
                 7_370_000, 2);
         SimulatedStep p2 = new SimulatedStep(new TestProducer(RUN, "p2"), 2, BASE_MS * 1000 + 610_000, 1_500_000,
-                6_640_000, 2);
+                6_640_000, 3);
         p1.markerAtUs = Math.max(p1.measureEndUs, BASE_MS * 1000 + 10_300_000); // heartbeats until 10.3 s
         // a block of p1's samples completing at 3.00-3.05 s arrives at 7.2 s, after its window closed
         p1.lateBlock(BASE_MS * 1000 + 3_000_000, BASE_MS * 1000 + 3_050_000, BASE_MS * 1000 + 7_200_000);
@@ -176,6 +176,16 @@ class ExactSummaryTopologyTest {
         }
         assertThat(published).filteredOn(s -> s.op().equals("*")).singleElement()
                 .satisfies(s -> assertThat(s.missingBlocks()).isZero());
+        // the step's threads are both producers' (2 + 3), each producer's part as its events said
+        for (StepSummary s : published) {
+            assertThat(s.threads()).as(s.key()).isEqualTo(5);
+            assertThat(s.missingProducers()).isEmpty();
+            assertThat(s.producers()).extracting(StepSummary.ProducerPart::producerId, StepSummary.ProducerPart::threads,
+                    StepSummary.ProducerPart::ended, StepSummary.ProducerPart::samplesSent,
+                    StepSummary.ProducerPart::blocksSent).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("p1", 2, true, (long) p1.samples.size(), p1.blocksSent),
+                    org.assertj.core.groups.Tuple.tuple("p2", 3, true, (long) p2.samples.size(), p2.blocksSent));
+        }
         // the partial last window (0.24 s of measurement) and the empty one after it made no stall
         assertThat(stalls.readValuesToList()).isEmpty();
 
@@ -215,6 +225,9 @@ class ExactSummaryTopologyTest {
         StepSummary s = first.get(key("*"));
         assertThat(s.complete()).isFalse();
         assertThat(s.missingBlocks()).isEqualTo(-1);
+        assertThat(s.missingProducers()).containsExactly("p2");
+        assertThat(s.threads()).isEqualTo(3);
+        assertThat(s.producers()).extracting(StepSummary.ProducerPart::ended).containsExactly(true, false);
         assertThat(s.spanSource()).isEqualTo(StepSummary.SPAN_WINDOWS);
         // the windows holding measured samples: 1 s (p1's first) to 6 s (p1's last ends at 6.25 s)
         long firstWindowUs = (BASE_MS + 1000) * 1000;
@@ -250,8 +263,182 @@ class ExactSummaryTopologyTest {
         StepSummary u = third.get(key("*"));
         assertThat(u.complete()).isTrue();
         assertThat(u.missingBlocks()).isZero();
+        assertThat(u.missingProducers()).isEmpty();
         assertThat(u.qps()).isEqualTo(t.qps());
         assertThat(u.count()).isEqualTo(t.count());
+    }
+
+    /**
+     * Three producers of one step with 1, 2 and 4 threads, started 0.2, 0.9 and 0.5 s into the step and measuring 3.0,
+     * 3.8 and 6.0 s after a 1 s warm-up, delivered as the wall clock passes; p3's sends stall from 3.5 s to 8.5 s
+     * (Kafka slow to acknowledge) and its backlog arrives then. p1's and p2's end-of-step ticks go out at 8 s (p1's
+     * own would be due at 7 s; ticks of one partition's step go together), when p3's samples of windows 3 to 5 have
+     * not arrived yet: they still land in regular windows, because a step's windows close only when every producer
+     * of the step ended. Every window and the one summary per scope are exact over the union of the
+     * samples; the step's threads are 7, each producer's part as its events said.
+     */
+    @Test
+    void threeProducers_skewedStartsAndEnds_laggingProducer_windowsRegular_summaryIsTheExactUnion() {
+        SimulatedStep p1 = new SimulatedStep(new TestProducer(RUN, "p1"), 11, BASE_MS * 1000 + 200_000, 1_000_000,
+                3_000_000, 1);
+        SimulatedStep p2 = new SimulatedStep(new TestProducer(RUN, "p2"), 12, BASE_MS * 1000 + 900_000, 1_000_000,
+                3_800_000, 2);
+        SimulatedStep p3 = new SimulatedStep(new TestProducer(RUN, "p3"), 13, BASE_MS * 1000 + 500_000, 1_000_000,
+                6_000_000, 4);
+        long stallFromUs = BASE_MS * 1000 + 3_500_000;
+        long stallUntilUs = BASE_MS * 1000 + 8_500_000;
+        List<Delivery> deliveries = new ArrayList<>();
+        for (SimulatedStep p : List.of(p1, p2, p3)) {
+            deliveries.add(new Delivery(p.startUs - 1, p.startUs - 1, () -> sendControl(p.started())));
+            for (Timed t : p.blocks()) {
+                long at = p == p3 && t.atUs() >= stallFromUs ? Math.max(t.atUs(), stallUntilUs) : t.atUs();
+                deliveries.add(new Delivery(at, t.atUs(), () -> samplesTopic.pipeInput(t.key(), t.bytes())));
+            }
+            long endAt = p == p3 ? Math.max(p.markerAtUs, stallUntilUs) + 5_000 : p.markerAtUs + 5_000;
+            deliveries.add(new Delivery(endAt, endAt, () -> sendControl(p.ended())));
+        }
+        // the scenario: p2's tick (its last window's end + grace, 8 s) precedes p3's samples of windows 3 to 5
+        long p2TickUs = (Math.floorDiv(p2.markerAtUs, 1_000_000L) + 3) * 1_000_000L;
+        assertThat(p2TickUs).isEqualTo(BASE_MS * 1000 + 8_000_000);
+        assertThat(stallUntilUs).isGreaterThan(p2TickUs);
+        assertThat(p3.samples).filteredOn(x -> x.endEpochMicros() >= stallFromUs
+                && x.endEpochMicros() < BASE_MS * 1000 + 4_000_000).isNotEmpty();
+        deliver(deliveries);
+        driver.advanceWallClockTime(Duration.ofSeconds(5)); // p3's tick goes out
+
+        List<Sample> all = new ArrayList<>(p1.samples);
+        all.addAll(p2.samples);
+        all.addAll(p3.samples);
+        ExactWindows exact = new ExactWindows(1000);
+        exact.addAll(RUN, STEP, OPS, all);
+        List<WindowStats> out = windows.readValuesToList();
+        assertThat(out).as("no late correction").allSatisfy(w -> assertThat(w.lateCount()).isZero());
+        Map<String, Long> counted = new TreeMap<>();
+        for (WindowStats w : out) {
+            List<Sample> raw = exact.windows().get(w.scopeKey()).get(w.windowStartEpochMs());
+            if (w.count() > 0) {
+                ExactWindows.assertMatches(w, raw);
+            }
+            counted.merge(w.scopeKey(), w.count(), Long::sum);
+        }
+        assertThat(counted).containsEntry(key("*"), (long) all.size());
+        assertThat(out).extracting(w -> w.scopeKey() + "@" + w.windowStartEpochMs()).doesNotHaveDuplicates();
+
+        List<StepSummary> published = summaries.readValuesToList();
+        assertThat(published).as("one summary per scope, complete at once").extracting(StepSummary::key)
+                .containsExactlyInAnyOrder(key("*"), key("read"), key("write"));
+        long startUs = Math.min(p1.measureStartUs, Math.min(p2.measureStartUs, p3.measureStartUs));
+        long endUs = Math.max(p1.measureEndUs, Math.max(p2.measureEndUs, p3.measureEndUs));
+        for (StepSummary s : published) {
+            Predicate<Sample> inScope = s.op().equals("*") ? x -> true : x -> OPS.get(x.opIndex()).equals(s.op());
+            assertExact(s, all.stream().filter(inScope).toList(), startUs, endUs);
+            assertThat(s.complete()).isTrue();
+            assertThat(s.lateCount()).isZero();
+            assertThat(s.threads()).isEqualTo(7);
+            assertThat(s.missingProducers()).isEmpty();
+            assertThat(s.producers()).extracting(StepSummary.ProducerPart::producerId,
+                    StepSummary.ProducerPart::threads, StepSummary.ProducerPart::samplesSent,
+                    StepSummary.ProducerPart::blocksSent, StepSummary.ProducerPart::outcome).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("p1", 1, (long) p1.samples.size(), p1.blocksSent, "completed"),
+                    org.assertj.core.groups.Tuple.tuple("p2", 2, (long) p2.samples.size(), p2.blocksSent, "completed"),
+                    org.assertj.core.groups.Tuple.tuple("p3", 4, (long) p3.samples.size(), p3.blocksSent,
+                            "completed"));
+        }
+        assertThat(published).filteredOn(s -> s.op().equals("*")).singleElement()
+                .satisfies(s -> assertThat(s.missingBlocks()).isZero());
+        driver.advanceWallClockTime(config.stepEndWait().plusSeconds(1));
+        assertThat(summaries.readValuesToList()).as("nothing changes any more").isEmpty();
+    }
+
+    /**
+     * Two producers (2 and 3 threads) delivered as the wall clock passes; p2 dies at 3.5 s: no more blocks, no
+     * end-of-step marker, no {@code StepEnded}. p1's end does not close the step's windows; nothing is published
+     * until {@code stepEndWait} after p1's tick, then one summary per scope, incomplete, naming p2, whose figures are
+     * exactly those of every sample delivered (p1's and p2's until it died), all in regular windows.
+     */
+    @Test
+    void producerThatNeverEnds_stepClosesAfterTheWait_oneIncompleteSummaryNamingIt_figuresExact() {
+        SimulatedStep p1 = new SimulatedStep(new TestProducer(RUN, "p1"), 21, BASE_MS * 1000 + 300_000, 1_000_000,
+                4_000_000, 2);
+        SimulatedStep p2 = new SimulatedStep(new TestProducer(RUN, "p2"), 22, BASE_MS * 1000 + 600_000, 1_000_000,
+                6_000_000, 3);
+        long diesAtUs = BASE_MS * 1000 + 3_500_000;
+        List<Delivery> deliveries = new ArrayList<>();
+        deliveries.add(new Delivery(p1.startUs - 1, 0, () -> sendControl(p1.started())));
+        deliveries.add(new Delivery(p2.startUs - 1, 0, () -> sendControl(p2.started())));
+        p1.blocks().forEach(t -> deliveries.add(new Delivery(t.atUs(), t.atUs(),
+                () -> samplesTopic.pipeInput(t.key(), t.bytes()))));
+        deliveries.add(new Delivery(p1.markerAtUs + 5_000, 0, () -> sendControl(p1.ended())));
+        List<Sample> delivered = new ArrayList<>(p1.samples);
+        for (Timed t : p2.blocks()) {
+            if (t.atUs() < diesAtUs) {
+                deliveries.add(new Delivery(t.atUs(), t.atUs(), () -> samplesTopic.pipeInput(t.key(), t.bytes())));
+            }
+        }
+        delivered.addAll(p2.samplesSealedBefore(diesAtUs));
+        deliver(deliveries);
+        long p1TickMs = (Math.floorDiv(p1.markerAtUs, 1_000_000L) + 3) * 1000;
+        advanceWallClockTo(p1TickMs + 200); // p1's tick goes out: the wait starts
+        advanceWallClockTo(p1TickMs + config.stepEndWait().toMillis() - 1_000);
+        assertThat(summaries.readValuesToList()).as("p2 is waited for").isEmpty();
+        advanceWallClockTo(p1TickMs + config.stepEndWait().toMillis() + 1_000);
+
+        List<WindowStats> out = windows.readValuesToList();
+        assertThat(out).as("no late correction").allSatisfy(w -> assertThat(w.lateCount()).isZero());
+        ExactWindows exact = new ExactWindows(1000);
+        exact.addAll(RUN, STEP, OPS, delivered);
+        for (WindowStats w : out) {
+            if (w.count() > 0) {
+                ExactWindows.assertMatches(w, exact.windows().get(w.scopeKey()).get(w.windowStartEpochMs()));
+            }
+        }
+        List<StepSummary> published = summaries.readValuesToList();
+        assertThat(published).as("one summary per scope").extracting(StepSummary::key)
+                .containsExactlyInAnyOrder(key("*"), key("read"), key("write"));
+        List<Sample> measured = delivered.stream().filter(x -> !x.warmup()).toList();
+        for (StepSummary s : published) {
+            Predicate<Sample> inScope = s.op().equals("*") ? x -> true : x -> OPS.get(x.opIndex()).equals(s.op());
+            List<Sample> scope = measured.stream().filter(inScope).toList();
+            List<Sample> ok = scope.stream().filter(x -> x.status() == SampleStatus.OK).toList();
+            assertThat(s.complete()).isFalse();
+            assertThat(s.missingProducers()).containsExactly("p2");
+            assertThat(s.threads()).isEqualTo(5);
+            assertThat(s.producers()).extracting(StepSummary.ProducerPart::producerId,
+                    StepSummary.ProducerPart::ended).containsExactly(org.assertj.core.groups.Tuple.tuple("p1", true),
+                    org.assertj.core.groups.Tuple.tuple("p2", false));
+            assertThat(s.spanSource()).isEqualTo(StepSummary.SPAN_WINDOWS);
+            assertThat(s.count()).as(s.key()).isEqualTo(scope.size());
+            assertThat(s.errors()).isEqualTo(scope.size() - ok.size());
+            assertThat(s.queries()).isEqualTo(scope.stream().mapToLong(Sample::queries).sum());
+            assertThat(s.okQueries()).isEqualTo(scope.stream().mapToLong(Sample::succeededStatements).sum());
+            assertThat(s.tps()).isCloseTo(ok.size() / s.measuredSeconds(), within(1e-9));
+            assertThat(LatencyHistograms.fromBase64(s.histogram())).isEqualTo(histogram(ok));
+            assertThat(s.lateCount()).isZero();
+        }
+        assertThat(published).filteredOn(s -> s.op().equals("*")).singleElement()
+                .satisfies(s -> assertThat(s.missingBlocks()).isEqualTo(-1));
+    }
+
+    /** Something sealed at {@code sealedUs} that reaches the aggregator at {@code atUs}. */
+    private record Delivery(long atUs, long sealedUs, Runnable send) {}
+
+    /** Sends each delivery once the driver's wall clock has reached its time, in time order (a backlog as sealed). */
+    private void deliver(List<Delivery> deliveries) {
+        List<Delivery> sorted = new ArrayList<>(deliveries);
+        sorted.sort(Comparator.comparingLong(Delivery::atUs).thenComparingLong(Delivery::sealedUs));
+        for (Delivery d : sorted) {
+            advanceWallClockTo(Math.floorDiv(d.atUs(), 1000L));
+            d.send().run();
+        }
+    }
+
+    private long wallClockMs = BASE_MS;
+
+    private void advanceWallClockTo(long epochMs) {
+        if (epochMs > wallClockMs) {
+            driver.advanceWallClockTime(Duration.ofMillis(epochMs - wallClockMs));
+            wallClockMs = epochMs;
+        }
     }
 
     /**
@@ -399,15 +586,17 @@ class ExactSummaryTopologyTest {
         final long startUs;
         final long measureStartUs;
         final long measureEndUs;
+        final int workers;
         long markerAtUs;
         /** Every sample, in completion order. */
         final List<Sample> samples = new ArrayList<>();
         final List<Sample> late = new ArrayList<>();
         private long lateAtUs;
-        private long blocksSent;
+        long blocksSent;
 
         SimulatedStep(TestProducer producer, long seed, long startUs, long warmupUs, long measureUs, int workers) {
             this.producer = producer;
+            this.workers = workers;
             this.startUs = startUs;
             this.measureStartUs = startUs + warmupUs;
             long nominalEnd = measureStartUs + measureUs;
@@ -430,6 +619,29 @@ class ExactSummaryTopologyTest {
             this.markerAtUs = lastEnd + 150_000;
         }
 
+        /** The samples in the data blocks sealed before {@code atUs} (a producer that dies then). */
+        List<Sample> samplesSealedBefore(long atUs) {
+            List<Sample> out = new ArrayList<>();
+            List<Sample> block = new ArrayList<>();
+            long blockFrom = -1;
+            for (Sample x : samples) {
+                if (!block.isEmpty() && (x.endEpochMicros() - blockFrom > 150_000 || block.size() == 1024)) {
+                    if (block.get(block.size() - 1).endEpochMicros() + 500 < atUs) {
+                        out.addAll(block);
+                    }
+                    block = new ArrayList<>();
+                }
+                if (block.isEmpty()) {
+                    blockFrom = x.endEpochMicros();
+                }
+                block.add(x);
+            }
+            if (!block.isEmpty() && block.get(block.size() - 1).endEpochMicros() + 500 < atUs) {
+                out.addAll(block);
+            }
+            return out;
+        }
+
         /** The samples completing in [fromUs, toUs) travel in a block of their own sealed at {@code atUs}. */
         void lateBlock(long fromUs, long toUs, long atUs) {
             samples.stream().filter(x -> x.endEpochMicros() >= fromUs && x.endEpochMicros() < toUs)
@@ -439,13 +651,14 @@ class ExactSummaryTopologyTest {
 
         StepStarted started() {
             return new StepStarted(RUN, startUs / 1000, producer.key().substring(RUN.length() + 1), STEP, null,
-                    "oltp_read_write", 2, 1, 1_500, 7_000, OPS, 2, Map.of());
+                    "oltp_read_write", workers, 1, 1_500, 7_000, OPS, 2, Map.of());
         }
 
         StepEnded ended() {
             return new StepEnded(RUN, markerAtUs / 1000 + 5, producer.key().substring(RUN.length() + 1), STEP,
                     samples.size(), blocksSent, samples.stream().filter(x -> x.status().isError()).count(),
-                    StepEnded.COMPLETED, false, 0L, 0L, 0L, startUs, measureStartUs, measureEndUs, 2, 0L, 30.0, 40.0);
+                    StepEnded.COMPLETED, false, 0L, 0L, 0L, startUs, measureStartUs, measureEndUs, workers, 0L, 30.0,
+                    40.0);
         }
 
         /** Data blocks, heartbeats and, last, the end-of-step marker. */

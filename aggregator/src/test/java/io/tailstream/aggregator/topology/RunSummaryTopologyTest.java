@@ -161,6 +161,21 @@ class RunSummaryTopologyTest {
         assertThat(s.sweeps()).extracting(RunSummary.Sweep::plateauThreads).containsOnlyNulls(); // 100 -> 180 rises
     }
 
+    /** A step run by two producers (2 and 3 threads) is grouped by all their threads: 5. */
+    @Test
+    void stepOfTwoProducers_isGroupedByAllTheirThreads() {
+        sendControl(new StepStarted(RUN, stepMs(1), "p2", 1, ONE_NODE, WORKLOAD, 3, 1, 0, 2000, OPS, 2, Map.of()));
+        runStep(1, ONE_NODE, 2, 1);
+        // p2 measured nothing (it sent no block): the step's figures are p1's, its threads both producers'
+        sendControl(new StepEnded(RUN, stepMs(1) + 2_000, "p2", 1, 0, 0, 0, "completed", false, 0L, 0L, 0L,
+                stepMs(1) * 1000, stepMs(1) * 1000, (stepMs(1) + 2_000) * 1000, 3, 0L, 20.0, 30.0));
+        driver.advanceWallClockTime(Duration.ofMillis(STEP_SPACING_MS));
+        sendControl(new RunEnded(RUN, BASE_MS + 10_000, "p1", 0, 0, "completed"));
+        List<RunSummary> published = runSummaries.readValuesToList();
+        RunSummary s = published.get(published.size() - 1);
+        assertThat(s.rounds()).isNotEmpty().extracting(RunSummary.RoundStats::threads).containsOnly(5);
+    }
+
     // ---- checks ----
 
     private void checkRounds(RunSummary s) {

@@ -102,6 +102,29 @@ class WindowAggregateSerdeTest {
         assertThat(WindowAggregateSerde.deserialize(WindowAggregateSerde.serialize(a))).isEqualTo(a);
     }
 
+    /** Version 4 carries the producers of a partial (a tick names the producers whose end it carries). */
+    @Test
+    void roundTrip_keepsTheProducers_andMergingUnitesThem() {
+        WindowAggregate a = WindowAggregate.heartbeat("r", 1, "*").withProducers(java.util.Set.of("gen-b"));
+        a.mergeFrom(WindowAggregate.tick("r", 1, "*", java.util.Set.of("gen-a", "gen-c")));
+        assertThat(a.producers()).containsExactly("gen-a", "gen-b", "gen-c");
+        WindowAggregate back = WindowAggregateSerde.deserialize(WindowAggregateSerde.serialize(a));
+        assertThat(back).isEqualTo(a);
+        assertThat(back.producers()).containsExactly("gen-a", "gen-b", "gen-c");
+    }
+
+    /** Version 3 bytes (no producers) still read, with no producers. */
+    @Test
+    void deserialize_version3_readsWithoutProducers() {
+        byte[] v4 = WindowAggregateSerde.serialize(WindowAggregate.tick("r", 7, "op"));
+        assertThat(v4[v4.length - 1]).as("no producers: a zero count last").isZero();
+        byte[] v3 = Arrays.copyOf(v4, v4.length - 1);
+        v3[0] = 3;
+        WindowAggregate a = WindowAggregateSerde.deserialize(v3);
+        assertThat(a).isEqualTo(WindowAggregate.tick("r", 7, "op"));
+        assertThat(a.producers()).isEmpty();
+    }
+
     private static SparseHistogram sparse(long[] latencies) {
         long[] buckets = Arrays.stream(latencies).map(LatencyBuckets::bucketOf).sorted().toArray();
         return SparseHistogram.ofSortedBuckets(buckets, buckets.length);

@@ -62,6 +62,12 @@ public final class AggregateCommand implements Callable<Integer> {
             description = "How long a window waits for late samples (default: ${DEFAULT-VALUE}).")
     Duration grace;
 
+    @Option(names = "--producer-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "60s", description = "How long (wall clock) a step with several producers waits, after the"
+                    + " first one ended, for the others' ends before its windows close and its summaries are published"
+                    + " incomplete, naming the missing producers (default: ${DEFAULT-VALUE}).")
+    Duration producerTimeout;
+
     @Option(names = "--partitions", paramLabel = "N", defaultValue = "2",
             description = "Partitions of the samples and windows topics when they are created (default:"
                     + " ${DEFAULT-VALUE}).")
@@ -132,7 +138,8 @@ public final class AggregateCommand implements Callable<Integer> {
                     Math.min(StallConfig.defaults().minBaselineWindows(), stallBaselineWindows));
             config = AggregatorConfig.defaults().withApplicationId(applicationId).withWindow(window, grace)
                     .withStalls(stalls).withRollups(noRollups ? List.of() : rollups)
-                    .withCommitInterval(commitInterval).withStreamThreads(streamThreads);
+                    .withCommitInterval(commitInterval).withStreamThreads(streamThreads)
+                    .withStepEndWait(producerTimeout);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

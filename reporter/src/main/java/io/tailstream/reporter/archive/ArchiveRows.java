@@ -20,7 +20,8 @@ final class ArchiveRows {
     /**
      * One step, merged over the producers that ran it. Nullable fields are unknown until the step ends; the phase
      * boundaries, reconnects, CPU figures (from {@code step_ended} version 3) and the round-trip probe (from
-     * {@code step_started} version 2) are null in events of older producers.
+     * {@code step_started} version 2) are null in events of older producers. {@code producerThreads} is each
+     * producer's threads (JSON object, by producer id); {@code threads} their sum.
      */
     record StepRow(int stepId, String targetName, String product, String version, String url, String workload,
                    int threads, int round, long warmupMs, long measureMs, double queriesPerTxn, String ops,
@@ -29,7 +30,7 @@ final class ArchiveRows {
                    Integer nodes, int producers, String costItems, Boolean clientBound, Long blocksSpooled,
                    Long controlEventsSpooled, Long maxSpoolBytes, Long startUs, Long measureStartUs,
                    Long measureEndUs, Long reconnects, Double loadGenCpuPct, Double processCpuPct,
-                   io.tailstream.schemas.event.RttProbe rtt) {}
+                   io.tailstream.schemas.event.RttProbe rtt, String producerThreads) {}
 
     /** One run, merged over its producers. */
     record RunRow(String planName, long startedAtMs, Long endedAtMs, String producers, Long blocksSent,

@@ -88,8 +88,9 @@ final class ArchiveSchemas {
         return w.version() >= WindowStats.VERSION;
     }
 
+    /** Version 2 or later: version 3 only added the producers' breakdown, which the archive does not keep. */
     private static boolean v2(StepSummary s) {
-        return s.version() >= StepSummary.VERSION;
+        return s.version() >= 2;
     }
 
     static final TableSchema<ControlRow> CONTROL = TableSchema.<ControlRow>builder("control")
@@ -144,6 +145,7 @@ final class ArchiveSchemas {
             .optionalFloat64("rtt_p50_us", r -> r.rtt() == null ? null : r.rtt().p50Micros())
             .optionalFloat64("rtt_p99_us", r -> r.rtt() == null ? null : r.rtt().p99Micros())
             .optionalFloat64("rtt_max_us", r -> r.rtt() == null ? null : r.rtt().maxMicros())
+            .optionalString("producer_threads", StepRow::producerThreads)
             .build();
 
     static final TableSchema<RunRow> RUNS = TableSchema.<RunRow>builder("runs")

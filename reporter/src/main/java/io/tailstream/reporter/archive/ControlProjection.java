@@ -21,8 +21,8 @@ import java.util.function.Function;
 
 /**
  * Folds one run's control events (in topic order) into its {@code steps} rows and its {@code runs} row. Several
- * producers may run the same step or run: counts are summed, start is the earliest, end the latest, CPU figures the
- * highest, the round-trip probe is the first producer's that measured one, and the outcome is {@code completed}
+ * producers may run the same step or run: counts and threads are summed (each producer's threads as its
+ * {@code step_started} says), start is the earliest, end the latest, CPU figures the highest, the round-trip probe is the first producer's that measured one, and the outcome is {@code completed}
  * only if every producer completed. A pure function: the archiver recomputes it from
  * the run's complete {@code control} dataset whenever new control events arrive, which is what makes the derived
  * files safe to replace after a crash.
@@ -34,6 +34,7 @@ final class ControlProjection {
     static List<StepRow> steps(List<ControlEvent> events) {
         Map<Integer, StepStarted> started = new TreeMap<>();
         Map<Integer, TreeSet<String>> producers = new TreeMap<>();
+        Map<Integer, Map<String, Integer>> threads = new TreeMap<>();
         // a control event re-sent after a lost acknowledgement arrives twice: the last one per producer counts
         Map<Integer, Map<String, StepEnded>> ended = new TreeMap<>();
         Map<Integer, Long> firstStart = new TreeMap<>();
@@ -46,6 +47,7 @@ final class ControlProjection {
                 }
                 firstStart.merge(s.stepId(), s.atEpochMs(), Math::min);
                 producers.computeIfAbsent(s.stepId(), k -> new TreeSet<>()).add(s.producerId());
+                threads.computeIfAbsent(s.stepId(), k -> new TreeMap<>()).put(s.producerId(), s.threads());
             } else if (e instanceof StepEnded s) {
                 ended.computeIfAbsent(s.stepId(), k -> new TreeMap<>()).put(s.producerId(), s);
             }
@@ -63,7 +65,8 @@ final class ControlProjection {
                     t == null ? null : t.product(),
                     t == null ? null : t.version(),
                     t == null ? null : Secrets.redactUrl(t.url()),
-                    s.workload(), s.threads(), s.round(), s.warmupMs(), s.measureMs(), s.queriesPerTransaction(),
+                    s.workload(), threads.get(id).values().stream().mapToInt(Integer::intValue).sum(), s.round(),
+                    s.warmupMs(), s.measureMs(), s.queriesPerTransaction(),
                     Json.writeString(s.ops()),
                     Json.writeString(new TreeMap<>(s.options())),
                     complete ? ends.stream().mapToLong(StepEnded::samplesSent).sum() : null,
@@ -88,7 +91,8 @@ final class ControlProjection {
                     complete ? sum(ends.stream().map(StepEnded::reconnects).toList()) : null,
                     complete ? maxDouble(ends.stream().map(StepEnded::loadGenCpuPct).toList()) : null,
                     complete ? maxDouble(ends.stream().map(StepEnded::processCpuPct).toList()) : null,
-                    rtt.get(id)));
+                    rtt.get(id),
+                    Json.writeString(threads.get(id))));
         }
         return rows;
     }

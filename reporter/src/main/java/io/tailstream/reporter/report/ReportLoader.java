@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -204,13 +205,15 @@ final class ReportLoader {
                               Map<String, Map<String, String>> stepVariables) throws SQLException {
         String sql = "SELECT run_id, step_id, target, url, workload, threads, round, warmup_ms, measure_ms, options,"
                 + " outcome, started_at_ms, ended_at_ms, product, version, nodes, monthly_cost, currency,"
-                + " target_variables, " + costItemsColumn(db) + " FROM steps WHERE " + inRuns + " ORDER BY started_at_ms, run_id, step_id";
+                + " target_variables, " + optionalColumn(db, "cost_items") + ", "
+                + optionalColumn(db, "producer_threads") + " FROM steps WHERE " + inRuns
+                + " ORDER BY started_at_ms, run_id, step_id";
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 String target = rs.getString(3);
                 steps.add(new StepInfo(rs.getString(1), rs.getInt(2), target, rs.getString(4), rs.getString(5),
                         rs.getInt(6), rs.getInt(7), rs.getLong(8), rs.getLong(9), rs.getString(10), rs.getString(11),
-                        rs.getLong(12), (Long) rs.getObject(13)));
+                        rs.getLong(12), (Long) rs.getObject(13), producerThreads(rs.getString(21))));
                 Number nodes = (Number) rs.getObject(16);
                 Number cost = (Number) rs.getObject(17);
                 // the latest step describes the target (a re-run after a change wins)
@@ -225,23 +228,43 @@ final class ReportLoader {
                 stepVariables.put(rs.getString(1) + "/" + rs.getInt(2), parsed);
             }
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("steps dataset: target_variables or cost_items is not a JSON object: "
+            throw new IllegalStateException("steps dataset: target_variables, cost_items or producer_threads is not a JSON object: "
                     + e.getOriginalMessage(), e);
         }
     }
 
-    /** {@code cost_items}, or NULL for archives written before the column existed. */
-    private static String costItemsColumn(ArchiveDatabase db) throws SQLException {
+    /** How the steps run by several producers split their threads, e.g. {@code "4 = gen-a 2 + gen-b 2"}; distinct. */
+    private static List<String> producerSplits(List<StepInfo> steps) {
+        Set<String> out = new LinkedHashSet<>();
+        for (StepInfo s : steps) {
+            if (s.producerThreads().size() > 1) {
+                StringBuilder b = new StringBuilder().append(s.threads()).append(" = ");
+                s.producerThreads().forEach((producer, threads) -> b.append(producer).append(' ').append(threads)
+                        .append(" + "));
+                out.add(b.substring(0, b.length() - 3));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** A column of {@code steps}, or NULL for archives written before the column existed. */
+    private static String optionalColumn(ArchiveDatabase db, String column) throws SQLException {
         try (Statement st = db.connection().createStatement();
              ResultSet rs = st.executeQuery("SELECT * FROM steps LIMIT 0")) {
             java.sql.ResultSetMetaData md = rs.getMetaData();
             for (int i = 1; i <= md.getColumnCount(); i++) {
-                if (md.getColumnName(i).equals("cost_items")) {
-                    return "cost_items";
+                if (md.getColumnName(i).equals(column)) {
+                    return column;
                 }
             }
         }
-        return "NULL AS cost_items";
+        return "NULL AS " + column;
+    }
+
+    private static Map<String, Integer> producerThreads(String json)
+            throws com.fasterxml.jackson.core.JsonProcessingException {
+        return json == null || json.isBlank() ? Map.of() : Json.MAPPER.convertValue(Json.MAPPER.readTree(json),
+                new TypeReference<Map<String, Integer>>() { });
     }
 
     private static Map<String, Double> costItems(String json) throws com.fasterxml.jackson.core.JsonProcessingException {
@@ -429,7 +452,7 @@ final class ReportLoader {
                     group.stream().mapToLong(StepInfo::measureMs).min().orElse(0),
                     group.stream().mapToLong(StepInfo::measureMs).max().orElse(0),
                     roundsByThreads.values().stream().mapToInt(Integer::intValue).min().orElse(0),
-                    List.copyOf(roundsByThreads.keySet())));
+                    List.copyOf(roundsByThreads.keySet()), producerSplits(group)));
         }
         return new Environment(List.copyOf(targets.values()), rows, durations);
     }

@@ -1,6 +1,8 @@
 package io.tailstream.reporter.report;
 
 import java.util.List;
+import java.util.TreeMap;
+import java.util.Collections;
 import java.util.Map;
 
 /**
@@ -272,11 +274,17 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
         }
     }
 
-    /** Warm-up and measurement of a target's steps of one workload (min-max over steps when they differ). */
+    /**
+     * Warm-up and measurement of a target's steps of one workload (min-max over steps when they differ).
+     * {@code threads} are the steps' thread counts, each all of a step's producers together;
+     * {@code producerThreads} says how steps run by several producers split theirs ({@code "4 = gen-a 2 + gen-b 2"}),
+     * once per distinct split.
+     */
     public record Duration(String target, String workload, long warmupMsMin, long warmupMsMax, long measureMsMin,
-                           long measureMsMax, int rounds, List<Integer> threads) {
+                           long measureMsMax, int rounds, List<Integer> threads, List<String> producerThreads) {
         public Duration {
             threads = List.copyOf(threads);
+            producerThreads = producerThreads == null ? List.of() : List.copyOf(producerThreads);
         }
     }
 
@@ -515,10 +523,28 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
         }
     }
 
-    /** One step as run: for reproduction. {@code options} is the workload's options as JSON. */
+    /**
+     * One step as run: for reproduction. {@code options} is the workload's options as JSON. {@code threads} counts
+     * every producer's threads; {@code producerThreads} has each producer's, by producer id (empty in archives written
+     * before it was kept).
+     */
     public record StepInfo(String runId, int stepId, String target, String url, String workload, int threads,
                            int round, long warmupMs, long measureMs, String options, String outcome,
-                           long startedAtMs, Long endedAtMs) {}
+                           long startedAtMs, Long endedAtMs, Map<String, Integer> producerThreads) {
+
+        public StepInfo {
+            producerThreads = producerThreads == null ? Map.of() : Collections.unmodifiableMap(
+                    new TreeMap<>(producerThreads));
+        }
+
+        /** A step without its producers' threads. */
+        public StepInfo(String runId, int stepId, String target, String url, String workload, int threads, int round,
+                        long warmupMs, long measureMs, String options, String outcome, long startedAtMs,
+                        Long endedAtMs) {
+            this(runId, stepId, target, url, workload, threads, round, warmupMs, measureMs, options, outcome,
+                    startedAtMs, endedAtMs, Map.of());
+        }
+    }
 
     /**
      * A long step as a soak (methodology: "average QPS, stall episodes, macro decline, micro jitter"), from every

@@ -73,7 +73,7 @@ class AggregatorEventsV2DatasetTest {
     static StepSummary summaryV2(String runId, String op) {
         return new StepSummary(runId, 1, op, 1_500, 9_740, 4, 1, Map.of("deadlock", 1L), 13, 12 / 8.24, 3 / 8.24,
                 1000.0, 901, 1101, 1101, 1101, 1101, 1101, 0, 0, null, null, false, 0, 0, "HIST", 10_000,
-                StepSummary.VERSION, 12, 1 / 8.24, 1101, 8.24, 1_500_250, 9_740_250, StepSummary.SPAN_PRODUCER, true,
+                2, 12, 1 / 8.24, 1101, 8.24, 1_500_250, 9_740_250, StepSummary.SPAN_PRODUCER, true,
                 6, 40.0, 40, 40, "EHIST");
     }
 
@@ -94,6 +94,20 @@ class AggregatorEventsV2DatasetTest {
                 30_000, RunSummary.VERSION);
         out.add(new SyntheticRun.Rec(Topics.RUN_SUMMARIES, 0, utf8(runId), Json.write(run)));
         return out;
+    }
+
+    /** A version-3 summary (the step's producers added) keeps every version-2 column. */
+    @Test
+    void version3Summary_keepsTheVersion2Columns() throws SQLException {
+        String v3 = new String(Json.write(summaryV2(RUN, "*")), java.nio.charset.StandardCharsets.UTF_8)
+                .replace("\"version\":2", "\"version\":3")
+                .replaceFirst("}$", ",\"threads\":4,\"producers\":[{\"producerId\":\"a\",\"threads\":2,\"ended\":true,"
+                        + "\"clientBound\":false},{\"producerId\":\"b\",\"threads\":2,\"ended\":true,"
+                        + "\"clientBound\":false}],\"missingProducers\":[]}");
+        TestArchives.write(archive, List.of(new SyntheticRun.Rec(Topics.SUMMARIES, 0, utf8(RUN + "/1/*"),
+                v3.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+        assertThat(rows("SELECT event_version, ok_queries, measured_seconds, span_source, complete FROM summaries"))
+                .containsExactly(row(3, 12L, 8.24, "producer", true));
     }
 
     @Test

@@ -284,6 +284,29 @@ class ReportGeneratorTest {
                 .orElseThrow().qps());
     }
 
+    /**
+     * Each step was run by two producers sharing its threads (4 = 2 + 2, 8 = 4 + 4): the Threads column shows all of
+     * them together, and the run's durations table and the model's steps say how the producers split them.
+     */
+    @Test
+    void stepsOfTwoProducers_threadsAreTheirSum_splitShownPerProducer() throws Exception {
+        SyntheticRun run = run("run-p", 9);
+        Path archive = archiveOf(run);
+        Path out = dir.resolve("report.html");
+        ReportModel model = ReportGenerator.generate(archive, ReportOptions.allRuns(), out);
+        String html = Files.readString(out);
+
+        assertThat(model.workloads()).flatExtracting(ReportModel.WorkloadSummary::rows)
+                .extracting(ReportModel.SummaryRow::threads).containsExactlyInAnyOrder(4, 8);
+        assertThat(html).contains("data-threads=\"4\"").contains("data-threads=\"8\"");
+        assertThat(model.steps()).extracting(ReportModel.StepInfo::producerThreads).containsExactly(
+                Map.of("producer-a", 2, "producer-b", 2), Map.of("producer-a", 2, "producer-b", 2),
+                Map.of("producer-a", 4, "producer-b", 4));
+        assertThat(model.environment().durations()).flatExtracting(ReportModel.Duration::producerThreads)
+                .containsExactlyInAnyOrder("4 = producer-a 2 + producer-b 2", "8 = producer-a 4 + producer-b 4");
+        assertThat(html).contains("4 (4 = producer-a 2 + producer-b 2)");
+    }
+
     @Test
     void html_selfContained_escaped_uplotInlined() throws Exception {
         SyntheticRun run = run("run-a", 7);

@@ -1,6 +1,7 @@
 package io.tailstream.schemas.event;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -9,7 +10,12 @@ import java.util.TreeMap;
  * {@link io.tailstream.schemas.Topics#SUMMARIES} (key {@code runId/stepId/op}); consumers keep the last record per
  * key. Immutable.
  *
- * <p><b>Version 2</b> (this one; {@code version} absent or 0 in JSON means version 1) is exact: the measured samples
+ * <p><b>Version 3</b> (this one) adds the step's producers: {@code threads} (their sum), {@code producers} (one
+ * {@link ProducerPart} each) and {@code missingProducers} (those that started the step and had not reported their end
+ * when the summary was published); absent in older events, so a version-2 reader ignores them and a version-3 reader
+ * reads a version-2 event with them null.
+ *
+ * <p><b>Version 2</b> ({@code version} absent or 0 in JSON means version 1) is exact: the measured samples
  * are those with the warm-up flag clear (the sum of the windows' {@link WindowStats#measuredPart()}, late corrections
  * included), and the rates divide by the producers' exact measured span ({@code StepEnded.measureEndEpochMicros -
  * measureStartEpochMicros}; with several producers the earliest start to the latest end). {@code qps} and {@code tps}
@@ -64,6 +70,12 @@ import java.util.TreeMap;
  * @param errorP99Micros          P99 of the failed measured samples
  * @param errorMaxMicros          largest latency of a failed measured sample
  * @param errorHistogram          failed measured samples' merged HdrHistogram, base64; null when none failed
+ * @param threads                 threads of every producer of the step together (Σ {@code StepStarted.threads});
+ *                                null before version 3
+ * @param producers               each producer of the step, by producer id; null before version 3
+ * @param missingProducers        producers that started the step ({@code StepStarted}) but had not reported its end
+ *                                ({@code StepEnded}) when this was published: the summary is then incomplete and
+ *                                lacks their samples still in flight; empty when none, null before version 3
  */
 public record StepSummary(
         String runId,
@@ -106,10 +118,13 @@ public record StepSummary(
         double errorMeanMicros,
         long errorP99Micros,
         long errorMaxMicros,
-        String errorHistogram) {
+        String errorHistogram,
+        Integer threads,
+        List<ProducerPart> producers,
+        List<String> missingProducers) {
 
     /** The version this contract writes. */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     /** {@link #spanSource()}: the producers' exact measurement bounds. */
     public static final String SPAN_PRODUCER = "producer";
     /** {@link #spanSource()}: whole windows, for producers that do not report their bounds. */
@@ -118,6 +133,8 @@ public record StepSummary(
     public StepSummary {
         // sorted, so the JSON is the same on every run (an immutable map's order is not)
         errorsByClass = errorsByClass == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(errorsByClass));
+        producers = producers == null ? null : List.copyOf(producers);
+        missingProducers = missingProducers == null ? null : List.copyOf(missingProducers);
         version = version <= 0 ? 1 : version;
         if (version == 1) {
             // version 1 had no exact span: the one it divided by is the whole windows' (the derived fields are absent
@@ -131,6 +148,24 @@ public record StepSummary(
             throw new IllegalArgumentException("step summary " + runId + "/" + stepId + "/" + op
                     + ": need 0 <= errors <= count, was errors " + errors + " of count " + count);
         }
+    }
+
+    /** A summary without the producers' breakdown (version 2, as aggregators before version 3 wrote it). */
+    public StepSummary(String runId, int stepId, String op, long measureStartEpochMs, long measureEndEpochMs,
+                       long count, long errors, Map<String, Long> errorsByClass, long queries, double qps, double tps,
+                       double meanMicros, long p50Micros, long p90Micros, long p95Micros, long p99Micros,
+                       long p999Micros, long maxMicros, int stallCount, long stallMs, Double qpsSlopePctPerHour,
+                       Double qpsCv, boolean clientBound, long lateCount, long missingBlocks, String histogram,
+                       long atEpochMs, int version, long okQueries, double errorsPerSecond, long p9999Micros,
+                       double measuredSeconds, long measureStartEpochMicros, long measureEndEpochMicros,
+                       String spanSource, boolean complete, int trendWindows, double errorMeanMicros,
+                       long errorP99Micros, long errorMaxMicros, String errorHistogram) {
+        this(runId, stepId, op, measureStartEpochMs, measureEndEpochMs, count, errors, errorsByClass, queries, qps, tps,
+                meanMicros, p50Micros, p90Micros, p95Micros, p99Micros, p999Micros, maxMicros, stallCount, stallMs,
+                qpsSlopePctPerHour, qpsCv, clientBound, lateCount, missingBlocks, histogram, atEpochMs, version,
+                okQueries, errorsPerSecond, p9999Micros, measuredSeconds, measureStartEpochMicros,
+                measureEndEpochMicros, spanSource, complete, trendWindows, errorMeanMicros, errorP99Micros,
+                errorMaxMicros, errorHistogram, null, null, null);
     }
 
     /** A version-1 summary, as aggregators before version 2 wrote it. */
@@ -160,4 +195,25 @@ public record StepSummary(
     public String key() {
         return runId + "/" + stepId + "/" + op;
     }
+
+    /**
+     * One producer's part of a step (version 3), from its control events: {@code StepStarted} (threads, round trip),
+     * {@code StepEnded} (what it sent, its outcome, CPU) and {@code ClientHealth} (client-bound flag). A field the
+     * producer's events do not carry (an older producer, or one that never reported its end) is null.
+     *
+     * @param producerId     the producer
+     * @param threads        its threads ({@code StepStarted.threads})
+     * @param ended          it reported its end ({@code StepEnded}) before this summary was published
+     * @param outcome        {@code StepEnded.outcome}
+     * @param samplesSent    {@code StepEnded.samplesSent}
+     * @param blocksSent     {@code StepEnded.blocksSent}, markers included
+     * @param errors         {@code StepEnded.errors}: its samples with an error status, warm-up included
+     * @param clientBound    a {@code ClientHealth} or its {@code StepEnded} flagged it client-bound
+     * @param loadGenCpuPct  {@code StepEnded.loadGenCpuPct}
+     * @param processCpuPct  {@code StepEnded.processCpuPct}
+     * @param rttP50Micros   median round trip to the target before the step ({@code StepStarted.rtt})
+     */
+    public record ProducerPart(String producerId, Integer threads, boolean ended, String outcome, Long samplesSent,
+                               Long blocksSent, Long errors, boolean clientBound, Double loadGenCpuPct,
+                               Double processCpuPct, Double rttP50Micros) {}
 }

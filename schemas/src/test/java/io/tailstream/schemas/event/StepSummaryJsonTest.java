@@ -3,6 +3,7 @@ package io.tailstream.schemas.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -15,8 +16,51 @@ class StepSummaryJsonTest {
     static final StepSummary V2 = new StepSummary("run-1", 3, WindowStats.ALL_OPS, 1_700_000_002_400L,
             1_700_000_010_650L, 82_525, 25, Map.of("deadlock", 25L), 1_650_400, 200_000.0, 10_000.0, 812.5, 700, 1_100,
             1_300, 2_000, 4_100, 9_503, 0, 0, null, null, false, 2, 0, "HISTFAAAAB...", 1_700_000_014_000L,
-            StepSummary.VERSION, 1_650_000, 25 / 8.25, 7_100, 8.25, 1_700_000_002_400_250L, 1_700_000_010_650_250L,
+            2, 1_650_000, 25 / 8.25, 7_100, 8.25, 1_700_000_002_400_250L, 1_700_000_010_650_250L,
             StepSummary.SPAN_PRODUCER, true, 6, 31.5, 60, 4_000, "HISTFAAAAC...");
+
+    /**
+     * A version-3 summary: two producers (2 and 3 threads); the second never reported its end, so the summary is
+     * incomplete and names it.
+     */
+    static final StepSummary V3 = new StepSummary("run-1", 3, WindowStats.ALL_OPS, 1_700_000_002_400L,
+            1_700_000_010_650L, 82_525, 25, Map.of("deadlock", 25L), 1_650_400, 200_000.0, 10_000.0, 812.5, 700, 1_100,
+            1_300, 2_000, 4_100, 9_503, 0, 0, null, null, false, 2, -1, "HISTFAAAAB...", 1_700_000_074_000L,
+            StepSummary.VERSION, 1_650_000, 25 / 8.25, 7_100, 8.25, 1_700_000_002_400_250L, 1_700_000_010_650_250L,
+            StepSummary.SPAN_WINDOWS, false, 6, 31.5, 60, 4_000, "HISTFAAAAC...", 5,
+            List.of(new StepSummary.ProducerPart("gen-a", 2, true, StepEnded.COMPLETED, 82_525L, 90L, 25L, false,
+                            31.5, 48.25, 412.0),
+                    new StepSummary.ProducerPart("gen-b", 3, false, null, null, null, null, true, null, null, 398.5)),
+            List.of("gen-b"));
+
+    @Test
+    void goldenJson_v3_isWhatWeWrite_andReadsBack() throws IOException {
+        String golden = Golden.resource("/golden/step-summary-v3.json").strip();
+        assertThat(Json.writeString(V3)).isEqualTo(golden);
+        StepSummary back = Json.read(golden, StepSummary.class);
+        assertThat(back).isEqualTo(V3);
+        assertThat(back.threads()).isEqualTo(5);
+        assertThat(back.producers()).extracting(StepSummary.ProducerPart::producerId).containsExactly("gen-a", "gen-b");
+        assertThat(back.missingProducers()).containsExactly("gen-b");
+    }
+
+    @Test
+    void v3_fieldsAreAbsentFromAVersion2Event_andAVersion2ReaderIgnoresThem() throws IOException {
+        StepSummary v2 = Json.read(Golden.resource("/golden/step-summary-v2.json"), StepSummary.class);
+        assertThat(v2.version()).isEqualTo(2);
+        assertThat(v2.threads()).isNull();
+        assertThat(v2.producers()).isNull();
+        assertThat(v2.missingProducers()).isNull();
+        // a version-2 reader: the same record without the version-3 fields
+        V2Reader old = new com.fasterxml.jackson.databind.ObjectMapper()
+                .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+                .readValue(Golden.resource("/golden/step-summary-v3.json"), V2Reader.class);
+        assertThat(old.count()).isEqualTo(82_525);
+        assertThat(old.version()).isEqualTo(3);
+    }
+
+    /** The fields a version-2 consumer reads (a subset is enough to show unknown fields are skipped). */
+    record V2Reader(String runId, int stepId, String op, long count, int version, boolean complete) {}
 
     @Test
     void goldenJson_v2_isWhatWeWrite_andReadsBack() throws IOException {
