@@ -157,6 +157,7 @@ class AggregatorIntegrationTest {
             TestProducer p = new TestProducer(run, "bulk");
             Random random = new Random(5);
             long baseMicros = (System.currentTimeMillis() - 120_000) * 1000;
+            List<Future<RecordMetadata>> sent = new ArrayList<>(blocks + 1);
             try (KafkaProducer<String, byte[]> producer = producer(kafka.bootstrapServers())) {
                 for (int b = 0; b < blocks; b++) {
                     long blockEnd = baseMicros + (b + 1) * 10_000L; // 100 blocks per second of event time
@@ -166,10 +167,15 @@ class AggregatorIntegrationTest {
                         batch.add(randomSample(random, end));
                         perWindow.merge(Math.floorDiv(end, 1_000_000L) * 1000, 1L, Long::sum);
                     }
-                    producer.send(new ProducerRecord<>(Topics.SAMPLES, p.key(), p.samples(1, OPS, batch, blockEnd)));
+                    sent.add(producer.send(new ProducerRecord<>(Topics.SAMPLES, p.key(),
+                            p.samples(1, OPS, batch, blockEnd))));
                 }
-                producer.send(new ProducerRecord<>(Topics.SAMPLES, p.key(),
-                        p.endOfStep(1, OPS, baseMicros + (blocks + 1) * 10_000L))).get();
+                sent.add(producer.send(new ProducerRecord<>(Topics.SAMPLES, p.key(),
+                        p.endOfStep(1, OPS, baseMicros + (blocks + 1) * 10_000L))));
+                // every block of the backlog is on the topic, or the test stops here saying why
+                for (Future<RecordMetadata> f : sent) {
+                    f.get();
+                }
             }
             long total = (long) blocks * perBlock;
             AggregatorConfig config = AggregatorConfig.defaults().withApplicationId("it-bulk-aggregator");
@@ -202,6 +208,10 @@ class AggregatorIntegrationTest {
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        // a loaded machine may take longer than Kafka's default 2 minutes to deliver a backlog: a batch that
+        // expired would leave a gap in the idempotent sequence (OutOfOrderSequenceException) and lose its blocks
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 300_000);
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 600_000);
         return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     }
 
