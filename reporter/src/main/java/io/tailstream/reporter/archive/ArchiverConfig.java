@@ -30,6 +30,13 @@ public record ArchiverConfig(
     public static final Duration DEFAULT_ROLL_INTERVAL = Duration.ofSeconds(60);
     public static final int DEFAULT_ROLL_ROWS = 1_000_000;
     static final int MAX_ROLL_ROWS = 1_000_000;
+    /**
+     * Samples sorted and written per Parquet row group: a row group of 1 Mi rows holds a default-sized file whole
+     * (sorted throughout, as dense as before row groups were bounded) and costs ~64 MB of heap per samples file
+     * being written.
+     */
+    public static final int DEFAULT_ROW_GROUP_ROWS = 1 << 20;
+    static final int MAX_ROW_GROUP_ROWS = 1 << 24;
 
     public ArchiverConfig {
         Objects.requireNonNull(archiveDir, "archiveDir");

@@ -227,9 +227,26 @@ public final class ArchiveBenchmarkMain {
             var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             long cpu0 = os.getProcessCpuTime();
             long t0 = System.nanoTime();
-            ArchiveSummary s = Archiver.archiveUntilCaughtUp(ArchiverConfig.of(args[0], Path.of(args[1])));
+            ArchiveSummary s;
+            Map<String, Long> threadCpuNs = new java.util.TreeMap<>();
+            long javaThreadsNs = 0;
+            try (Archiver archiver = new Archiver(ArchiverConfig.of(args[0], Path.of(args[1])))) {
+                s = archiver.runUntilCaughtUp();
+                // before close, while the archiver's threads still live
+                var threads = ManagementFactory.getThreadMXBean();
+                for (long id : threads.getAllThreadIds()) {
+                    var info = threads.getThreadInfo(id);
+                    long ns = threads.getThreadCpuTime(id);
+                    if (info != null && ns > 0) {
+                        String name = info.getThreadName().replaceAll("-\\d+$", "");
+                        threadCpuNs.merge(name, ns, Long::sum);
+                        javaThreadsNs += ns;
+                    }
+                }
+            }
             long wallNs = System.nanoTime() - t0;
             long cpuNs = os.getProcessCpuTime() - cpu0;
+            threadCpuNs.put("JVM (JIT, GC)", cpuNs - javaThreadsNs);
             long peakHeap = 0;
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
                 if (pool.getType() == MemoryType.HEAP) {
@@ -244,6 +261,12 @@ public final class ArchiveBenchmarkMain {
                             + " (%.2f cores); peak heap %,d MB (sum of pool peaks), peak RSS %s; blocks consistent %s%n",
                     s.samplesSeen(), wallNs / 1e9, s.samplesSeen() / (wallNs / 1e9), (double) cpuNs / n,
                     (double) cpuNs / wallNs, peakHeap >> 20, hwm, s.blocksConsistent());
+            StringBuilder split = new StringBuilder("CPU ns/sample by thread:");
+            threadCpuNs.entrySet().stream().filter(e -> e.getValue() >= n * 5)
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                    .forEach(e -> split.append(String.format(Locale.ROOT, " %s %.0f;", e.getKey(),
+                            (double) e.getValue() / n)));
+            System.out.println(split);
         }
     }
 }
