@@ -39,6 +39,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
@@ -76,6 +77,7 @@ import org.slf4j.LoggerFactory;
 public final class ArchiveWriter implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveWriter.class);
+    private static final int MAX_CANONICAL_STRINGS = 4096;
 
     /** Receives the offsets to commit after a flush put every file of their ranges in place. */
     @FunctionalInterface
@@ -99,6 +101,7 @@ public final class ArchiveWriter implements AutoCloseable {
     /** Offsets at which earlier, uncommitted flushes ended: flush there again so file names repeat exactly. */
     private final Map<TopicPartition, TreeSet<Long>> replayBoundaries = new HashMap<>();
     private final Set<String> touchedRuns = new TreeSet<>();
+    private final Map<String, String> canonicalStrings = new HashMap<>();
     private final Map<String, Long> rowsByDataset = new TreeMap<>();
     private final List<SourceRange> existingRanges;
     private Connection duckdb;
@@ -106,6 +109,7 @@ public final class ArchiveWriter implements AutoCloseable {
     private long blocksSeen;
     private long samplesSeen;
     private long corruptRecords;
+    private long latestSealedAtUs;
 
     /**
      * A writer with samples row groups of {@link ArchiverConfig#DEFAULT_ROW_GROUP_ROWS}.
@@ -238,8 +242,8 @@ public final class ArchiveWriter implements AutoCloseable {
         }
         SampleColumns samples = rows.samples.buffer;
         int before = samples.size();
-        List<String> ops = h.ops();
-        String producer = h.producerId();
+        List<String> ops = canonical(h.ops());
+        String producer = canonical(h.producerId());
         long seq = h.blockSeq();
         int step = h.stepId();
         boolean openLoop = h.openLoop();
@@ -262,8 +266,33 @@ public final class ArchiveWriter implements AutoCloseable {
         rows.blocks.add(new BlockRow(step, producer, seq, kind, h.openLoop(), h.sealedAtEpochMicros(),
                 h.sampleCount(), r.partition(), r.offset()));
         pp.rows += h.sampleCount() + 1;
+        latestSealedAtUs = Math.max(latestSealedAtUs, h.sealedAtEpochMicros());
         blocksSeen++;
         samplesSeen += h.sampleCount();
+    }
+
+    /**
+     * One instance per distinct producer id and op name: every block decodes its own copies, and the samples writer
+     * turns strings into Parquet bytes by identity.
+     */
+    private String canonical(String s) {
+        String c = canonicalStrings.get(s);
+        if (c == null) {
+            if (canonicalStrings.size() >= MAX_CANONICAL_STRINGS) {
+                canonicalStrings.clear();
+            }
+            canonicalStrings.put(s, s);
+            c = s;
+        }
+        return c;
+    }
+
+    private List<String> canonical(List<String> strings) {
+        String[] out = new String[strings.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = canonical(strings.get(i));
+        }
+        return Arrays.asList(out);
     }
 
     private void addWindow(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
@@ -573,6 +602,21 @@ public final class ArchiveWriter implements AutoCloseable {
         return duckdb;
     }
 
+
+    /** Samples decoded so far. */
+    public long samplesSeen() {
+        return samplesSeen;
+    }
+
+    /** Sample blocks (markers included) decoded so far. */
+    public long blocksSeen() {
+        return blocksSeen;
+    }
+
+    /** Producer clock at sealing of the newest block decoded so far, µs since the epoch; 0 before any. */
+    public long latestSealedAtUs() {
+        return latestSealedAtUs;
+    }
 
     /** Counters of everything done so far, with a block check of the runs touched. */
     public ArchiveSummary summary(Duration elapsed) {

@@ -7,9 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -33,7 +31,7 @@ final class SampleFile {
     private static final List<String> COLUMNS = List.of("step_id", "producer_id", "block_seq", "op", "start_us",
             "latency_us", "intended_start_us", "status", "queries", "warmup");
     private static final Binary[] STATUS_LABELS = statusLabels();
-    private static final int MAX_CACHED_STRINGS = 4096;
+    private static final int MAX_CACHED_STRINGS = 16;
     /** First column of the second column group ({@code latency_us}): splits the encoding work about in half. */
     private static final int SECOND_GROUP = 5;
 
@@ -43,8 +41,10 @@ final class SampleFile {
     private final Deque<SampleColumns> spareBuffers;
     final SampleColumns buffer;
     private ColumnFileWriter writer;
-    /** Parquet bytes of the producer ids and op names seen (a handful per run); used on the encoder thread only. */
-    private final Map<String, Binary> binaries = new HashMap<>();
+    /** Producer ids and op names seen with their Parquet bytes (a handful per run); encoder thread only. */
+    private final String[] cachedStrings = new String[MAX_CACHED_STRINGS];
+    private final Binary[] cachedBinaries = new Binary[MAX_CACHED_STRINGS];
+    private int cachedCount;
 
     static {
         List<String> declared = ArchiveSchemas.SAMPLES.columnNames();
@@ -140,16 +140,10 @@ final class SampleFile {
         ColumnWriter op = writer.column(3);
         ColumnWriter startUs = writer.column(4);
         SampleColumns b = buffer;
-        String lastProducer = null;
-        Binary producer = null;
         for (int k = 0; k < n; k++) {
             int i = order[k];
             stepId.write(b.stepId(i), 0, 0);
-            if (b.producerId(i) != lastProducer) {
-                lastProducer = b.producerId(i);
-                producer = binary(lastProducer);
-            }
-            producerId.write(producer, 0, 0);
+            producerId.write(binary(b.producerId(i)), 0, 0);
             blockSeq.write(b.blockSeq(i), 0, 0);
             op.write(binary(b.op(i)), 0, 0);
             startUs.write(b.startUs(i), 0, 0);
@@ -180,15 +174,19 @@ final class SampleFile {
         }
     }
 
+    /** Parquet bytes of a producer id or op name (canonical instances, see the archive writer). */
     private Binary binary(String s) {
-        Binary v = binaries.get(s);
-        if (v == null) {
-            if (binaries.size() >= MAX_CACHED_STRINGS) {
-                binaries.clear();
+        for (int k = 0; k < cachedCount; k++) {
+            if (cachedStrings[k] == s) {
+                return cachedBinaries[k];
             }
-            v = Binary.fromConstantByteArray(s.getBytes(StandardCharsets.UTF_8));
-            binaries.put(s, v);
         }
+        if (cachedCount == cachedStrings.length) {
+            cachedCount = 0; // a run with unusually many ops: start over rather than grow
+        }
+        Binary v = Binary.fromConstantByteArray(s.getBytes(StandardCharsets.UTF_8));
+        cachedStrings[cachedCount] = s;
+        cachedBinaries[cachedCount++] = v;
         return v;
     }
 
