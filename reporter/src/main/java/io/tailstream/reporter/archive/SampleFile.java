@@ -32,8 +32,12 @@ final class SampleFile {
             "latency_us", "intended_start_us", "status", "queries", "warmup");
     private static final Binary[] STATUS_LABELS = statusLabels();
     private static final int MAX_CACHED_STRINGS = 16;
-    /** First column of the second column group ({@code latency_us}): splits the encoding work about in half. */
-    private static final int SECOND_GROUP = 5;
+    /**
+     * First column of the second column group ({@code intended_start_us}): the encoder thread takes the costlier
+     * first six columns ({@code latency_us}'s dictionary most), the archiving thread, which also decodes and sorts,
+     * the other four.
+     */
+    private static final int SECOND_GROUP = 6;
 
     private final Path tmp;
     private final int rowGroupRows;
@@ -132,13 +136,14 @@ final class SampleFile {
         buffer.truncate(0);
     }
 
-    /** step_id, producer_id, block_seq, op, start_us. */
+    /** step_id, producer_id, block_seq, op, start_us, latency_us. */
     private void writeFirstGroup(int[] order, int n) {
         ColumnWriter stepId = writer.column(0);
         ColumnWriter producerId = writer.column(1);
         ColumnWriter blockSeq = writer.column(2);
         ColumnWriter op = writer.column(3);
         ColumnWriter startUs = writer.column(4);
+        ColumnWriter latencyUs = writer.column(5);
         SampleColumns b = buffer;
         for (int k = 0; k < n; k++) {
             int i = order[k];
@@ -147,13 +152,13 @@ final class SampleFile {
             blockSeq.write(b.blockSeq(i), 0, 0);
             op.write(binary(b.op(i)), 0, 0);
             startUs.write(b.startUs(i), 0, 0);
+            latencyUs.write(b.latencyUs(i), 0, 0);
             writer.endRow(0);
         }
     }
 
-    /** latency_us, intended_start_us, status, queries, warmup. */
+    /** intended_start_us, status, queries, warmup. */
     private void writeSecondGroup(int[] order, int n) {
-        ColumnWriter latencyUs = writer.column(5);
         ColumnWriter intendedStartUs = writer.column(6);
         ColumnWriter status = writer.column(7);
         ColumnWriter queries = writer.column(8);
@@ -161,7 +166,6 @@ final class SampleFile {
         SampleColumns b = buffer;
         for (int k = 0; k < n; k++) {
             int i = order[k];
-            latencyUs.write(b.latencyUs(i), 0, 0);
             if (b.openLoop(i)) {
                 intendedStartUs.write(b.intendedStartUs(i), 0, 1);
             } else {
