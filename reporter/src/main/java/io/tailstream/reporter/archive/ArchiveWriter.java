@@ -89,7 +89,7 @@ public final class ArchiveWriter implements AutoCloseable {
     private final int rollRows;
     private final int rowGroupRows;
     private final Committer committer;
-    /** Encodes half of each samples row group's columns while the calling thread encodes the other half. */
+    /** Encodes some of each samples row group's columns while the calling thread encodes the others. */
     /** Buffers of published samples files, reused with their capacity (at most one per file open at once). */
     private final Deque<SampleColumns> spareSampleBuffers = new ArrayDeque<>();
     private final ExecutorService encoder = Executors.newSingleThreadExecutor(r -> {

@@ -61,7 +61,7 @@ final class SampleFile {
     /**
      * @param tmp          the temporary file (created at the first row group)
      * @param rowGroupRows rows buffered before a row group is written
-     * @param encoder      a thread that encodes half of the columns of each row group
+     * @param encoder      a thread that encodes the first column group of each row group
      * @param spareBuffers buffers of earlier files, which keep their capacity: the buffer is taken from there and
      *                     given back when the file is published or discarded, so steady archiving allocates none
      */
