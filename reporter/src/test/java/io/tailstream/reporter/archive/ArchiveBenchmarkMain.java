@@ -32,6 +32,7 @@ import java.util.Map;
  *   io.tailstream.reporter.archive.ArchiveBenchmarkMain 30000000 [child -Xmx, 512m unless given; "default": the
  *   JVM's] [child JVM options...]
  * </pre>
+ * A child JVM option {@code -Dtailstream.bench.rowGroupRows=N} sets {@link ArchiverConfig#rowGroupRows()}.
  */
 public final class ArchiveBenchmarkMain {
 
@@ -118,7 +119,12 @@ public final class ArchiveBenchmarkMain {
             ArchiveSummary s;
             Map<String, Long> threadCpuNs = new java.util.TreeMap<>();
             long javaThreadsNs = 0;
-            try (Archiver archiver = new Archiver(ArchiverConfig.of(args[0], Path.of(args[1])))) {
+            ArchiverConfig config = ArchiverConfig.of(args[0], Path.of(args[1]));
+            String rowGroupRows = System.getProperty("tailstream.bench.rowGroupRows");
+            if (rowGroupRows != null) {
+                config = config.withRowGroupRows(Integer.parseInt(rowGroupRows));
+            }
+            try (Archiver archiver = new Archiver(config)) {
                 s = archiver.runUntilCaughtUp();
                 // before close, while the archiver's threads still live
                 var threads = ManagementFactory.getThreadMXBean();
