@@ -57,7 +57,8 @@ public final class ArchiveCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         ArchiveSummary summary;
-        try (Archiver archiver = new Archiver(config)) {
+        // every few seconds: done/total, rate and ETA while catching up; the lag while archiving continuously
+        try (Archiver archiver = new Archiver(config, progress -> System.out.println(progress.line()))) {
             if (untilCaughtUp) {
                 summary = archiver.runUntilCaughtUp();
             } else {

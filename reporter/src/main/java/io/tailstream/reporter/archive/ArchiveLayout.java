@@ -110,6 +110,14 @@ public final class ArchiveLayout {
     }
 
     /** A file's source range parsed from its name, if it was written from a topic. */
+    /**
+     * The temporary name of a source file still being written, from the offset of its first record: hidden, and
+     * deleted as a stale temporary if the archiver dies before publishing it.
+     */
+    static String openFileName(String topic, int partition, long fromOffset) {
+        return "." + topic + "-p" + partition + "-" + String.format("%019d", fromOffset) + ".parquet" + TMP_SUFFIX;
+    }
+
     public static Optional<SourceRange> parseSourceFileName(String fileName) {
         Matcher m = SOURCE_FILE.matcher(fileName);
         if (!m.matches()) {
@@ -164,18 +172,26 @@ public final class ArchiveLayout {
         Files.deleteIfExists(tmp);
         try {
             body.writeTo(tmp);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                ch.force(true);
-            }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                throw new IOException("the archive's file system cannot rename " + tmp + " atomically", e);
-            }
-            forceDirectory(target.getParent());
+            publish(tmp, target);
         } finally {
             Files.deleteIfExists(tmp);
         }
+    }
+
+    /**
+     * Forces a complete temporary file to disk and renames it over {@code target} (in the same directory)
+     * atomically, then makes the rename durable.
+     */
+    static void publish(Path tmp, Path target) throws IOException {
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("the archive's file system cannot rename " + tmp + " atomically", e);
+        }
+        forceDirectory(target.getParent());
     }
 
     private static void forceDirectory(Path dir) {

@@ -37,9 +37,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +51,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -72,6 +77,7 @@ import org.slf4j.LoggerFactory;
 public final class ArchiveWriter implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveWriter.class);
+    private static final int MAX_CANONICAL_STRINGS = 4096;
 
     /** Receives the offsets to commit after a flush put every file of their ranges in place. */
     @FunctionalInterface
@@ -81,11 +87,21 @@ public final class ArchiveWriter implements AutoCloseable {
 
     private final Path archiveDir;
     private final int rollRows;
+    private final int rowGroupRows;
     private final Committer committer;
+    /** Encodes some of each samples row group's columns while the calling thread encodes the others. */
+    /** Buffers of published samples files, reused with their capacity (at most one per file open at once). */
+    private final Deque<SampleColumns> spareSampleBuffers = new ArrayDeque<>();
+    private final ExecutorService encoder = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "tailstream-archive-encoder");
+        t.setDaemon(true);
+        return t;
+    });
     private final Map<TopicPartition, PendingPartition> pending = new HashMap<>();
     /** Offsets at which earlier, uncommitted flushes ended: flush there again so file names repeat exactly. */
     private final Map<TopicPartition, TreeSet<Long>> replayBoundaries = new HashMap<>();
     private final Set<String> touchedRuns = new TreeSet<>();
+    private final Map<String, String> canonicalStrings = new HashMap<>();
     private final Map<String, Long> rowsByDataset = new TreeMap<>();
     private final List<SourceRange> existingRanges;
     private Connection duckdb;
@@ -93,18 +109,35 @@ public final class ArchiveWriter implements AutoCloseable {
     private long blocksSeen;
     private long samplesSeen;
     private long corruptRecords;
+    private long latestSealedAtUs;
 
     /**
+     * A writer with samples row groups of {@link ArchiverConfig#DEFAULT_ROW_GROUP_ROWS}.
+     *
      * @param rollRows  a partition's buffer is flushed at this many rows
      * @param committer called after each flush with the offsets now safe to commit
      */
     public ArchiveWriter(Path archiveDir, int rollRows, Committer committer) {
+        this(archiveDir, rollRows, ArchiverConfig.DEFAULT_ROW_GROUP_ROWS, committer);
+    }
+
+    /**
+     * @param rollRows     a partition's rows are flushed into files (and committed) at this many rows
+     * @param rowGroupRows samples buffered, sorted and written as one Parquet row group: what bounds memory
+     * @param committer    called after each flush with the offsets now safe to commit
+     */
+    public ArchiveWriter(Path archiveDir, int rollRows, int rowGroupRows, Committer committer) {
         if (rollRows < 1 || rollRows > ArchiverConfig.MAX_ROLL_ROWS) {
             throw new IllegalArgumentException("rollRows must be in 1.." + ArchiverConfig.MAX_ROLL_ROWS + ", was "
                     + rollRows);
         }
+        if (rowGroupRows < 1 || rowGroupRows > ArchiverConfig.MAX_ROW_GROUP_ROWS) {
+            throw new IllegalArgumentException("rowGroupRows must be in 1.." + ArchiverConfig.MAX_ROW_GROUP_ROWS
+                    + ", was " + rowGroupRows);
+        }
         this.archiveDir = archiveDir;
         this.rollRows = rollRows;
+        this.rowGroupRows = rowGroupRows;
         this.committer = committer;
         try {
             Files.createDirectories(archiveDir);
@@ -202,10 +235,15 @@ public final class ArchiveWriter implements AutoCloseable {
             return;
         }
         PendingPartition.RunRows rows = pp.run(h.runId());
-        SampleColumns samples = rows.samples;
+        if (rows.samples == null) {
+            rows.samples = new SampleFile(ArchiveLayout.runDir(archiveDir, ArchiveLayout.SAMPLES, h.runId())
+                    .resolve(ArchiveLayout.openFileName(r.topic(), r.partition(), r.offset())), rowGroupRows, encoder,
+                    spareSampleBuffers);
+        }
+        SampleColumns samples = rows.samples.buffer;
         int before = samples.size();
-        List<String> ops = h.ops();
-        String producer = h.producerId();
+        List<String> ops = canonical(h.ops());
+        String producer = canonical(h.producerId());
         long seq = h.blockSeq();
         int step = h.stepId();
         boolean openLoop = h.openLoop();
@@ -219,11 +257,42 @@ public final class ArchiveWriter implements AutoCloseable {
             return;
         }
         String kind = h.heartbeat() ? "heartbeat" : h.endOfStep() ? "end_of_step" : "samples";
+        try {
+            rows.samples.maybeWriteRowGroup();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing a samples row group of " + r.topic() + "-" + r.partition()
+                    + " under " + archiveDir, e);
+        }
         rows.blocks.add(new BlockRow(step, producer, seq, kind, h.openLoop(), h.sealedAtEpochMicros(),
                 h.sampleCount(), r.partition(), r.offset()));
         pp.rows += h.sampleCount() + 1;
+        latestSealedAtUs = Math.max(latestSealedAtUs, h.sealedAtEpochMicros());
         blocksSeen++;
         samplesSeen += h.sampleCount();
+    }
+
+    /**
+     * One instance per distinct producer id and op name: every block decodes its own copies, and the samples writer
+     * turns strings into Parquet bytes by identity.
+     */
+    private String canonical(String s) {
+        String c = canonicalStrings.get(s);
+        if (c == null) {
+            if (canonicalStrings.size() >= MAX_CANONICAL_STRINGS) {
+                canonicalStrings.clear();
+            }
+            canonicalStrings.put(s, s);
+            c = s;
+        }
+        return c;
+    }
+
+    private List<String> canonical(List<String> strings) {
+        String[] out = new String[strings.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = canonical(strings.get(i));
+        }
+        return Arrays.asList(out);
     }
 
     private void addWindow(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
@@ -368,14 +437,9 @@ public final class ArchiveWriter implements AutoCloseable {
                 for (Map.Entry<String, PendingPartition.RunRows> e : pp.byRun.entrySet()) {
                     String run = e.getKey();
                     PendingPartition.RunRows rows = e.getValue();
-                    if (rows.samples.size() > 0) {
-                        SampleColumns.Row cursor = rows.samples.cursor();
-                        int[] order = rows.samples.timeOrder();
-                        write(ArchiveLayout.SAMPLES, run, name, ArchiveSchemas.SAMPLES, w -> {
-                            for (int i : order) {
-                                w.write(cursor.at(i));
-                            }
-                        });
+                    if (rows.samples != null) {
+                        publishSamples(rows.samples, run, name);
+                        rows.samples = null;
                     }
                     if (!rows.blocks.isEmpty()) {
                         write(ArchiveLayout.BLOCKS, run, name, ArchiveSchemas.BLOCKS, w -> rows.blocks.forEach(w::write));
@@ -447,6 +511,17 @@ public final class ArchiveWriter implements AutoCloseable {
                 pp.clear();
             }
         }
+    }
+
+    private void publishSamples(SampleFile file, String run, String fileName) throws IOException {
+        long rows = file.rows();
+        if (rows == 0) {
+            file.discard();
+            return;
+        }
+        file.publish(ArchiveLayout.runDir(archiveDir, ArchiveLayout.SAMPLES, run).resolve(fileName));
+        filesWritten++;
+        rowsByDataset.merge(ArchiveLayout.SAMPLES, rows, Long::sum);
     }
 
     private <T> void write(String dataset, String run, String fileName, TableSchema<T> schema,
@@ -528,6 +603,21 @@ public final class ArchiveWriter implements AutoCloseable {
     }
 
 
+    /** Samples decoded so far. */
+    public long samplesSeen() {
+        return samplesSeen;
+    }
+
+    /** Sample blocks (markers included) decoded so far. */
+    public long blocksSeen() {
+        return blocksSeen;
+    }
+
+    /** Producer clock at sealing of the newest block decoded so far, µs since the epoch; 0 before any. */
+    public long latestSealedAtUs() {
+        return latestSealedAtUs;
+    }
+
     /** Counters of everything done so far, with a block check of the runs touched. */
     public ArchiveSummary summary(Duration elapsed) {
         List<BlockCheck> checks;
@@ -543,6 +633,20 @@ public final class ArchiveWriter implements AutoCloseable {
 
     @Override
     public void close() {
+        for (PendingPartition pp : pending.values()) {
+            for (PendingPartition.RunRows rows : pp.byRun.values()) {
+                if (rows.samples != null) {
+                    try {
+                        rows.samples.discard();
+                    } catch (IOException e) {
+                        LOG.warn("deleting an unfinished samples file failed (it is deleted at the next start): {}",
+                                e.getMessage());
+                    }
+                    rows.samples = null;
+                }
+            }
+        }
+        encoder.shutdownNow();
         if (duckdb != null) {
             try {
                 duckdb.close();

@@ -5,9 +5,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -54,21 +56,47 @@ public final class Archiver implements AutoCloseable {
     /** A caught-up run gives up when no partition moved for this long: the broker is gone or stuck. */
     private static final Duration NO_PROGRESS_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration REFRESH_PARTITIONS = Duration.ofSeconds(10);
+    /** How often catching up reports done/total, rate and ETA. */
+    public static final Duration CATCH_UP_PROGRESS_INTERVAL = Duration.ofSeconds(5);
+    /** How often continuous archiving reports its lag. */
+    public static final Duration CONTINUOUS_PROGRESS_INTERVAL = Duration.ofSeconds(30);
 
     private final ArchiverConfig config;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final ArchiveWriter writer;
+    private final ProgressListener progress;
+    /** Position of each assigned partition when it was assigned: what was consumed since is progress. */
+    private final Map<TopicPartition, Long> startPositions = new HashMap<>();
+    private long consumingSinceNanos;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean closing;
     private volatile boolean running;
     private boolean closed;
 
-    /** Creates the consumer (no network traffic until a run method is called). */
+    /** Receives a progress report every few seconds from the archiving thread (it must return quickly). */
+    @FunctionalInterface
+    public interface ProgressListener {
+        void progress(ArchiveProgress progress);
+    }
+
+    /** Creates the consumer (no network traffic until a run method is called); progress is logged at INFO. */
     public Archiver(ArchiverConfig config) {
+        this(config, p -> LOG.info("{}", p.line()));
+    }
+
+    /**
+     * Creates the consumer (no network traffic until a run method is called).
+     *
+     * @param progress told how far the archiver is every {@link #CATCH_UP_PROGRESS_INTERVAL} while catching up,
+     *                 every {@link #CONTINUOUS_PROGRESS_INTERVAL} (lag included) while archiving continuously
+     */
+    public Archiver(ArchiverConfig config, ProgressListener progress) {
         this.config = config;
+        this.progress = progress;
         this.consumer = new KafkaConsumer<>(consumerProperties(config));
         // the writer calls back into the consumer on this same thread, the only thread that uses the consumer
-        this.writer = new ArchiveWriter(config.archiveDir(), config.rollRows(), consumer::commitSync);
+        this.writer = new ArchiveWriter(config.archiveDir(), config.rollRows(), config.rowGroupRows(),
+                consumer::commitSync);
     }
 
     /**
@@ -102,10 +130,20 @@ public final class Archiver implements AutoCloseable {
                 }
             }
             LOG.info("archiving {} partitions with new records up to end offsets {}", remaining.size(), ends);
+            long recordsTotal = 0;
+            for (TopicPartition tp : assigned) {
+                recordsTotal += Math.max(0, ends.get(tp) - startPositions.get(tp));
+            }
             long lastProgress = System.nanoTime();
+            consumingSinceNanos = lastProgress;
+            long lastReport = lastProgress;
             while (!remaining.isEmpty() && !closing) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
                 writer.accept(records);
+                if (System.nanoTime() - lastReport >= CATCH_UP_PROGRESS_INTERVAL.toNanos()) {
+                    report(recordsTotal);
+                    lastReport = System.nanoTime();
+                }
                 boolean moved = !records.isEmpty();
                 for (var it = remaining.iterator(); it.hasNext(); ) {
                     TopicPartition tp = it.next();
@@ -145,9 +183,15 @@ public final class Archiver implements AutoCloseable {
             refreshAssignment();
             long lastFlush = System.nanoTime();
             long lastRefresh = lastFlush;
+            long lastReport = lastFlush;
+            consumingSinceNanos = lastFlush;
             while (!closing) {
                 writer.accept(consumer.poll(POLL));
                 long now = System.nanoTime();
+                if (now - lastReport >= CONTINUOUS_PROGRESS_INTERVAL.toNanos()) {
+                    report(-1);
+                    lastReport = now;
+                }
                 if (now - lastFlush >= config.rollInterval().toNanos()) {
                     writer.flushAll();
                     lastFlush = now;
@@ -219,10 +263,37 @@ public final class Archiver implements AutoCloseable {
             OffsetAndMetadata c = committed.get(tp);
             long start = c != null ? c.offset() : beginning.get(tp);
             consumer.seek(tp, start);
+            startPositions.put(tp, start);
             writer.addPartition(tp, start);
         }
         LOG.debug("assigned {} new partitions: {}", added.size(), added);
         return current;
+    }
+
+    /** Tells the listener how far the archiver is; {@code recordsTotal} -1 when archiving continuously. */
+    private void report(long recordsTotal) {
+        long done = 0;
+        long lag = -1;
+        for (Map.Entry<TopicPartition, Long> e : startPositions.entrySet()) {
+            TopicPartition tp = e.getKey();
+            done += consumer.position(tp) - e.getValue();
+            if (tp.topic().equals(Topics.SAMPLES)) {
+                // from the last fetch response: no request to the broker
+                OptionalLong l = consumer.currentLag(tp);
+                if (l.isPresent()) {
+                    lag = Math.max(lag, 0) + l.getAsLong();
+                }
+            }
+        }
+        long blocks = writer.blocksSeen();
+        ArchiveProgress p = new ArchiveProgress(writer.samplesSeen(), done, recordsTotal, lag,
+                blocks == 0 ? 0 : (double) writer.samplesSeen() / blocks, writer.latestSealedAtUs(),
+                Duration.ofNanos(System.nanoTime() - consumingSinceNanos), System.currentTimeMillis());
+        try {
+            progress.progress(p);
+        } catch (RuntimeException e) {
+            LOG.warn("the progress listener failed: {}", e.toString());
+        }
     }
 
     private ArchiveSummary summary(long t0) {

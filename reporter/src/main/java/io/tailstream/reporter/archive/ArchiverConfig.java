@@ -13,8 +13,12 @@ import java.util.Objects;
  * @param groupId          consumer group whose committed offsets mark what is archived; one archiver per archive
  *                         directory and group
  * @param rollInterval     continuous mode: buffered rows are written at least this often
- * @param rollRows         a topic partition's buffer is written when it holds this many rows (bounds memory at
- *                         about 50 bytes per sample); at most 1,000,000
+ * @param rollRows         a topic partition's rows are written into files and committed when it holds this many
+ *                         rows (the files' size); at most 1,000,000
+ * @param rowGroupRows     samples sorted and written per Parquet row group: what bounds the archiver's memory
+ *                         (about 64 bytes per row for each samples file being written: one per samples partition,
+ *                         two for a moment when a run ends in mid-file), whatever the rate, roll interval or file
+ *                         size; at most 16 Mi
  * @param kafkaProperties  extra consumer properties (security settings, ...); may not override the ones the
  *                         archiver's guarantees rest on (auto commit, isolation level, deserializers)
  */
@@ -24,12 +28,20 @@ public record ArchiverConfig(
         String groupId,
         Duration rollInterval,
         int rollRows,
+        int rowGroupRows,
         Map<String, String> kafkaProperties) {
 
     public static final String DEFAULT_GROUP_ID = "tailstream-archiver";
     public static final Duration DEFAULT_ROLL_INTERVAL = Duration.ofSeconds(60);
     public static final int DEFAULT_ROLL_ROWS = 1_000_000;
     static final int MAX_ROLL_ROWS = 1_000_000;
+    /**
+     * Samples sorted and written per Parquet row group: a row group of 1 Mi rows holds a default-sized file whole
+     * (sorted throughout, as dense as before row groups were bounded) and costs ~64 MB of heap per samples file
+     * being written.
+     */
+    public static final int DEFAULT_ROW_GROUP_ROWS = 1 << 20;
+    static final int MAX_ROW_GROUP_ROWS = 1 << 24;
 
     public ArchiverConfig {
         Objects.requireNonNull(archiveDir, "archiveDir");
@@ -45,24 +57,32 @@ public record ArchiverConfig(
         if (rollRows < 1 || rollRows > MAX_ROLL_ROWS) {
             throw new IllegalArgumentException("rollRows must be in 1.." + MAX_ROLL_ROWS + ", was " + rollRows);
         }
+        if (rowGroupRows < 1 || rowGroupRows > MAX_ROW_GROUP_ROWS) {
+            throw new IllegalArgumentException("rowGroupRows must be in 1.." + MAX_ROW_GROUP_ROWS + ", was "
+                    + rowGroupRows);
+        }
         kafkaProperties = kafkaProperties == null ? Map.of() : Map.copyOf(kafkaProperties);
     }
 
     /** Defaults for everything but the broker and the directory. */
     public static ArchiverConfig of(String bootstrapServers, Path archiveDir) {
         return new ArchiverConfig(bootstrapServers, archiveDir, DEFAULT_GROUP_ID, DEFAULT_ROLL_INTERVAL,
-                DEFAULT_ROLL_ROWS, Map.of());
+                DEFAULT_ROLL_ROWS, DEFAULT_ROW_GROUP_ROWS, Map.of());
     }
 
     public ArchiverConfig withRollInterval(Duration interval) {
-        return new ArchiverConfig(bootstrapServers, archiveDir, groupId, interval, rollRows, kafkaProperties);
+        return new ArchiverConfig(bootstrapServers, archiveDir, groupId, interval, rollRows, rowGroupRows, kafkaProperties);
     }
 
     public ArchiverConfig withRollRows(int rows) {
-        return new ArchiverConfig(bootstrapServers, archiveDir, groupId, rollInterval, rows, kafkaProperties);
+        return new ArchiverConfig(bootstrapServers, archiveDir, groupId, rollInterval, rows, rowGroupRows, kafkaProperties);
+    }
+
+    public ArchiverConfig withRowGroupRows(int rows) {
+        return new ArchiverConfig(bootstrapServers, archiveDir, groupId, rollInterval, rollRows, rows, kafkaProperties);
     }
 
     public ArchiverConfig withGroupId(String group) {
-        return new ArchiverConfig(bootstrapServers, archiveDir, group, rollInterval, rollRows, kafkaProperties);
+        return new ArchiverConfig(bootstrapServers, archiveDir, group, rollInterval, rollRows, rowGroupRows, kafkaProperties);
     }
 }

@@ -12,7 +12,8 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Rows read from one topic partition since its last flush, grouped by run, and the offset range they came from.
  * A flush writes one file per run and dataset, all named after the same range, then the offset after the range
- * is committed. Not thread safe.
+ * is committed. Samples are not held here but streamed into their run's open {@link SampleFile}, row group by row
+ * group. Not thread safe.
  */
 final class PendingPartition {
 
@@ -51,7 +52,8 @@ final class PendingPartition {
 
     /** One run's rows from this partition. */
     static final class RunRows {
-        final SampleColumns samples = new SampleColumns();
+        /** The run's samples file of this range, open from its first sample block on; null before. */
+        SampleFile samples;
         final List<BlockRow> blocks = new ArrayList<>();
         final List<WindowStats> windows = new ArrayList<>();
         final List<ControlRow> control = new ArrayList<>();

@@ -19,8 +19,11 @@
  * DuckDB: {@code SELECT * FROM read_parquet('ARCHIVE/samples/*}{@code /*.parquet', hive_partitioning=true)}, with
  * pandas/pyarrow: {@code pd.read_parquet('ARCHIVE/samples')}, with Spark: {@code spark.read.parquet('ARCHIVE/samples')}.
  * Times are integers: {@code *_us} microseconds and {@code *_ms} milliseconds since the Unix epoch (UTC);
- * durations {@code *_us}/{@code *_ms} likewise. Files are ZSTD-compressed Parquet v2; within a samples file rows are
- * sorted by {@code start_us}.
+ * durations {@code *_us}/{@code *_ms} likewise. Files are ZSTD-compressed Parquet v2; within each row group of a
+ * samples file rows are sorted by {@code start_us} (a default-sized file is one row group). Samples go from decoded
+ * blocks into primitive column buffers and from there, one row group at a time, straight into Parquet column
+ * writers ({@code SampleFile}), so memory is bounded by the row group
+ * ({@link io.tailstream.reporter.archive.ArchiverConfig#rowGroupRows()}).
  *
  * <h2>Datasets and columns</h2>
  * Defined once, in {@code ArchiveSchemas} (one {@code TableSchema} per dataset: column names, Parquet types, how

@@ -1,0 +1,166 @@
+package io.tailstream.reporter.archive;
+
+import io.tailstream.infra.kafka.EmbeddedKafka;
+import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.reporter.query.ArchiveDatabase;
+import io.tailstream.schemas.Topics;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Benchmark of {@code tailstream archive --until-caught-up} over a backlog (not a unit test; figures in
+ * docs/archive-benchmarks.md). Starts the in-process broker, fills its samples topic with N samples (a {@link
+ * SampleBacklog}: blocks of 1,024 from the producer's encoder, sent as the producer sends them), then archives the
+ * backlog in a child JVM exactly as the CLI does ({@link Archiver} with the default {@link ArchiverConfig}) and
+ * reports the child's samples/s, CPU per sample (the whole process, JIT and GC included, and per thread), peak heap
+ * and peak RSS, and the written Parquet's bytes per sample by column. The broker runs in this JVM, so its CPU is not
+ * in the child's figures.
+ *
+ * <pre>
+ * ./mvnw -q -o -pl cli -am package -DskipTests &amp;&amp; ./mvnw -q -o -pl reporter test-compile
+ * java -cp reporter/target/test-classes:reporter/target/classes:cli/target/tailstream-all.jar \
+ *   io.tailstream.reporter.archive.ArchiveBenchmarkMain 30000000 [child -Xmx, 512m unless given; "default": the
+ *   JVM's] [child JVM options...]
+ * </pre>
+ * A child JVM option {@code -Dtailstream.bench.rowGroupRows=N} sets {@link ArchiverConfig#rowGroupRows()}.
+ */
+public final class ArchiveBenchmarkMain {
+
+    private ArchiveBenchmarkMain() {}
+
+    public static void main(String[] args) throws Exception {
+        long samples = Long.parseLong(args[0]);
+        String heap = args.length > 1 ? args[1] : "512m";
+        List<String> jvmOptions = args.length > 2 ? List.of(args).subList(2, args.length) : List.of();
+        Path dir = Files.createTempDirectory("tailstream-archive-bench");
+        Path archive = dir.resolve("archive");
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), true)) {
+            TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(1));
+            long t0 = System.nanoTime();
+            SampleBacklog.Sent sent = SampleBacklog.produce(kafka.bootstrapServers(), samples, 1);
+            System.out.printf(Locale.ROOT, "produced %,d samples in %,d blocks in %.1f s%n", samples,
+                    sent.sampleBlocks(), (System.nanoTime() - t0) / 1e9);
+            runChild(kafka.bootstrapServers(), archive, heap, jvmOptions);
+        }
+        report(archive, samples);
+    }
+
+    /** Runs the archiver's JVM to the end and echoes its output (which ends with its RESULT line). */
+    private static void runChild(String bootstrap, Path archive, String heap, List<String> jvmOptions)
+            throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java));
+        if (!heap.equals("default")) {
+            cmd.add("-Xmx" + heap);
+        }
+        cmd.addAll(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dorg.slf4j.simpleLogger.log.io.tailstream=info"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Child.class.getName(), bootstrap,
+                archive.toString()));
+        Path out = Files.createTempFile("archive-bench-child", ".log");
+        Process child = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        int rc = child.waitFor();
+        String log = Files.readString(out);
+        System.out.print(log);
+        Files.delete(out);
+        if (rc != 0 || log.lines().noneMatch(l -> l.startsWith("RESULT"))) {
+            throw new IllegalStateException("the archiver child exited with " + rc + " without a RESULT line");
+        }
+    }
+
+    /** Bytes per sample by column of the samples dataset, and a check that every sample is there once. */
+    private static void report(Path archive, long samples) throws Exception {
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement()) {
+            try (ResultSet rs = st.executeQuery("SELECT count(*), count(DISTINCT (block_seq, start_us)) FROM samples")) {
+                rs.next();
+                System.out.printf(Locale.ROOT, "samples archived %,d (distinct %,d) of %,d%n", rs.getLong(1),
+                        rs.getLong(2), samples);
+            }
+            String files = ArchiveDatabase.sqlString(archive.toAbsolutePath() + "/samples/*/*.parquet");
+            try (ResultSet rs = st.executeQuery("SELECT path_in_schema, sum(total_compressed_size) / " + samples
+                    + " FROM parquet_metadata(" + files + ") GROUP BY ALL ORDER BY 2 DESC")) {
+                double total = 0;
+                StringBuilder cols = new StringBuilder();
+                while (rs.next()) {
+                    total += rs.getDouble(2);
+                    cols.append(String.format(Locale.ROOT, " %s %.3f", rs.getString(1), rs.getDouble(2)));
+                }
+                System.out.printf(Locale.ROOT, "bytes per sample: column chunks %.3f:%s%n", total, cols);
+            }
+            try (ResultSet rs = st.executeQuery("SELECT count(*), sum(size) FROM (SELECT DISTINCT file_name,"
+                    + " file_size_bytes AS size FROM parquet_file_metadata(" + files + "))")) {
+                rs.next();
+                System.out.printf(Locale.ROOT, "samples files %d, %.3f bytes per sample on disk%n", rs.getLong(1),
+                        rs.getDouble(2) / samples);
+            }
+        }
+    }
+
+    /** The archiver's JVM: archives until caught up as the CLI does, then prints one RESULT line. */
+    public static final class Child {
+
+        private Child() {}
+
+        public static void main(String[] args) throws IOException {
+            var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            long cpu0 = os.getProcessCpuTime();
+            long t0 = System.nanoTime();
+            ArchiveSummary s;
+            Map<String, Long> threadCpuNs = new java.util.TreeMap<>();
+            long javaThreadsNs = 0;
+            ArchiverConfig config = ArchiverConfig.of(args[0], Path.of(args[1]));
+            String rowGroupRows = System.getProperty("tailstream.bench.rowGroupRows");
+            if (rowGroupRows != null) {
+                config = config.withRowGroupRows(Integer.parseInt(rowGroupRows));
+            }
+            try (Archiver archiver = new Archiver(config)) {
+                s = archiver.runUntilCaughtUp();
+                // before close, while the archiver's threads still live
+                var threads = ManagementFactory.getThreadMXBean();
+                for (long id : threads.getAllThreadIds()) {
+                    var info = threads.getThreadInfo(id);
+                    long ns = threads.getThreadCpuTime(id);
+                    if (info != null && ns > 0) {
+                        String name = info.getThreadName().replaceAll("-\\d+$", "");
+                        threadCpuNs.merge(name, ns, Long::sum);
+                        javaThreadsNs += ns;
+                    }
+                }
+            }
+            long wallNs = System.nanoTime() - t0;
+            long cpuNs = os.getProcessCpuTime() - cpu0;
+            threadCpuNs.put("JVM (JIT, GC)", cpuNs - javaThreadsNs);
+            long peakHeap = 0;
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP) {
+                    peakHeap += pool.getPeakUsage().getUsed();
+                }
+            }
+            String hwm = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                    .filter(l -> l.startsWith("VmHWM:")).findFirst().orElse("VmHWM: ? kB")
+                    .replaceAll("\\s+", " ").substring(7);
+            long n = Math.max(1, s.samplesSeen());
+            System.out.printf(Locale.ROOT, "RESULT samples %,d in %.2f s: %,.0f samples/s, CPU %.0f ns/sample"
+                            + " (%.2f cores); peak heap %,d MB (sum of pool peaks), peak RSS %s; blocks consistent %s%n",
+                    s.samplesSeen(), wallNs / 1e9, s.samplesSeen() / (wallNs / 1e9), (double) cpuNs / n,
+                    (double) cpuNs / wallNs, peakHeap >> 20, hwm, s.blocksConsistent());
+            StringBuilder split = new StringBuilder("CPU ns/sample by thread:");
+            threadCpuNs.entrySet().stream().filter(e -> e.getValue() >= n * 5)
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                    .forEach(e -> split.append(String.format(Locale.ROOT, " %s %.0f;", e.getKey(),
+                            (double) e.getValue() / n)));
+            System.out.println(split);
+        }
+    }
+}
