@@ -319,7 +319,8 @@ public final class BenchmarkRunner {
         StepResult result;
         health.stepStarted(spec.stepId(), tc.embedded());
         try {
-            result = driver.run(spec, tc.dataSourceFor(spec.workload()), tc.dialect(), emission, stopSignal);
+            result = driver.run(spec, tc.dataSourceFor(spec.workload()), tc.dialect(), emission, stopSignal,
+                    tc.target().redactedUrl());
         } catch (StepFailedException e) {
             result = e.partial();
         }

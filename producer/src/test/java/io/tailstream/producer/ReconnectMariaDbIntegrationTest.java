@@ -114,8 +114,21 @@ class ReconnectMariaDbIntegrationTest {
         StepEnded ended = o.transport().control().stream().map(b -> Json.read(b, ControlEvent.class))
                 .filter(StepEnded.class::isInstance).map(StepEnded.class::cast).findFirst().orElseThrow();
         assertThat(ended.reconnects()).isEqualTo(step.reconnects());
+        // every sample sent is in the blocks, each once
+        assertThat((long) samples.size()).isEqualTo(ended.samplesSent()).isEqualTo(step.samplesSent())
+                .isEqualTo(o.result().samplesSent());
         assertThat(ended.errors()).isEqualTo(step.errors());
         assertThat(text).containsPattern("reconn/s: [1-9]");
+        // the console says what happened in a few lines, naming the target without credentials
+        String url = target.redactedUrl();
+        assertThat(text).containsPattern("(worker \\d|\\d workers): connection lost to \\Q" + url
+                + "\\E \\(SQLState [^)]+.*\\); reconnecting \\(attempt 1")
+                .containsPattern("(worker \\d|\\d workers) reconnected to \\Q" + url + "\\E after ")
+                .doesNotContain("\tat ");
+        if (server.password() != null) {
+            assertThat(text).doesNotContain(server.password());
+        }
+        assertThat(text.lines().filter(l -> l.contains(url))).hasSizeBetween(1, 2 * THREADS);
         assertThat(step.summary()).contains("reconnects: " + step.reconnects());
     }
 

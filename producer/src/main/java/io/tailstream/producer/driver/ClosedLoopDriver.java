@@ -4,7 +4,6 @@ import io.tailstream.producer.emit.StepEmission;
 import io.tailstream.producer.health.LoadGenThreads;
 import io.tailstream.producer.health.ThreadCpuSource;
 import io.tailstream.producer.target.Dialect;
-import io.tailstream.producer.target.SqlErrors;
 import io.tailstream.producer.time.Clock;
 import io.tailstream.producer.time.EpochAnchor;
 import io.tailstream.schemas.block.SampleStatus;
@@ -81,6 +80,8 @@ public final class ClosedLoopDriver {
         final AtomicInteger connected = new AtomicInteger();
         /** The last reason a worker lost its connection or could not get one back, or null. */
         volatile String lastConnectionError;
+        /** The console's lines about lost connections. */
+        final ConnectionFaults faults;
         volatile boolean stop;
         /** Why the step was asked to stop, or null. */
         volatile String interruptReason;
@@ -88,8 +89,9 @@ public final class ClosedLoopDriver {
         volatile long measureStartNanos;
         volatile long endNanos;
 
-        Run(StepSpec spec, DataSource dataSource, Dialect dialect, LoadGenThreads loadGen) {
+        Run(StepSpec spec, DataSource dataSource, Dialect dialect, LoadGenThreads loadGen, ConnectionFaults faults) {
             this.spec = spec;
+            this.faults = faults;
             this.dataSource = dataSource;
             this.dialect = dialect;
             this.loadGen = loadGen;
@@ -108,7 +110,7 @@ public final class ClosedLoopDriver {
 
         /** A worker lost its connection, or an attempt to get one back failed. */
         void connectionLost(SQLException e) {
-            lastConnectionError = SqlErrors.describeWithRootCause(e);
+            lastConnectionError = ConnectionFaults.cause(e);
         }
 
         /** A stop request: the workers end at their next transaction boundary. */
@@ -144,7 +146,17 @@ public final class ClosedLoopDriver {
      */
     public StepResult run(StepSpec spec, DataSource dataSource, Dialect dialect, StepEmission emission,
                           StopSignal stop) {
-        Run run = new Run(spec, dataSource, dialect, loadGen);
+        return run(spec, dataSource, dialect, emission, stop, "target '" + spec.targetName() + "'");
+    }
+
+    /**
+     * As {@link #run(StepSpec, DataSource, Dialect, StepEmission, StopSignal)}, naming the target in the console's
+     * lines about lost connections as {@code targetLabel} (its URL without credentials).
+     */
+    public StepResult run(StepSpec spec, DataSource dataSource, Dialect dialect, StepEmission emission,
+                          StopSignal stop, String targetLabel) {
+        Run run = new Run(spec, dataSource, dialect, loadGen, new ConnectionFaults(targetLabel, console,
+                ConnectionFaults.debugFromEnvironment()));
         stop.attach(run);
         try {
             return run(run, emission);
@@ -221,13 +233,12 @@ public final class ClosedLoopDriver {
         int n = 0;
         while (true) {
             long waitNanos = Math.min(next - clock.nanoTime(), WATCH_NANOS);
-            if (waitNanos > 0 && joinAll(threads, waitNanos)) {
-                return;
-            }
-            if (allDone(threads)) {
+            if ((waitNanos > 0 && joinAll(threads, waitNanos)) || allDone(threads)) {
+                run.faults.flush(clock.nanoTime(), true);
                 return;
             }
             long nowNanos = clock.nanoTime();
+            run.faults.flush(nowNanos, false);
             if (run.connected.get() > 0) {
                 noConnectionSince = -1;
             } else if (noConnectionSince == -1) {
