@@ -1,0 +1,63 @@
+package io.tailstream.cli.logging;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.slf4j.event.Level;
+
+/**
+ * Log levels by logger name: a default and per-name prefixes, the longest matching prefix winning. Immutable.
+ *
+ * @param defaultLevel the level of a logger no prefix matches
+ * @param byPrefix     levels by logger name prefix (a whole name or a package)
+ */
+record LogLevels(Level defaultLevel, Map<String, Level> byPrefix) {
+
+    static final String RESOURCE = "tailstream-logging.properties";
+
+    LogLevels {
+        byPrefix = Map.copyOf(byPrefix);
+    }
+
+    /** The levels of {@value #RESOURCE} on the class path; WARN for everything if there is none. */
+    static LogLevels load() {
+        Properties p = new Properties();
+        try (InputStream in = LogLevels.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + RESOURCE, e);
+        }
+        Level def = Level.WARN;
+        Map<String, Level> levels = new TreeMap<>();
+        for (String key : p.stringPropertyNames()) {
+            Level level = Level.valueOf(p.getProperty(key).strip().toUpperCase(Locale.ROOT));
+            if (key.equals("default")) {
+                def = level;
+            } else {
+                levels.put(key, level);
+            }
+        }
+        return new LogLevels(def, levels);
+    }
+
+    /** The level of logger {@code name}. */
+    Level levelOf(String name) {
+        Level best = defaultLevel;
+        int bestLength = -1;
+        for (Map.Entry<String, Level> e : byPrefix.entrySet()) {
+            String prefix = e.getKey();
+            boolean matches = name.equals(prefix) || (name.startsWith(prefix) && name.charAt(prefix.length()) == '.');
+            if (matches && prefix.length() > bestLength) {
+                best = e.getValue();
+                bestLength = prefix.length();
+            }
+        }
+        return best;
+    }
+}
