@@ -230,12 +230,9 @@ final class Worker implements Runnable {
                 }
                 connect(c);
             } catch (SQLException e) {
-                run.connectionLost(e);
-                run.faults.attemptFailed(index, attempt, backoffNanos, e);
+                attemptFailed(attempt, backoffNanos, e);
             } catch (RuntimeException e) {
-                SQLException se = new SQLException(e.toString(), e);
-                run.connectionLost(se);
-                run.faults.attemptFailed(index, attempt, backoffNanos, se);
+                attemptFailed(attempt, backoffNanos, new SQLException(e.toString(), e));
             }
             if (session != null) {
                 reconnects++;
@@ -254,6 +251,14 @@ final class Worker implements Runnable {
             backoffNanos = Math.min(2 * backoffNanos, RECONNECT_MAX_BACKOFF_NANOS);
         }
         return false;
+    }
+
+    /** An attempt to reconnect failed; said only while the step goes on (the step's end interrupts attempts). */
+    private void attemptFailed(int attempt, long backoffNanos, SQLException e) {
+        if (!run.stop && clock.nanoTime() - run.endNanos < 0 && !run.budgetUsed()) {
+            run.connectionLost(e);
+            run.faults.attemptFailed(index, attempt, backoffNanos, e);
+        }
     }
 
     /**
