@@ -20,6 +20,11 @@ final class ConsoleLoggerFactory implements ILoggerFactory {
         this.summary = summary;
     }
 
+    /** Where every logger of this factory writes. */
+    LogSummary summary() {
+        return summary;
+    }
+
     @Override
     public Logger getLogger(String name) {
         return loggers.computeIfAbsent(name, n -> new ConsoleLogger(n, levels.levelOf(n), summary));

@@ -17,8 +17,9 @@ import org.slf4j.event.Level;
  * Writes log lines, one line each ({@code 12:00:01.234 WARN SpoolingTransport - message}; a throwable adds its
  * message, its stack trace only with {@code TAILSTREAM_DEBUG=1}), and summarizes the libraries that warn once per
  * retry during an outage: the Kafka clients ({@code org.apache.kafka.clients}, e.g. NetworkClient's {@code
- * Connection to node 1 ... could not be established} every reconnect backoff) and the connection pool
- * ({@code com.zaxxer.hikari}, e.g. {@code Connection ... marked as broken} per killed connection). Their first
+ * Connection to node 1 ... could not be established} every reconnect backoff), the connection pool
+ * ({@code com.zaxxer.hikari}, e.g. {@code Connection ... marked as broken} per killed connection) and the
+ * producer's round-trip probe of a target that is away ({@code health probe}). Their first
  * warning prints one line ({@code WARN Kafka client: <message> (repeats are counted until they stop)}); the ones
  * after it are counted; once none came for {@link #QUIET_NANOS}, or when the process ends, one line gives the count
  * and the last message. Thread safe (synchronized; warnings are rare).
@@ -33,7 +34,9 @@ final class LogSummary {
     /** Library warnings summarized, by logger name prefix, with the name the lines give them. */
     private static final Map<String, String> FAMILIES = Map.of(
             "org.apache.kafka.clients", "Kafka client",
-            "com.zaxxer.hikari", "connection pool");
+            "com.zaxxer.hikari", "connection pool",
+            // its round-trip probe fails once a second while a target is away
+            "io.tailstream.producer.health.ClientHealthMonitor", "health probe");
 
     private final Supplier<PrintStream> out;
     private final LongSupplier nanoTime;
@@ -99,6 +102,11 @@ final class LogSummary {
         });
     }
 
+    /** True while a burst of warnings is open (its end line not printed yet). */
+    synchronized boolean bursting() {
+        return !bursts.isEmpty();
+    }
+
     /** Ends every burst (the process is ending). */
     synchronized void endAll() {
         bursts.forEach((family, b) -> end(family, b, " until exit"));
@@ -146,8 +154,9 @@ final class LogSummary {
      * Streams at start), and the in-process broker's clients closing twice at shutdown.
      */
     private static boolean dropped(String logger, String message) {
-        return logger.equals("org.apache.kafka.clients.NetworkClient") && message != null
-                && (message.contains("Error while fetching metadata") || message.contains("already been closed"));
+        return message != null && logger.startsWith("org.apache.kafka.clients.")
+                && (message.contains("Error while fetching metadata")
+                || message.contains("reported a recoverable issue") || message.contains("already been closed"));
     }
 
     private static String shortName(String logger) {

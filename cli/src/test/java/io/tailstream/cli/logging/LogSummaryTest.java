@@ -84,6 +84,10 @@ class LogSummaryTest {
     void metadataWarningsOfTopicsBeingCreated_areNotShown() {
         summary.log(NETWORK_CLIENT, Level.WARN, "[Consumer clientId=x] Error while fetching metadata with correlation"
                 + " id 2 : {tailstream.windows=UNKNOWN_TOPIC_OR_PARTITION}", null);
+        summary.log("org.apache.kafka.clients.Metadata", Level.WARN, "[Consumer clientId=x] The metadata response"
+                + " from the cluster reported a recoverable issue with correlation id 2 :"
+                + " {t=UNKNOWN_TOPIC_OR_PARTITION}",
+                null);
         summary.endAll();
         assertThat(lines()).isEmpty();
     }
