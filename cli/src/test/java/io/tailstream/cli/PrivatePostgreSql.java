@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Assumptions;
  * the commands run as the {@code postgres} user ({@code runuser}): PostgreSQL refuses to run as root. A test is
  * skipped, with the reason, when the binaries are missing or the cluster cannot start.
  */
-final class PrivatePostgreSql implements AutoCloseable {
+final class PrivatePostgreSql implements PrivateDatabase {
 
     private final Path dir;
     private final Path bin;
@@ -69,12 +69,18 @@ final class PrivatePostgreSql implements AutoCloseable {
     }
 
     /** The cluster's {@code postgres} database. */
-    String url() {
+    @Override
+    public String url() {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
     }
 
-    /** Starts the stopped server and waits until it accepts connections. */
-    void startAgain() {
+    @Override
+    public String user() {
+        return "postgres";
+    }
+
+    @Override
+    public void startAgain() {
         String failure = startServer();
         if (failure != null) {
             throw new IllegalStateException("private PostgreSQL did not start again: " + failure);
@@ -82,7 +88,8 @@ final class PrivatePostgreSql implements AutoCloseable {
     }
 
     /** Stops the server (fast shutdown: every session is ended) and waits until it is down. */
-    void stop() {
+    @Override
+    public void stop() {
         String failure = run("pg_ctl", "-D", dir.resolve("data").toString(), "-w", "-t", "120", "-m", "fast",
                 "stop");
         if (failure != null) {

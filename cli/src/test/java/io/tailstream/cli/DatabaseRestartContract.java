@@ -23,35 +23,38 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code tailstream run} through the local pipeline against a PostgreSQL cluster of the test's own, stopped mid-step
+ * {@code tailstream run} through the local pipeline against a database server of the test's own, stopped mid-step
  * once the interval lines show transactions: started again, the workers reconnect, the step completes and the outage
  * is a hard stall (windows with nothing completed) in the archive; never started again, the run ends once no worker
  * had a connection for the reconnect budget, naming the target and the cause, with everything measured before it
- * archived and reported. Either way every sample sent is archived.
+ * archived and reported. Either way every sample sent is archived. One subclass per server.
  */
-class RunDatabaseRestartIntegrationTest {
+abstract class DatabaseRestartContract {
 
     static final int THREADS = 4;
 
     @TempDir
     Path dir;
 
+    /** Starts the server, or aborts the test saying why it cannot. */
+    abstract PrivateDatabase startDatabase();
+
     @Test
     void stoppedAndStartedMidStep_workersReconnect_outageIsAHardStall() throws Exception {
-        try (PrivatePostgreSql pg = PrivatePostgreSql.start()) {
-            Running r = start(pg, "15s", "restart-1");
+        try (PrivateDatabase server = startDatabase()) {
+            Running r = start(server, "15s", "restart-1");
             r.awaitTransactions();
-            pg.stop();
+            server.stop();
             // down across one whole 1 s window, whatever the machine's speed
             long wholeWindowEnd = (System.currentTimeMillis() / 1000 + 2) * 1000;
             r.await(() -> System.currentTimeMillis() >= wholeWindowEnd
-                    && r.console().contains("cannot connect to " + pg.url()), "reconnect attempts");
-            pg.startAgain();
+                    && r.console().contains("cannot connect to " + server.url()), "reconnect attempts");
+            server.startAgain();
             int code = r.finish();
             String text = r.text();
 
             assertThat(code).as(text).isZero();
-            assertThat(text).contains("connection lost to " + pg.url()).contains("reconnected to " + pg.url())
+            assertThat(text).contains("connection lost to " + server.url()).contains("reconnected to " + server.url())
                     .doesNotContain("\tat ");
             try (ArchiveDatabase db = ArchiveDatabase.open(r.out().resolve("archive"))) {
                 assertThat(strings(db, "SELECT outcome FROM steps")).isEqualTo("completed");
@@ -78,19 +81,19 @@ class RunDatabaseRestartIntegrationTest {
 
     @Test
     void stoppedForGood_runEndsNamingTargetAndCause_everythingMeasuredIsArchivedAndReported() throws Exception {
-        try (PrivatePostgreSql pg = PrivatePostgreSql.start()) {
-            Running r = start(pg, "120s", "gone-1");
+        try (PrivateDatabase server = startDatabase()) {
+            Running r = start(server, "120s", "gone-1");
             r.awaitTransactions();
-            pg.stop();
+            server.stop();
             int code = r.finish();
             String text = r.text();
 
             assertThat(code).as(text).isEqualTo(Cli.EXIT_FAILURE);
-            assertThat(text).contains("run gone-1 failed: ").contains("target 'pg-private' unreachable: ")
-                    .contains("cannot connect to " + pg.url()).doesNotContain("\tat ");
+            assertThat(text).contains("run gone-1 failed: ").contains("target 'private' unreachable: ")
+                    .contains("cannot connect to " + server.url()).doesNotContain("\tat ");
             assertThat(Files.size(r.out().resolve("report.html"))).isPositive();
             try (ArchiveDatabase db = ArchiveDatabase.open(r.out().resolve("archive"))) {
-                assertThat(strings(db, "SELECT outcome FROM steps")).startsWith("failed: target 'pg-private'"
+                assertThat(strings(db, "SELECT outcome FROM steps")).startsWith("failed: target 'private'"
                         + " unreachable: ").contains("no worker had a connection for");
                 assertThat(strings(db, "SELECT outcome FROM runs")).startsWith("failed: ");
                 long sent = longValue(db, "SELECT sum(samples_sent) FROM steps");
@@ -148,14 +151,14 @@ class RunDatabaseRestartIntegrationTest {
         }
     }
 
-    private Running start(PrivatePostgreSql pg, String duration, String runId) throws Exception {
+    private Running start(PrivateDatabase server, String duration, String runId) throws Exception {
         Path plan = dir.resolve(runId + ".yaml");
         Files.writeString(plan, """
                 name: %s
                 targets:
-                  - name: pg-private
+                  - name: private
                     url: "%s"
-                    user: postgres
+                    user: %s
                 workloads:
                   - name: oltp_point_select
                     options: {tables: 1, table_size: 1000}
@@ -165,7 +168,7 @@ class RunDatabaseRestartIntegrationTest {
                 reportInterval: 1
                 prepare: true
                 ignoreErrors: [deadlock, lock_wait_timeout, connection_lost]
-                """.formatted(runId, pg.url(), THREADS, duration));
+                """.formatted(runId, server.url(), server.user(), THREADS, duration));
         Path out = dir.resolve(runId);
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         StringWriter err = new StringWriter();
