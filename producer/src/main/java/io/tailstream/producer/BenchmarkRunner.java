@@ -211,7 +211,8 @@ public final class BenchmarkRunner {
                     if (plan.prepare()) {
                         prepare(tc, plan.workloads(), console);
                     }
-                    outcome = runTarget(plan, tc, rtt, health, new ClosedLoopDriver(clock, console, loadGen),
+                    outcome = runTarget(plan, tc, rtt, health, new ClosedLoopDriver(clock, console, loadGen,
+                            plan.reconnectTimeout()),
                             results, stepId);
                 } finally {
                     // before the probe's pool closes: no probe left running on it
@@ -469,6 +470,7 @@ public final class BenchmarkRunner {
         m.put("plateau", plan.plateau() == null ? "none" : "minGainPct=" + plan.plateau().minGainPct()
                 + ", patience=" + plan.plateau().patience());
         m.put("clientCpuLimitPct", String.valueOf(plan.clientCpuLimitPct()));
+        m.put("reconnectTimeout", plan.reconnectTimeout().toString());
         m.put("intervalSeconds", String.valueOf(plan.intervalSeconds()));
         m.put("prepare", String.valueOf(plan.prepare()));
         m.put("ignoredErrors", plan.ignoredErrors() == null ? "product default" : labels(plan.ignoredErrors()));
