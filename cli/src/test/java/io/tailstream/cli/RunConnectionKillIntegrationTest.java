@@ -100,7 +100,7 @@ class RunConnectionKillIntegrationTest {
                 .doesNotContain("Exception:\n");
         assertThat(text.lines().filter(l -> l.contains(url))).hasSizeBetween(1, 2 * THREADS);
         // the pool's warnings: a first line and a count, not one per connection
-        assertThat(text.lines().filter(l -> l.contains("WARN connection pool: "))).hasSizeLessThanOrEqualTo(2);
+        assertThat(text.lines().filter(l -> l.contains("WARN connection pool: "))).hasSizeBetween(1, 4);
         assertThat(text.lines().count()).as(text).isLessThan(40);
         String password = server.password();
         if (password != null && password.length() >= 6 && !url.contains(password)) {

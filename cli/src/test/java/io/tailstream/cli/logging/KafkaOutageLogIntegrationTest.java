@@ -77,10 +77,12 @@ class KafkaOutageLogIntegrationTest {
         }
         String text = text(captured);
         List<String> client = text.lines().filter(l -> l.contains("Kafka client")).toList();
-        assertThat(client).hasSize(2);
+        // a line when they start, one with the count when they stop (the restarted broker's own clients may add a
+        // burst of their own), not one per reconnect attempt
+        assertThat(client).hasSizeBetween(2, 4);
         assertThat(client.get(0)).contains("WARN Kafka client: ").contains("(repeats are counted until they stop)");
-        assertThat(client.get(1)).containsPattern("WARN Kafka client: \\d+ warnings in [\\d.]+ s, none for 5 s now"
-                + " \\(last: .*\\)");
+        assertThat(client).anySatisfy(l -> assertThat(l).containsPattern("WARN Kafka client: \\d+ warnings in"
+                + " [\\d.]+ s, none for 5 s now \\(last: .*\\)"));
         assertThat(text).doesNotContain("\tat ");
     }
 
