@@ -23,7 +23,13 @@ record LogLevels(Level defaultLevel, Map<String, Level> byPrefix) {
         byPrefix = Map.copyOf(byPrefix);
     }
 
-    /** The levels of {@value #RESOURCE} on the class path; WARN for everything if there is none. */
+    /** Prefix of the system properties that override a level: {@code -Dtailstream.log.io.tailstream.x=debug}. */
+    static final String PROPERTY_PREFIX = "tailstream.log.";
+
+    /**
+     * The levels of {@value #RESOURCE} on the class path (WARN for everything if there is none), overridden by
+     * system properties {@value #PROPERTY_PREFIX}{@code <logger or default>}.
+     */
     static LogLevels load() {
         Properties p = new Properties();
         try (InputStream in = LogLevels.class.getClassLoader().getResourceAsStream(RESOURCE)) {
@@ -33,14 +39,23 @@ record LogLevels(Level defaultLevel, Map<String, Level> byPrefix) {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + RESOURCE, e);
         }
+        return from(p, System.getProperties());
+    }
+
+    /** The levels of {@code resource}, overridden by the {@value #PROPERTY_PREFIX} entries of {@code system}. */
+    static LogLevels from(Properties resource, Properties system) {
+        Map<String, String> all = new TreeMap<>();
+        resource.stringPropertyNames().forEach(k -> all.put(k, resource.getProperty(k)));
+        system.stringPropertyNames().stream().filter(k -> k.startsWith(PROPERTY_PREFIX))
+                .forEach(k -> all.put(k.substring(PROPERTY_PREFIX.length()), system.getProperty(k)));
         Level def = Level.WARN;
         Map<String, Level> levels = new TreeMap<>();
-        for (String key : p.stringPropertyNames()) {
-            Level level = Level.valueOf(p.getProperty(key).strip().toUpperCase(Locale.ROOT));
-            if (key.equals("default")) {
+        for (Map.Entry<String, String> e : all.entrySet()) {
+            Level level = Level.valueOf(e.getValue().strip().toUpperCase(Locale.ROOT));
+            if (e.getKey().equals("default")) {
                 def = level;
             } else {
-                levels.put(key, level);
+                levels.put(e.getKey(), level);
             }
         }
         return new LogLevels(def, levels);

@@ -108,5 +108,15 @@ class LogSummaryTest {
         assertThat(levels.levelOf("org.apache.kafka.clients.producer.internals.Sender")).isEqualTo(Level.INFO);
         assertThat(levels.levelOf("org.apache.kafkaesque")).isEqualTo(Level.WARN);
         assertThat(LogLevels.load().levelOf("org.apache.kafka.streams.StreamsConfig")).isEqualTo(Level.ERROR);
+        java.util.Properties resource = new java.util.Properties();
+        resource.setProperty("default", "warn");
+        resource.setProperty("io.tailstream", "warn");
+        java.util.Properties system = new java.util.Properties();
+        system.setProperty("tailstream.log.io.tailstream.reporter.report", "debug");
+        system.setProperty("user.name", "x");
+        LogLevels overridden = LogLevels.from(resource, system);
+        assertThat(overridden.levelOf("io.tailstream.reporter.report.Loader")).isEqualTo(Level.DEBUG);
+        assertThat(overridden.levelOf("io.tailstream.producer.X")).isEqualTo(Level.WARN);
+        assertThat(overridden.byPrefix()).doesNotContainKey("user.name");
     }
 }

@@ -94,6 +94,22 @@ class ConnectionFaultsTest {
     }
 
     @Test
+    void debug_printsTheCausesStackTraceAfterTheLine() {
+        ByteArrayOutputStream debugOut = new ByteArrayOutputStream();
+        ConnectionFaults debug = new ConnectionFaults(URL, new PrintStream(debugOut, true, StandardCharsets.UTF_8),
+                true);
+        debug.lost(1, reset(), 0);
+        debug.flush(SECOND, false);
+        assertThat(debugOut.toString(StandardCharsets.UTF_8)).startsWith("worker 1: connection lost to " + URL)
+                .contains("java.sql.SQLNonTransientConnectionException: Socket error").contains("\tat ")
+                .contains("Caused by: java.net.SocketException: Connection reset");
+        // without it, the line alone
+        faults.lost(1, reset(), 0);
+        faults.flush(SECOND, false);
+        assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("\tat ").hasLineCount(1);
+    }
+
+    @Test
     void nothingHappened_noLine() {
         faults.flush(SECOND, true);
         assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
