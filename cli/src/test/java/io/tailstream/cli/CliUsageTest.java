@@ -42,6 +42,7 @@ class CliUsageTest {
             "run --transactions 0                         | transactions must be >= 1",
             "run --plateau -1                             | plateau minGainPct must be in 0..100000",
             "run --client-cpu-limit 0                     | clientCpuLimitPct must be in (0, 100]",
+            "run --reconnect-timeout 0s                   | reconnectTimeout must be > 0",
             "run --plan /no/such/plan.yaml                | /no/such/plan.yaml: no such file",
             "run --workload oltp_nope                     | unknown workload 'oltp_nope'",
             "run --user bob                               | --user, --password-env and --read-only-url need --url",

@@ -211,7 +211,8 @@ public final class BenchmarkRunner {
                     if (plan.prepare()) {
                         prepare(tc, plan.workloads(), console);
                     }
-                    outcome = runTarget(plan, tc, rtt, health, new ClosedLoopDriver(clock, console, loadGen),
+                    outcome = runTarget(plan, tc, rtt, health, new ClosedLoopDriver(clock, console, loadGen,
+                            plan.reconnectTimeout()),
                             results, stepId);
                 } finally {
                     // before the probe's pool closes: no probe left running on it
@@ -319,7 +320,8 @@ public final class BenchmarkRunner {
         StepResult result;
         health.stepStarted(spec.stepId(), tc.embedded());
         try {
-            result = driver.run(spec, tc.dataSourceFor(spec.workload()), tc.dialect(), emission, stopSignal);
+            result = driver.run(spec, tc.dataSourceFor(spec.workload()), tc.dialect(), emission, stopSignal,
+                    tc.target().redactedUrl());
         } catch (StepFailedException e) {
             result = e.partial();
         }
@@ -468,6 +470,7 @@ public final class BenchmarkRunner {
         m.put("plateau", plan.plateau() == null ? "none" : "minGainPct=" + plan.plateau().minGainPct()
                 + ", patience=" + plan.plateau().patience());
         m.put("clientCpuLimitPct", String.valueOf(plan.clientCpuLimitPct()));
+        m.put("reconnectTimeout", plan.reconnectTimeout().toString());
         m.put("intervalSeconds", String.valueOf(plan.intervalSeconds()));
         m.put("prepare", String.valueOf(plan.prepare()));
         m.put("ignoredErrors", plan.ignoredErrors() == null ? "product default" : labels(plan.ignoredErrors()));

@@ -42,6 +42,8 @@ import java.util.Set;
  *                        {@code ClientHealthMonitor}) reaches this
  * @param accept          verdict checks the plan waives ({@link #CHECKS}), sorted, each once; empty for none. The
  *                        producer only carries them ({@code RunStarted.settings["accept"]}); the report applies them
+ * @param reconnectTimeout how long a step may go on with no worker holding a connection (a server restart, a
+ *                        failover) before it fails as unreachable; null for {@link #DEFAULT_RECONNECT_TIMEOUT}
  */
 public record RunPlan(
         String runId,
@@ -60,7 +62,12 @@ public record RunPlan(
         Double rate,
         Plateau plateau,
         double clientCpuLimitPct,
-        List<String> accept) {
+        List<String> accept,
+        Duration reconnectTimeout) {
+
+    /** How long a step goes on without any connection by default: enough for a restart or a failover. */
+    public static final Duration DEFAULT_RECONNECT_TIMEOUT =
+            io.tailstream.producer.driver.ClosedLoopDriver.UNREACHABLE_AFTER;
 
     /** sysbench-style closed-loop plans measure by time and flag a step client-bound above 50% process CPU. */
     public static final double DEFAULT_CLIENT_CPU_LIMIT_PCT = 50.0;
@@ -129,6 +136,19 @@ public record RunPlan(
         for (String check : accept) {
             requireCheck(check);
         }
+        reconnectTimeout = reconnectTimeout == null ? DEFAULT_RECONNECT_TIMEOUT : reconnectTimeout;
+        if (reconnectTimeout.isNegative() || reconnectTimeout.isZero()) {
+            throw new IllegalArgumentException("reconnectTimeout must be > 0, was " + reconnectTimeout);
+        }
+    }
+
+    /** A plan with the default reconnect timeout. */
+    public RunPlan(String runId, String planName, List<Target> targets, List<WorkloadSpec> workloads,
+                   List<Integer> threads, int rounds, Duration warmup, Duration measure, int intervalSeconds,
+                   boolean prepare, Set<SampleStatus> ignoredErrors, List<String> variables, Long transactions,
+                   Double rate, Plateau plateau, double clientCpuLimitPct, List<String> accept) {
+        this(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds, prepare,
+                ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept, null);
     }
 
     /** A plan without waived checks. */
@@ -179,31 +199,42 @@ public record RunPlan(
     /** The same plan with another prepare flag. */
     public RunPlan withPrepare(boolean prepareData) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
-                prepareData, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept);
+                prepareData, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept,
+                reconnectTimeout);
     }
 
     /** The same plan with another driver: transaction limit, open-loop rate, plateau stop and client CPU limit. */
     public RunPlan withDriver(Long transactionLimit, Double totalRate, Plateau plateauStop, double cpuLimitPct) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
-                prepare, ignoredErrors, variables, transactionLimit, totalRate, plateauStop, cpuLimitPct, accept);
+                prepare, ignoredErrors, variables, transactionLimit, totalRate, plateauStop, cpuLimitPct, accept,
+                reconnectTimeout);
     }
 
     /** The same plan with another run id. */
     public RunPlan withRunId(String id) {
         return new RunPlan(id, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
-                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept);
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept,
+                reconnectTimeout);
     }
 
     /** The same plan with console interval lines every {@code seconds} (0: none). */
     public RunPlan withIntervalSeconds(int seconds) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, seconds,
-                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept);
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept,
+                reconnectTimeout);
     }
 
     /** The same plan waiving {@code checks} (ids of {@link #CHECKS}). */
     public RunPlan withAccept(java.util.Collection<String> checks) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
-                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, List.copyOf(checks));
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, List.copyOf(checks),
+                reconnectTimeout);
+    }
+
+    /** The same plan with another reconnect timeout. */
+    public RunPlan withReconnectTimeout(Duration timeout) {
+        return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept, timeout);
     }
 
     /** Largest thread count: what each target's pool is sized to (plus one for metadata). */

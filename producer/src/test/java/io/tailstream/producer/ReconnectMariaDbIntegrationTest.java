@@ -1,161 +1,30 @@
 package io.tailstream.producer;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.tailstream.infra.mysql.MySqlTestServer;
-import io.tailstream.producer.driver.StepResult;
-import io.tailstream.producer.emit.EmitterSettings;
-import io.tailstream.producer.emit.KafkaSampleSink;
-import io.tailstream.producer.emit.ListTransport;
-import io.tailstream.producer.emit.SampleSink;
 import io.tailstream.producer.target.Target;
-import io.tailstream.producer.time.Clock;
-import io.tailstream.producer.workload.WorkloadSpec;
-import io.tailstream.schemas.block.Sample;
-import io.tailstream.schemas.block.SampleBlockDecoder;
-import io.tailstream.schemas.block.SampleStatus;
-import io.tailstream.schemas.event.ControlEvent;
-import io.tailstream.schemas.event.Json;
-import io.tailstream.schemas.event.StepEnded;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 
 /**
- * The local MariaDB kills the benchmark's connections mid-step (KILL CONNECTION from another connection, every
- * connection of this test's own database): with {@code connection_lost} ignored the workers reconnect, the step
- * completes and each worker's loss is one error sample, not an error storm; without it the step fails with a
- * one-line reason.
+ * {@link ServerKillContract} on the local MariaDB: {@code KILL CONNECTION} of every connection to the test's own
+ * database.
  */
-class ReconnectMariaDbIntegrationTest {
-
-    static final int THREADS = 4;
-    static final List<WorkloadSpec> POINT = List.of(new WorkloadSpec("oltp_point_select",
-            Map.of("table_size", "1000")));
+class ReconnectMariaDbIntegrationTest extends ServerKillContract {
 
     MySqlTestServer server;
-    Target target;
-    final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    final PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8);
 
-    @BeforeEach
-    void environment() {
+    @Override
+    Target target() {
         server = MySqlTestServer.require();
-        target = Target.of("mariadb-local", server.url("mariadb"), server.user(), server::password);
+        return Target.of("mariadb-local", server.url("mariadb"), server.user(), server::password);
     }
 
-    record Outcome(RunResult result, ListTransport transport, long killedAtMicros, int killed) {
-        List<Sample> samples() {
-            List<Sample> all = new ArrayList<>();
-            transport.blocks().forEach(b -> all.addAll(SampleBlockDecoder.samples(b.block())));
-            return all;
-        }
+    @Override
+    int kill() throws SQLException {
+        return server.killConnectionsOfTheDatabase();
     }
 
-    /** Runs an 8 s step and kills every connection of the test's database once samples flow. */
-    Outcome runAndKill(RunPlan plan) throws Exception {
-        ListTransport transport = new ListTransport(1);
-        try (SampleSink sink = new KafkaSampleSink(plan.runId(), "p1", transport, Clock.system(),
-                EmitterSettings.defaults())) {
-            BenchmarkRunner runner = new BenchmarkRunner(sink, console);
-            CompletableFuture<RunResult> running = CompletableFuture.supplyAsync(() -> runner.run(plan));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (transport.blocks().stream().noneMatch(b -> SampleBlockDecoder.readHeader(b.block())
-                    .sampleCount() > 0)) {
-                assertThat(running).isNotDone();
-                assertThat(System.nanoTime()).as("samples within 60 s").isLessThan(deadline);
-                Thread.sleep(10);
-            }
-            long killedAt = Clock.system().epochMicros();
-            int killed = killConnectionsOfTheTestDatabase();
-            RunResult result = running.get(120, TimeUnit.SECONDS);
-            return new Outcome(result, transport, killedAt, killed);
-        } finally {
-            BenchmarkRunner.cleanup(target, POINT, console);
-        }
-    }
-
-    @Test
-    void killed_withConnectionLostIgnored_workersReconnect_stepCompletes_noErrorStorm() throws Exception {
-        RunPlan plan = new RunPlan("it-reconnect", "test", List.of(target), POINT, List.of(THREADS), 1,
-                Duration.ZERO, Duration.ofSeconds(8), 1, true, EnumSet.of(SampleStatus.DEADLOCK,
-                SampleStatus.LOCK_WAIT_TIMEOUT, SampleStatus.CONNECTION_LOST), null);
-        Outcome o = runAndKill(plan);
-        String text = out.toString(StandardCharsets.UTF_8);
-        System.out.print(text);
-        assertThat(o.killed()).isGreaterThanOrEqualTo(THREADS);
-        assertThat(o.result().completed()).as(text).isTrue();
-        StepResult step = o.result().steps().get(0);
-        assertThat(step.completed()).isTrue();
-        // each worker lost its connection once: at most one error sample each, then it reconnected
-        assertThat(step.errors()).isBetween(1L, (long) THREADS);
-        assertThat(step.failures().byClass().keySet()).containsExactly("connection_lost");
-        assertThat(step.reconnects()).isBetween(1L, (long) THREADS);
-        List<Sample> samples = o.samples();
-        assertThat(samples.stream().filter(s -> s.status() != SampleStatus.OK)).hasSize((int) step.errors());
-        assertThat(samples).anySatisfy(s -> {
-            assertThat(s.status()).isEqualTo(SampleStatus.OK);
-            assertThat(s.startEpochMicros()).isGreaterThan(o.killedAtMicros());
-        });
-        StepEnded ended = o.transport().control().stream().map(b -> Json.read(b, ControlEvent.class))
-                .filter(StepEnded.class::isInstance).map(StepEnded.class::cast).findFirst().orElseThrow();
-        assertThat(ended.reconnects()).isEqualTo(step.reconnects());
-        assertThat(ended.errors()).isEqualTo(step.errors());
-        assertThat(text).containsPattern("reconn/s: [1-9]");
-        assertThat(step.summary()).contains("reconnects: " + step.reconnects());
-    }
-
-    @Test
-    void killed_withoutConnectionLostIgnored_stepFails_oneLineReason() throws Exception {
-        RunPlan plan = RunPlan.of("it-killed", "test", List.of(target), POINT, List.of(THREADS), 1, Duration.ZERO,
-                Duration.ofSeconds(30), 1);
-        Outcome o = runAndKill(plan);
-        assertThat(o.result().completed()).isFalse();
-        StepResult step = o.result().steps().get(0);
-        assertThat(step.outcome()).startsWith("failed: connection_lost (not ignored): SQLState ")
-                .doesNotContain("\n");
-        assertThat(o.result().outcome()).isEqualTo("failed: step 1 (target 'mariadb-local', oltp_point_select, "
-                + THREADS + " threads, round 1) " + step.outcome());
-        assertThat(step.errors()).isBetween(1L, (long) THREADS);
-        assertThat(step.measureSeconds()).isLessThan(30);
-    }
-
-    /** KILL CONNECTION for every connection of this JVM's database, from a connection of its own; returns how many. */
-    private int killConnectionsOfTheTestDatabase() throws SQLException {
-        try (Connection c = DriverManager.getConnection(server.url(), server.user(), server.password());
-             Statement st = c.createStatement()) {
-            List<Long> ids = new ArrayList<>();
-            try (ResultSet rs = st.executeQuery("SELECT ID FROM information_schema.PROCESSLIST WHERE USER = '"
-                    + server.user() + "' AND DB = DATABASE() AND ID <> CONNECTION_ID()")) {
-                while (rs.next()) {
-                    ids.add(rs.getLong(1));
-                }
-            }
-            for (long id : ids) {
-                try {
-                    st.execute("KILL CONNECTION " + id);
-                } catch (SQLException e) {
-                    // it ended meanwhile (ER_NO_SUCH_THREAD)
-                    if (e.getErrorCode() != 1094) {
-                        throw e;
-                    }
-                }
-            }
-            return ids.size();
-        }
+    @Override
+    String password() {
+        return server.password();
     }
 }

@@ -5,7 +5,16 @@ import io.tailstream.cli.options.KafkaOptions;
 import io.tailstream.reporter.archive.ArchiveSummary;
 import io.tailstream.reporter.archive.Archiver;
 import io.tailstream.reporter.archive.ArchiverConfig;
+import io.tailstream.cli.UserFacingException;
 import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.KafkaException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -44,6 +53,11 @@ public final class ArchiveCommand implements Callable<Integer> {
                     + " ${DEFAULT-VALUE}).")
     String groupId;
 
+    @Option(names = "--connect-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "20s", description = "How long to wait for the Kafka cluster at start before failing"
+            + " (default: ${DEFAULT-VALUE}).")
+    Duration connectTimeout;
+
     @Override
     public Integer call() {
         if (kafka.bootstrapServers == null) {
@@ -56,6 +70,7 @@ public final class ArchiveCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        awaitCluster(kafka.bootstrapServers, connectTimeout);
         ArchiveSummary summary;
         // every few seconds: done/total, rate and ETA while catching up; the lag while archiving continuously
         try (Archiver archiver = new Archiver(config, progress -> System.out.println(progress.line()))) {
@@ -73,5 +88,35 @@ public final class ArchiveCommand implements Callable<Integer> {
             System.out.printf("%,d corrupt records were not archived%n", summary.corruptRecords());
         }
         return 0;
+    }
+
+    /**
+     * Fails with one line naming the bootstrap address unless the cluster answers a describe-cluster request within
+     * {@code timeout}: without it the consumer would wait a minute per call (its default API timeout) and fail
+     * without saying where it looked.
+     */
+    static void awaitCluster(String bootstrapServers, Duration timeout) {
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new UserFacingException("--connect-timeout must be > 0, was " + timeout);
+        }
+        int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(ms));
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Integer.toString(ms));
+        p.put(AdminClientConfig.CLIENT_ID_CONFIG, "tailstream-archive-check");
+        try (Admin admin = Admin.create(p)) {
+            admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms)).nodes().get(ms + 5_000L,
+                    TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserFacingException("interrupted while waiting for Kafka at " + bootstrapServers, e);
+        } catch (ExecutionException | TimeoutException | KafkaException e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            throw new UserFacingException("cannot reach Kafka at " + bootstrapServers + ": no answer to a"
+                    + " describe-cluster request within " + (ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms") + " ("
+                    + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": "
+                    + cause.getMessage()) + "); is the broker running and --bootstrap-servers right?", cause);
+        }
     }
 }

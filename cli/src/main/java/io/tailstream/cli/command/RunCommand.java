@@ -107,6 +107,11 @@ public final class RunCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}).")
     double clientCpuLimit;
 
+    @Option(names = "--reconnect-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "With connection_lost ignored: how long a step may go on with no worker connected (a"
+                    + " restart, a failover) before it fails as unreachable (default: 10s).")
+    Duration reconnectTimeout;
+
     @Option(names = "--plan", paramLabel = "FILE",
             description = "Run the evaluation described by a YAML plan file (targets, workloads, sweep, ...); see the"
                     + " README. Combine only with --out, --run-id, --json, --quiet and --bootstrap-servers.")
@@ -136,7 +141,8 @@ public final class RunCommand implements Callable<Integer> {
     /** Options a plan file sets itself. */
     static final List<String> PLAN_KEYS = List.of("--url", "--user", "--password-env", "--target-name", "--workload",
             "--tables", "--table-size", "--option", "--read-only-url", "--threads", "--warmup", "--duration",
-            "--rounds", "--report-interval", "--prepare", "--transactions", "--rate", "--plateau", "--plateau-patience", "--client-cpu-limit");
+            "--rounds", "--report-interval", "--prepare", "--transactions", "--rate", "--plateau", "--plateau-patience",
+            "--client-cpu-limit", "--reconnect-timeout");
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
@@ -240,7 +246,7 @@ public final class RunCommand implements Callable<Integer> {
             Plateau plateau = plateauPct == null ? null : new Plateau(plateauPct, plateauPatience);
             return new RunPlan(id, "adhoc", List.of(t), CommandInputs.workloads(workload, spec.commandLine()),
                     threads, rounds, warmup, measure, reportInterval, prepare || embedded, null, null, transactions,
-                    rate, plateau, clientCpuLimit);
+                    rate, plateau, clientCpuLimit).withReconnectTimeout(reconnectTimeout);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

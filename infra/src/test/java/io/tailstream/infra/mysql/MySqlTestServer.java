@@ -79,6 +79,35 @@ public record MySqlTestServer(String url, String user, String password, String s
         return url.replaceFirst("^jdbc:(mysql|mariadb):", "jdbc:" + scheme + ":");
     }
 
+    /**
+     * {@code KILL CONNECTION} for every connection of this server's user to its database (this JVM's own), from a
+     * connection of its own, as an administrator would; returns how many were killed.
+     */
+    public int killConnectionsOfTheDatabase() throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, user, password); Statement st = c.createStatement()) {
+            java.util.List<Long> ids = new java.util.ArrayList<>();
+            try (java.sql.ResultSet rs = st.executeQuery("SELECT ID FROM information_schema.PROCESSLIST WHERE USER = '"
+                    + user + "' AND DB = DATABASE() AND ID <> CONNECTION_ID()")) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            int killed = 0;
+            for (long id : ids) {
+                try {
+                    st.execute("KILL CONNECTION " + id);
+                    killed++;
+                } catch (SQLException e) {
+                    // it ended meanwhile (ER_NO_SUCH_THREAD)
+                    if (e.getErrorCode() != 1094) {
+                        throw e;
+                    }
+                }
+            }
+            return killed;
+        }
+    }
+
     /** This server with a database of this JVM's own, or the server as given if the database cannot be created. */
     static MySqlTestServer isolated(MySqlTestServer shared) {
         Matcher m = URL_DATABASE.matcher(shared.url());

@@ -4,7 +4,6 @@ import io.tailstream.producer.emit.StepEmission;
 import io.tailstream.producer.health.LoadGenThreads;
 import io.tailstream.producer.health.ThreadCpuSource;
 import io.tailstream.producer.target.Dialect;
-import io.tailstream.producer.target.SqlErrors;
 import io.tailstream.producer.time.Clock;
 import io.tailstream.producer.time.EpochAnchor;
 import io.tailstream.schemas.block.SampleStatus;
@@ -37,6 +36,7 @@ public final class ClosedLoopDriver {
     private final Clock clock;
     private final PrintStream console;
     private final LoadGenThreads loadGen;
+    private final java.time.Duration unreachableAfter;
 
     /**
      * @param console receives interval lines ({@code [ 10s ] thds: 8 tps: ...}); never null
@@ -50,13 +50,28 @@ public final class ClosedLoopDriver {
      * @param loadGen where the workers register, so their CPU counts as the load generator's
      */
     public ClosedLoopDriver(Clock clock, PrintStream console, LoadGenThreads loadGen) {
-        this.clock = clock;
-        this.console = console;
-        this.loadGen = loadGen;
+        this(clock, console, loadGen, UNREACHABLE_AFTER);
     }
 
     /**
-     * How long no worker of a step may hold a connection before the step fails as {@code target '<name>'
+     * @param console          receives interval lines ({@code [ 10s ] thds: 8 tps: ...}); never null
+     * @param loadGen          where the workers register, so their CPU counts as the load generator's
+     * @param unreachableAfter how long no worker of a step may hold a connection before the step fails as
+     *                         unreachable (the reconnect budget); > 0
+     */
+    public ClosedLoopDriver(Clock clock, PrintStream console, LoadGenThreads loadGen,
+                            java.time.Duration unreachableAfter) {
+        if (unreachableAfter.isNegative() || unreachableAfter.isZero()) {
+            throw new IllegalArgumentException("unreachableAfter must be > 0, was " + unreachableAfter);
+        }
+        this.clock = clock;
+        this.console = console;
+        this.loadGen = loadGen;
+        this.unreachableAfter = unreachableAfter;
+    }
+
+    /**
+     * How long, by default, no worker of a step may hold a connection before the step fails as {@code target '<name>'
      * unreachable}: long enough for a server restart or a failover to complete, short enough that a target gone for
      * good does not hold a long step to its end.
      */
@@ -81,6 +96,8 @@ public final class ClosedLoopDriver {
         final AtomicInteger connected = new AtomicInteger();
         /** The last reason a worker lost its connection or could not get one back, or null. */
         volatile String lastConnectionError;
+        /** The console's lines about lost connections. */
+        final ConnectionFaults faults;
         volatile boolean stop;
         /** Why the step was asked to stop, or null. */
         volatile String interruptReason;
@@ -88,8 +105,9 @@ public final class ClosedLoopDriver {
         volatile long measureStartNanos;
         volatile long endNanos;
 
-        Run(StepSpec spec, DataSource dataSource, Dialect dialect, LoadGenThreads loadGen) {
+        Run(StepSpec spec, DataSource dataSource, Dialect dialect, LoadGenThreads loadGen, ConnectionFaults faults) {
             this.spec = spec;
+            this.faults = faults;
             this.dataSource = dataSource;
             this.dialect = dialect;
             this.loadGen = loadGen;
@@ -108,7 +126,7 @@ public final class ClosedLoopDriver {
 
         /** A worker lost its connection, or an attempt to get one back failed. */
         void connectionLost(SQLException e) {
-            lastConnectionError = SqlErrors.describeWithRootCause(e);
+            lastConnectionError = ConnectionFaults.cause(e);
         }
 
         /** A stop request: the workers end at their next transaction boundary. */
@@ -144,7 +162,17 @@ public final class ClosedLoopDriver {
      */
     public StepResult run(StepSpec spec, DataSource dataSource, Dialect dialect, StepEmission emission,
                           StopSignal stop) {
-        Run run = new Run(spec, dataSource, dialect, loadGen);
+        return run(spec, dataSource, dialect, emission, stop, "target '" + spec.targetName() + "'");
+    }
+
+    /**
+     * As {@link #run(StepSpec, DataSource, Dialect, StepEmission, StopSignal)}, naming the target in the console's
+     * lines about lost connections as {@code targetLabel} (its URL without credentials).
+     */
+    public StepResult run(StepSpec spec, DataSource dataSource, Dialect dialect, StepEmission emission,
+                          StopSignal stop, String targetLabel) {
+        Run run = new Run(spec, dataSource, dialect, loadGen, new ConnectionFaults(targetLabel, console,
+                ConnectionFaults.debugFromEnvironment()));
         stop.attach(run);
         try {
             return run(run, emission);
@@ -207,7 +235,7 @@ public final class ClosedLoopDriver {
     /**
      * Watches the workers until every one stopped: prints the interval lines, wakes workers waiting for a
      * connection once the step is over, and fails the step when no worker has had a connection for
-     * {@link #UNREACHABLE_AFTER}.
+     * the reconnect budget ({@link #UNREACHABLE_AFTER} unless the constructor was given another).
      */
     private void report(Run run, List<Worker> workers, List<Thread> threads, long startNanos) {
         long intervalNanos = TimeUnit.SECONDS.toNanos(Math.max(1, run.spec.intervalSeconds()));
@@ -221,20 +249,19 @@ public final class ClosedLoopDriver {
         int n = 0;
         while (true) {
             long waitNanos = Math.min(next - clock.nanoTime(), WATCH_NANOS);
-            if (waitNanos > 0 && joinAll(threads, waitNanos)) {
-                return;
-            }
-            if (allDone(threads)) {
+            if ((waitNanos > 0 && joinAll(threads, waitNanos)) || allDone(threads)) {
+                run.faults.flush(clock.nanoTime(), true);
                 return;
             }
             long nowNanos = clock.nanoTime();
+            run.faults.flush(nowNanos, false);
             if (run.connected.get() > 0) {
                 noConnectionSince = -1;
             } else if (noConnectionSince == -1) {
                 noConnectionSince = nowNanos;
-            } else if (nowNanos - noConnectionSince >= UNREACHABLE_AFTER.toNanos() && run.failure.get() == null) {
+            } else if (nowNanos - noConnectionSince >= unreachableAfter.toNanos() && run.failure.get() == null) {
                 run.fail("target '" + run.spec.targetName() + "' unreachable: " + run.lastConnectionError
-                        + " (no worker had a connection for " + UNREACHABLE_AFTER.toSeconds() + " s)", null);
+                        + " (no worker had a connection for " + seconds(unreachableAfter) + ")", null);
             }
             if (run.stop || nowNanos - run.endNanos >= 0 || run.budgetUsed()) {
                 for (int i = 0; i < workers.size(); i++) {
@@ -278,6 +305,12 @@ public final class ClosedLoopDriver {
             prev = now;
             prevNanos = nowNanos;
         }
+    }
+
+    /** {@code 10 s}, {@code 1.5 s}. */
+    private static String seconds(java.time.Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : String.format(Locale.ROOT, "%.1f s",
+                d.toMillis() / 1000.0);
     }
 
     private static boolean joinAll(List<Thread> threads, long timeoutNanos) {

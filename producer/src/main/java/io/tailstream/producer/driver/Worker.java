@@ -63,6 +63,8 @@ final class Worker implements Runnable {
     /** Connections re-established after a loss, warm-up included; read after join. */
     long reconnects;
 
+    /** When this worker last lost its connection (or failed to get its first one). Worker thread only. */
+    private long lostAtNanos;
     /** This worker's connection and session, both null while it has none. Worker thread only. */
     private Connection connection;
     private WorkloadSession session;
@@ -99,6 +101,8 @@ final class Worker implements Runnable {
                 }
                 // the target is away at the step's start: this worker begins without a connection and reconnects
                 run.connectionLost(e);
+                lostAtNanos = clock.nanoTime();
+                run.faults.attemptFailed(index, 0, 0, e);
             }
             run.ready.countDown();
             run.start.await();
@@ -150,6 +154,8 @@ final class Worker implements Runnable {
                     } else if (status == SampleStatus.CONNECTION_LOST) {
                         disconnect();
                         run.connectionLost(error);
+                        lostAtNanos = t1;
+                        run.faults.lost(index, error, 0);
                     }
                 }
             }
@@ -206,7 +212,9 @@ final class Worker implements Runnable {
      */
     private boolean reconnect() {
         long backoffNanos = RECONNECT_MIN_BACKOFF_NANOS;
+        int attempt = 0;
         while (!run.stop && clock.nanoTime() - run.endNanos < 0 && !run.budgetUsed()) {
+            attempt++;
             try {
                 Connection c;
                 // only the wait for a connection may be interrupted: the session is opened with I/O on it
@@ -222,13 +230,14 @@ final class Worker implements Runnable {
                 }
                 connect(c);
             } catch (SQLException e) {
-                run.connectionLost(e);
+                attemptFailed(attempt, backoffNanos, e);
             } catch (RuntimeException e) {
-                run.connectionLost(new SQLException(e.toString(), e));
+                attemptFailed(attempt, backoffNanos, new SQLException(e.toString(), e));
             }
             if (session != null) {
                 reconnects++;
                 counters.reconnected();
+                run.faults.reconnected(index, attempt, clock.nanoTime() - lostAtNanos);
                 return true;
             }
             try {
@@ -242,6 +251,14 @@ final class Worker implements Runnable {
             backoffNanos = Math.min(2 * backoffNanos, RECONNECT_MAX_BACKOFF_NANOS);
         }
         return false;
+    }
+
+    /** An attempt to reconnect failed; said only while the step goes on (the step's end interrupts attempts). */
+    private void attemptFailed(int attempt, long backoffNanos, SQLException e) {
+        if (!run.stop && clock.nanoTime() - run.endNanos < 0 && !run.budgetUsed()) {
+            run.connectionLost(e);
+            run.faults.attemptFailed(index, attempt, backoffNanos, e);
+        }
     }
 
     /**

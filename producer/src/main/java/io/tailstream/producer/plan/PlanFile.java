@@ -188,7 +188,8 @@ public final class PlanFile {
             return new RunPlan(runId, root.name != null ? root.name : defaultName, targets, workloads, root.threads,
                     root.rounds, root.warmup, root.duration, root.reportInterval, root.prepare,
                     root.ignoreErrors == null ? null : Set.copyOf(root.ignoreErrors), root.variables,
-                    root.transactions, root.rate, plateau, root.clientCpuLimitPct, root.accept);
+                    root.transactions, root.rate, plateau, root.clientCpuLimitPct, root.accept,
+                    root.reconnectTimeout);
         } catch (IllegalArgumentException e) {
             throw new PlanException(fileName, 0, 0, "", e.getMessage(), e);
         }

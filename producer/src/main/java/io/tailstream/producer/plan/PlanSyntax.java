@@ -84,6 +84,7 @@ final class PlanSyntax {
         boolean prepare;
         PlateauEntry plateau;
         double clientCpuLimitPct = 50;
+        Duration reconnectTimeout;
         List<SampleStatus> ignoreErrors;
         List<String> variables;
         List<String> accept = List.of();
@@ -185,6 +186,15 @@ final class PlanSyntax {
         @JsonSetter("plateau")
         void plateau(PlateauEntry v) {
             plateau = v;
+        }
+
+        @JsonSetter("reconnectTimeout")
+        void reconnectTimeout(String v) {
+            Duration d = Durations.parse(v);
+            if (d.isZero()) {
+                throw new IllegalArgumentException("must be > 0, was '" + v + "'");
+            }
+            reconnectTimeout = d;
         }
 
         @JsonSetter("clientCpuLimitPct")

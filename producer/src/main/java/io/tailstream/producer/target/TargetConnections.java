@@ -40,6 +40,13 @@ public final class TargetConnections implements AutoCloseable {
     }
 
     /**
+     * The most one request for a connection waits, in ms: the pool has a connection per worker, so only a server
+     * that does not accept connections makes a worker wait, and its attempt then fails and is retried after a
+     * backoff.
+     */
+    public static final long CONNECTION_TIMEOUT_MS = 2_000;
+
+    /**
      * Opens a pool of {@code size} connections (one per worker thread, plus one for metadata and preparation).
      *
      * @throws TargetException naming the target if no connection can be made
@@ -76,7 +83,9 @@ public final class TargetConnections implements AutoCloseable {
         }
         cfg.setMaximumPoolSize(size);
         cfg.setMinimumIdle(size);
-        cfg.setConnectionTimeout(10_000);
+        // how long one attempt to get a connection may take: a worker reconnecting to a server that is down must
+        // fail its attempt and retry (and say so) well within the step's reconnect budget, not wait in the pool
+        cfg.setConnectionTimeout(CONNECTION_TIMEOUT_MS);
         // a connection that failed with a lost-connection error is never handed out again: the pool's own list of
         // fatal SQLStates misses some (MariaDB's 70100 "connection was killed"), and a worker that reconnects must
         // not get the dead connection back

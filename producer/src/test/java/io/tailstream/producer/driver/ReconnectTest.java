@@ -96,6 +96,28 @@ class ReconnectTest {
     }
 
     @Test
+    void targetThatStaysAway_failsTheStep_afterTheDriversReconnectBudget() {
+        try (TargetConnections tc = TargetConnections.open(Target.h2InMemory("h2", "reconnect4"), THREADS + 1)) {
+            Outage outage = new Outage(tc.dataSource(), 200);
+            StepSpec spec = new StepSpec(1, "h2", outage.workload(), THREADS, 1, Duration.ZERO, Duration.ofMinutes(10),
+                    0, IGNORING_LOST, null, null);
+            ClosedLoopDriver driver = new ClosedLoopDriver(Clock.system(), console,
+                    new io.tailstream.producer.health.LoadGenThreads(
+                            io.tailstream.producer.health.ThreadCpuSource.jvm()), Duration.ofMillis(1500));
+            long t0 = System.nanoTime();
+            assertThatThrownBy(() -> driver.run(spec, outage.dataSource(), tc.dialect(), new RecordingEmission()))
+                    .isInstanceOf(StepFailedException.class)
+                    .satisfies(e -> assertThat(((StepFailedException) e).reason()).endsWith(
+                            " (no worker had a connection for 1.5 s)"));
+            assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(1500));
+            assertThatThrownBy(() -> new ClosedLoopDriver(Clock.system(), console,
+                    new io.tailstream.producer.health.LoadGenThreads(
+                            io.tailstream.producer.health.ThreadCpuSource.jvm()), Duration.ZERO))
+                    .hasMessage("unreachableAfter must be > 0, was PT0S");
+        }
+    }
+
+    @Test
     void lostConnection_notIgnored_failsTheStep_oneLine() {
         try (TargetConnections tc = TargetConnections.open(Target.h2InMemory("h2", "reconnect3"), THREADS + 1)) {
             Outage outage = new Outage(tc.dataSource(), 100);

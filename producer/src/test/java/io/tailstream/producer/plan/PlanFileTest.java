@@ -75,6 +75,13 @@ class PlanFileTest {
         assertThat(plan.rounds()).isEqualTo(1);
         assertThat(plan.plateau()).isNull();
         assertThat(plan.targets().get(0).password().get()).isNull();
+        assertThat(plan.reconnectTimeout()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void reconnectTimeout_isADuration() {
+        assertThat(PlanFile.parse(MINIMAL + "reconnectTimeout: 90s\n", "p.yaml", "p", "r", ENV).reconnectTimeout())
+                .isEqualTo(Duration.ofSeconds(90));
     }
 
     @Test
@@ -101,6 +108,7 @@ class PlanFileTest {
             "rate: -5|6|rate|must be > 0 transactions/s, was -5.0",
             "transactions: 0|6|transactions|must be >= 1, was 0",
             "clientCpuLimitPct: 150|6|clientCpuLimitPct|must be in (0, 100], was 150.0",
+            "reconnectTimeout: 0s|6|reconnectTimeout|must be > 0, was '0s'",
             "speed: fast|6|speed|unknown key 'speed'",
             "ignoreErrors: [deadlock, oops]|6|ignoreErrors|'oops' is not an error class",
             "accept: [isolation, speed]|6|accept[1]|'speed' is not a verdict check (one of [clientBound, durability,"
