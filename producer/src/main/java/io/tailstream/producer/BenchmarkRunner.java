@@ -1,6 +1,6 @@
 package io.tailstream.producer;
 
-import io.tailstream.producer.driver.ClosedLoopDriver;
+import io.tailstream.producer.driver.StepDriver;
 import io.tailstream.producer.driver.StepFailedException;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.driver.StepSpec;
@@ -44,7 +44,7 @@ import java.util.Set;
 
 /**
  * Runs a {@link RunPlan}: for each target (one connection pool), optionally prepares the workloads' data, then runs
- * every step (workload x threads x round) with the {@link ClosedLoopDriver}, emitting samples and control events
+ * every step (workload x threads x round) with the {@link StepDriver}, emitting samples and control events
  * ({@code RunStarted}, {@code StepStarted} with the target's metadata, {@code StepEnded}, {@code RunEnded}) to the
  * sink. A step that fails, a target that cannot be reached or a {@link #stop} request ends the run cleanly: the
  * step's emission is still finished (end markers sent), {@code StepEnded} and {@code RunEnded} say {@code failed:
@@ -211,7 +211,7 @@ public final class BenchmarkRunner {
                     if (plan.prepare()) {
                         prepare(tc, plan.workloads(), console);
                     }
-                    outcome = runTarget(plan, tc, rtt, health, new ClosedLoopDriver(clock, console, loadGen,
+                    outcome = runTarget(plan, tc, rtt, health, new StepDriver(clock, console, loadGen,
                             plan.reconnectTimeout()),
                             results, stepId);
                 } finally {
@@ -233,7 +233,7 @@ public final class BenchmarkRunner {
      * {@code completed}, or the run's outcome when a step did not run to its end.
      */
     private String runTarget(RunPlan plan, TargetConnections tc, RoundTripProbe rtt, ClientHealthMonitor health,
-                             ClosedLoopDriver driver, List<StepResult> results, int[] stepId) {
+                             StepDriver driver, List<StepResult> results, int[] stepId) {
         Target target = tc.target();
         for (WorkloadSpec ws : plan.workloads()) {
             Workload workload = Workloads.create(ws);
@@ -287,7 +287,7 @@ public final class BenchmarkRunner {
                 plan.threads().get(peak));
     }
 
-    private StepResult runStep(RunPlan plan, TargetConnections tc, RoundTripProbe rtt, ClosedLoopDriver driver,
+    private StepResult runStep(RunPlan plan, TargetConnections tc, RoundTripProbe rtt, StepDriver driver,
                                StepSpec spec, WorkloadSpec ws, ClientHealthMonitor health) {
         Workload workload = spec.workload();
         TargetInfo info = tc.describe(plan.variables());

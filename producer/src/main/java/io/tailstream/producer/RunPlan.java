@@ -67,7 +67,7 @@ public record RunPlan(
 
     /** How long a step goes on without any connection by default: enough for a restart or a failover. */
     public static final Duration DEFAULT_RECONNECT_TIMEOUT =
-            io.tailstream.producer.driver.ClosedLoopDriver.UNREACHABLE_AFTER;
+            io.tailstream.producer.driver.StepDriver.UNREACHABLE_AFTER;
 
     /** sysbench-style closed-loop plans measure by time and flag a step client-bound above 50% process CPU. */
     public static final double DEFAULT_CLIENT_CPU_LIMIT_PCT = 50.0;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Workers that lose their connections: with {@code connection_lost} ignored they reconnect and emit nothing while
- * they have no connection; a target that stays away fails the step after {@link ClosedLoopDriver#UNREACHABLE_AFTER}.
+ * they have no connection; a target that stays away fails the step after {@link StepDriver#UNREACHABLE_AFTER}.
  * The outage is on cue ({@link Outage}), so every count is exact.
  */
 class ReconnectTest {
@@ -39,7 +39,7 @@ class ReconnectTest {
             StepSpec spec = new StepSpec(1, "h2", outage.workload(), THREADS, 1, Duration.ZERO, Duration.ofMinutes(10),
                     1, IGNORING_LOST, 2_000L, null);
             RecordingEmission emission = new RecordingEmission();
-            CompletableFuture<StepResult> step = CompletableFuture.supplyAsync(() -> new ClosedLoopDriver(
+            CompletableFuture<StepResult> step = CompletableFuture.supplyAsync(() -> new StepDriver(
                     Clock.system(), console).run(spec, outage.dataSource(), tc.dialect(), emission));
             // every worker has lost its connection, and the connection attempts were refused at least twice each
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -79,7 +79,7 @@ class ReconnectTest {
                     0, IGNORING_LOST, null, null);
             RecordingEmission emission = new RecordingEmission();
             long t0 = System.nanoTime();
-            assertThatThrownBy(() -> new ClosedLoopDriver(Clock.system(), console).run(spec, outage.dataSource(),
+            assertThatThrownBy(() -> new StepDriver(Clock.system(), console).run(spec, outage.dataSource(),
                     tc.dialect(), emission))
                     .isInstanceOf(StepFailedException.class)
                     .satisfies(e -> {
@@ -101,7 +101,7 @@ class ReconnectTest {
             Outage outage = new Outage(tc.dataSource(), 200);
             StepSpec spec = new StepSpec(1, "h2", outage.workload(), THREADS, 1, Duration.ZERO, Duration.ofMinutes(10),
                     0, IGNORING_LOST, null, null);
-            ClosedLoopDriver driver = new ClosedLoopDriver(Clock.system(), console,
+            StepDriver driver = new StepDriver(Clock.system(), console,
                     new io.tailstream.producer.health.LoadGenThreads(
                             io.tailstream.producer.health.ThreadCpuSource.jvm()), Duration.ofMillis(1500));
             long t0 = System.nanoTime();
@@ -110,7 +110,7 @@ class ReconnectTest {
                     .satisfies(e -> assertThat(((StepFailedException) e).reason()).endsWith(
                             " (no worker had a connection for 1.5 s)"));
             assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(1500));
-            assertThatThrownBy(() -> new ClosedLoopDriver(Clock.system(), console,
+            assertThatThrownBy(() -> new StepDriver(Clock.system(), console,
                     new io.tailstream.producer.health.LoadGenThreads(
                             io.tailstream.producer.health.ThreadCpuSource.jvm()), Duration.ZERO))
                     .hasMessage("unreachableAfter must be > 0, was PT0S");
@@ -123,7 +123,7 @@ class ReconnectTest {
             Outage outage = new Outage(tc.dataSource(), 100);
             StepSpec spec = new StepSpec(1, "h2", outage.workload(), THREADS, 1, Duration.ZERO, Duration.ofMinutes(10),
                     0, Set.of(SampleStatus.DEADLOCK), null, null);
-            assertThatThrownBy(() -> new ClosedLoopDriver(Clock.system(), console).run(spec, outage.dataSource(),
+            assertThatThrownBy(() -> new StepDriver(Clock.system(), console).run(spec, outage.dataSource(),
                     tc.dialect(), new RecordingEmission()))
                     .isInstanceOf(StepFailedException.class)
                     .hasMessage("step 1 (target 'h2', outage, 3 threads, round 1) failed: connection_lost"

@@ -31,7 +31,7 @@ import org.HdrHistogram.Histogram;
  * step and returns when every worker has stopped and handed over its last samples. Thread safe (no shared state
  * between calls).
  */
-public final class ClosedLoopDriver {
+public final class StepDriver {
 
     private final Clock clock;
     private final PrintStream console;
@@ -41,7 +41,7 @@ public final class ClosedLoopDriver {
     /**
      * @param console receives interval lines ({@code [ 10s ] thds: 8 tps: ...}); never null
      */
-    public ClosedLoopDriver(Clock clock, PrintStream console) {
+    public StepDriver(Clock clock, PrintStream console) {
         this(clock, console, new LoadGenThreads(ThreadCpuSource.jvm()));
     }
 
@@ -49,7 +49,7 @@ public final class ClosedLoopDriver {
      * @param console receives interval lines ({@code [ 10s ] thds: 8 tps: ...}); never null
      * @param loadGen where the workers register, so their CPU counts as the load generator's
      */
-    public ClosedLoopDriver(Clock clock, PrintStream console, LoadGenThreads loadGen) {
+    public StepDriver(Clock clock, PrintStream console, LoadGenThreads loadGen) {
         this(clock, console, loadGen, UNREACHABLE_AFTER);
     }
 
@@ -59,7 +59,7 @@ public final class ClosedLoopDriver {
      * @param unreachableAfter how long no worker of a step may hold a connection before the step fails as
      *                         unreachable (the reconnect budget); > 0
      */
-    public ClosedLoopDriver(Clock clock, PrintStream console, LoadGenThreads loadGen,
+    public StepDriver(Clock clock, PrintStream console, LoadGenThreads loadGen,
                             java.time.Duration unreachableAfter) {
         if (unreachableAfter.isNegative() || unreachableAfter.isZero()) {
             throw new IllegalArgumentException("unreachableAfter must be > 0, was " + unreachableAfter);

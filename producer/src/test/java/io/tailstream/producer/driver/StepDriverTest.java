@@ -20,14 +20,14 @@ import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /** The driver's figures against an exact computation from the samples it wrote, with a scripted workload on H2. */
-class ClosedLoopDriverTest {
+class StepDriverTest {
 
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
     final PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8);
 
     StepResult run(StepSpec spec, String database, RecordingEmission emission) {
         try (TargetConnections tc = TargetConnections.open(Target.h2InMemory("h2", database), spec.threads() + 1)) {
-            return new ClosedLoopDriver(Clock.system(), console).run(spec, tc.dataSource(), tc.dialect(), emission);
+            return new StepDriver(Clock.system(), console).run(spec, tc.dataSource(), tc.dialect(), emission);
         }
     }
 
