@@ -120,21 +120,32 @@ class AggregatorIntegrationTest {
                         (System.nanoTime() - started) / 1_000_000);
 
                 List<WindowStats> windows = readWindows(kafka.bootstrapServers(), run);
-                int compared = 0;
+                Map<String, List<WindowStats>> byWindow = new TreeMap<>();
                 Map<String, Long> totals = new HashMap<>();
                 for (WindowStats w : windows) {
                     totals.merge(w.scopeKey(), w.count(), Long::sum);
+                    byWindow.computeIfAbsent(w.scopeKey() + " @" + w.windowStartEpochMs(), k -> new ArrayList<>())
+                            .add(w);
+                }
+                int compared = 0;
+                int split = 0;
+                for (List<WindowStats> records : byWindow.values()) {
+                    WindowStats w = records.get(0);
                     List<Sample> raw = exact.windows().getOrDefault(w.scopeKey(), new TreeMap<>())
                             .get(w.windowStartEpochMs());
                     if (raw == null) {
                         // a heartbeat-only window at a step's edge: no samples completed in it
-                        assertThat(w.count()).as(w.scopeKey() + " @" + w.windowStartEpochMs()).isZero();
+                        assertThat(records).as(w.scopeKey() + " @" + w.windowStartEpochMs())
+                                .allSatisfy(r -> assertThat(r.count()).isZero());
                         continue;
                     }
-                    ExactWindows.assertMatches(w, raw);
+                    // a stage-1 task running behind another by more than the grace (a loaded machine) splits a
+                    // window into a regular record and late corrections; together they hold its samples exactly
+                    ExactWindows.assertMatchesMerged(records, raw);
+                    split += records.size() > 1 ? 1 : 0;
                     compared++;
                 }
-                // every window with samples was emitted exactly once
+                LOG.info("{} of {} windows split by late corrections", split, compared);
                 long windowsWithSamples = exact.windows().values().stream().mapToLong(TreeMap::size).sum();
                 assertThat(compared).isEqualTo(windowsWithSamples);
                 for (String scope : exact.windows().keySet()) {

@@ -99,6 +99,40 @@ public final class ExactWindows {
         assertPart(w.measuredPart(), measured, "measured part " + where);
     }
 
+    /**
+     * Asserts the records of one (scope, window) against its raw samples: one record is checked figure by figure
+     * ({@link #assertMatches}); a window split by lateness (one regular record and late corrections, each holding
+     * only its late samples, {@code lateCount == count}) is checked as consumers read it — counts added, histograms
+     * merged, bucket for bucket equal to the raw samples'.
+     */
+    public static void assertMatchesMerged(List<WindowStats> records, List<Sample> samples) {
+        if (records.size() == 1) {
+            assertMatches(records.get(0), samples);
+            return;
+        }
+        WindowStats first = records.get(0);
+        String where = first.scopeKey() + " @" + first.windowStartEpochMs() + " (" + records.size() + " records)";
+        assertThat(records.stream().filter(w -> w.lateCount() == w.count() && w.count() > 0).count())
+                .as("late corrections of " + where).isGreaterThanOrEqualTo(records.size() - 1L);
+        List<Sample> ok = samples.stream().filter(s -> !s.status().isError()).toList();
+        assertThat(records.stream().mapToLong(WindowStats::count).sum()).as("count " + where)
+                .isEqualTo(samples.size());
+        assertThat(records.stream().mapToLong(WindowStats::errors).sum()).as("errors " + where)
+                .isEqualTo(samples.size() - ok.size());
+        assertThat(records.stream().mapToLong(WindowStats::queries).sum()).as("queries " + where)
+                .isEqualTo(samples.stream().mapToLong(Sample::queries).sum());
+        assertThat(records.stream().mapToLong(WindowStats::okQueries).sum()).as("okQueries " + where)
+                .isEqualTo(samples.stream().mapToLong(Sample::succeededStatements).sum());
+        assertThat(records.stream().mapToLong(WindowStats::warmupCount).sum()).as("warmup " + where)
+                .isEqualTo(samples.stream().filter(Sample::warmup).count());
+        Histogram merged = LatencyHistograms.create();
+        records.stream().map(WindowStats::histogram).filter(java.util.Objects::nonNull)
+                .forEach(h -> merged.add(LatencyHistograms.fromBase64(h)));
+        Histogram expected = LatencyHistograms.create();
+        ok.forEach(x -> LatencyHistograms.record(expected, x.latencyMicros()));
+        assertThat(merged).as("successful latencies, merged, " + where).isEqualTo(expected);
+    }
+
     /** Asserts a part's counters and histograms (exact bucket counts) against its raw samples. */
     public static void assertPart(WindowPart part, List<Sample> samples, String what) {
         List<Sample> ok = samples.stream().filter(s -> !s.status().isError()).toList();
