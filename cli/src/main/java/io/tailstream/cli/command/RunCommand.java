@@ -113,8 +113,8 @@ public final class RunCommand implements Callable<Integer> {
     Duration reconnectTimeout;
 
     @Option(names = "--plan", paramLabel = "FILE",
-            description = "Run the evaluation described by a YAML plan file (targets, workloads, sweep, ...); see the"
-                    + " README. Combine only with --out, --run-id, --json, --quiet and --bootstrap-servers.")
+            description = "Run the evaluation described by a YAML plan file (targets, workloads, sweep, ...); see"
+                    + " docs/plans.md. Combine only with --out, --run-id, --json, --quiet and --bootstrap-servers.")
     Path planFile;
 
     @Option(names = "--json", description = "Print the step results as one JSON document on stdout.")

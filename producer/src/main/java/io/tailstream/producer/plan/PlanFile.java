@@ -30,8 +30,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Reads a plan file (YAML) describing a whole evaluation into a {@link RunPlan}. Every key is documented in the
- * README ("Plan files"). Unknown keys are errors; every error names the file, the line, the field and the bad value
+ * Reads a plan file (YAML) describing a whole evaluation into a {@link RunPlan}. Every key is documented in
+ * docs/plans.md. Unknown keys are errors; every error names the file, the line, the field and the bad value
  * ({@link PlanException}). Passwords never appear in a plan: a target names the environment variable that holds its
  * password ({@code passwordEnv}), which must be set when the plan is read and is read again when connecting.
  *

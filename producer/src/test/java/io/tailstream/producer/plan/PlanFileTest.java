@@ -31,6 +31,23 @@ class PlanFileTest {
               - name: oltp_point_select
             """;
 
+    /** The plan the README shows is a valid plan, and means what the README says. */
+    @Test
+    void readmeExample_parses() throws java.io.IOException {
+        String readme = java.nio.file.Files.readString(Path.of("../README.md"));
+        int start = readme.indexOf("```yaml\nname: mariadb-vs-postgres");
+        assertThat(start).as("the README's plan example").isNotNegative();
+        String yaml = readme.substring(readme.indexOf('\n', start) + 1, readme.indexOf("```", start + 7));
+        RunPlan plan = PlanFile.parse(yaml, "README.md", "readme", "run-1",
+                Map.of("MARIADB_PW", "pw-1", "PG_PW", "pw-2")::get);
+        assertThat(plan.planName()).isEqualTo("mariadb-vs-postgres");
+        assertThat(plan.targets()).extracting(Target::name).containsExactly("mariadb", "postgres");
+        assertThat(plan.targets()).extracting(Target::monthlyCost).containsExactly(900.0, 850.0);
+        assertThat(plan.threads()).containsExactly(4, 16, 64);
+        assertThat(plan.rounds()).isEqualTo(3);
+        assertThat(plan.measure()).isEqualTo(Duration.ofMinutes(2));
+    }
+
     @Test
     void exampleInDocs_parsesToTheWholeEvaluation() {
         RunPlan plan = PlanFile.load(Path.of("../docs/plans/example.yaml"), "run-1", ENV);
