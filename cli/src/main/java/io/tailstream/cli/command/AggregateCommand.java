@@ -151,6 +151,8 @@ public final class AggregateCommand implements Callable<Integer> {
         }
         InetSocketAddress httpAddress = httpPort == null ? null : httpAddress();
         TopicProvisioner.ensure(kafka.bootstrapServers, Topics.all(partitions));
+        config = config.withClientOverrides(KafkaOptions.withStreamsReplication(config.clientOverrides(),
+                TopicProvisioner.replication(kafka.bootstrapServers, java.util.Map.of())));
         Path dir = stateDir != null ? stateDir : Files.createTempDirectory("tailstream-aggregator-");
         CountDownLatch stopped = new CountDownLatch(1);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
