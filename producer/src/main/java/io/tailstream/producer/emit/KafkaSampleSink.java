@@ -139,6 +139,11 @@ public final class KafkaSampleSink implements SampleSink {
         return emitter.samplesAcked();
     }
 
+    /** Blocks Kafka has acknowledged (or the spool has taken over). */
+    public long blocksAcked() {
+        return emitter.blocksAcked();
+    }
+
     /** Blocks handed over by workers and not yet sent. */
     public int backlog() {
         return emitter.backlog();
