@@ -98,10 +98,20 @@ public final class BenchmarkRunner {
      */
     public static RunResult run(RunPlan plan, String bootstrapServers, PrintStream console, SpoolSettings spool,
                                 java.util.function.Consumer<BenchmarkRunner> started) {
+        return run(plan, bootstrapServers, Map.of(), console, spool, started);
+    }
+
+    /**
+     * As {@link #run(RunPlan, String, PrintStream, SpoolSettings, java.util.function.Consumer)}, with further Kafka
+     * producer settings ({@code kafkaConfig}: security, timeouts; they cannot turn idempotence or acks=all off).
+     */
+    public static RunResult run(RunPlan plan, String bootstrapServers, Map<String, Object> kafkaConfig,
+                                PrintStream console, SpoolSettings spool,
+                                java.util.function.Consumer<BenchmarkRunner> started) {
         RunResult result;
         SpoolingTransport.SpoolStats stats;
         try (KafkaSampleSink sink = KafkaSampleSink.create(bootstrapServers, plan.runId(), defaultProducerId(),
-                Map.of(), EmitterSettings.defaults(), spool)) {
+                kafkaConfig, EmitterSettings.defaults(), spool)) {
             BenchmarkRunner runner = new BenchmarkRunner(sink, console);
             started.accept(runner);
             result = runner.run(plan);
