@@ -119,9 +119,10 @@ public final class BenchmarkRunner {
         }
         if (stats != null && (stats.blocksSpooled() > 0 || stats.controlEventsSpooled() > 0)) {
             console.printf(java.util.Locale.ROOT, "spool: %,d blocks and %,d control events (%,d bytes, at most %,d"
-                    + " at once) went through %s while Kafka was slow or away (%d episode(s)); all replayed%n",
+                    + " at once) went through %s while Kafka was slow or away (%d episode(s), spooling for %.1f s in"
+                    + " all); all replayed%n",
                     stats.blocksSpooled(), stats.controlEventsSpooled(), stats.bytesSpooled(), stats.highWaterBytes(),
-                    stats.path().getParent(), stats.episodes());
+                    stats.path().getParent(), stats.episodes(), stats.spoolingMillis() / 1000.0);
         }
         return result;
     }

@@ -187,7 +187,11 @@ public final class RunCommand implements Callable<Integer> {
             return LocalRuns.runLocally(plan, outDir, console, json, spool(spoolDir != null ? spoolDir : outDir,
                     limit));
         }
-        TopicProvisioner.ensure(kafka.bootstrapServers, Topics.all(LocalPipeline.PARTITIONS), kafkaConfig);
+        if (!TopicProvisioner.ensureOrDefer(kafka.bootstrapServers, Topics.all(LocalPipeline.PARTITIONS),
+                kafkaConfig, Duration.ofSeconds(5))) {
+            console.println("Kafka at " + kafka.bootstrapServers + " does not answer: the run starts anyway and"
+                    + " spools until it does");
+        }
         RunResult result;
         try (GracefulStop stop = GracefulStop.install(console)) {
             result = BenchmarkRunner.run(plan, kafka.bootstrapServers, kafkaConfig, console,

@@ -166,6 +166,57 @@ public final class TopicProvisioner {
         }
     }
 
+    /**
+     * Ensures the topics exist if the cluster answers within {@code wait}; if it does not, returns false at once and
+     * keeps trying in a daemon thread until they are ensured, so a producer that starts while the cluster is away
+     * (and spools meanwhile) finds its topics when the cluster comes up.
+     *
+     * @return true if the topics were ensured now
+     */
+    public static boolean ensureOrDefer(String bootstrapServers, List<TopicSpec> specs,
+                                        Map<String, Object> clientConfig, java.time.Duration wait) {
+        if (reachable(bootstrapServers, clientConfig, wait)) {
+            ensure(bootstrapServers, specs, clientConfig);
+            return true;
+        }
+        Thread t = new Thread(() -> {
+            while (true) {
+                try {
+                    if (reachable(bootstrapServers, clientConfig, wait)) {
+                        ensure(bootstrapServers, specs, clientConfig);
+                        log.info("topics ensured on {}, which answers again", bootstrapServers);
+                        return;
+                    }
+                } catch (IllegalStateException e) {
+                    if (Thread.currentThread().isInterrupted()) {
+                        return;
+                    }
+                    log.debug("topics not yet ensured on {}: {}", bootstrapServers, e.getMessage());
+                }
+            }
+        }, "tailstream-topic-provisioner");
+        t.setDaemon(true);
+        t.start();
+        return false;
+    }
+
+    /** Whether the cluster names its brokers within {@code wait}. */
+    private static boolean reachable(String bootstrapServers, Map<String, Object> clientConfig,
+                                     java.time.Duration wait) {
+        Admin admin = Admin.create(adminProperties(bootstrapServers, clientConfig));
+        try {
+            return !admin.describeCluster().nodes().get(wait.toMillis(), TimeUnit.MILLISECONDS).isEmpty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking " + bootstrapServers + " for its brokers", e);
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        } finally {
+            // at once: a plain close() waits for the unanswered request until Kafka's API timeout (60 s)
+            admin.close(java.time.Duration.ZERO);
+        }
+    }
+
     /** Ensures the topics exist, with a plain (unauthenticated) admin client. */
     public static void ensure(String bootstrapServers, List<TopicSpec> specs) {
         ensure(bootstrapServers, specs, Map.of());

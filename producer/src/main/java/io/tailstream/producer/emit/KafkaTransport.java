@@ -36,7 +36,10 @@ public final class KafkaTransport implements BlockTransport {
     private final java.util.Set<String> threadNames;
     private final KafkaProducer<byte[], byte[]> producer;
     private final KafkaProducer<byte[], byte[]> controlProducer;
-    private final int partitions;
+    private final String bootstrapServers;
+    private final Duration partitionsWait;
+    // 0 while unknown (a transport that started while Kafka did not answer)
+    private volatile int partitions;
 
     /**
      * @param extraConfig further producer settings (security, timeouts); they cannot turn idempotence or acks=all off
@@ -54,6 +57,20 @@ public final class KafkaTransport implements BlockTransport {
      */
     public KafkaTransport(String bootstrapServers, String clientId, Map<String, Object> extraConfig,
                           Duration maxBlock) {
+        this(bootstrapServers, clientId, extraConfig, maxBlock, null);
+    }
+
+    /**
+     * A transport that may start while Kafka does not answer (a spooling sink's): the samples topic's partition
+     * count is then asked for again when it is first needed (a step's end), for at most {@code partitionsWait}.
+     *
+     * @param partitionsWait null: ask at construction for {@link #STARTUP_METADATA_WAIT} and fail if Kafka does not
+     *                       answer
+     */
+    public KafkaTransport(String bootstrapServers, String clientId, Map<String, Object> extraConfig,
+                          Duration maxBlock, Duration partitionsWait) {
+        this.bootstrapServers = bootstrapServers;
+        this.partitionsWait = partitionsWait;
         Map<String, Object> cfg = new HashMap<>(extraConfig == null ? Map.of() : extraConfig);
         cfg.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         cfg.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
@@ -84,7 +101,8 @@ public final class KafkaTransport implements BlockTransport {
             throw e;
         }
         try {
-            this.partitions = samplePartitions(producer);
+            this.partitions = partitionsWait == null ? samplePartitions(producer, STARTUP_METADATA_WAIT)
+                    : samplePartitionsIfKnown(producer);
         } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
             controlProducer.close(Duration.ZERO);
@@ -93,13 +111,22 @@ public final class KafkaTransport implements BlockTransport {
         }
     }
 
+    /** The partition count if Kafka answers within one {@code max.block.ms}, else 0 (unknown). */
+    private static int samplePartitionsIfKnown(KafkaProducer<byte[], byte[]> producer) {
+        try {
+            return producer.partitionsFor(Topics.SAMPLES).size();
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            return 0;
+        }
+    }
+
     /**
      * The samples topic's partition count, asked again while {@code partitionsFor} times out within
      * {@link #STARTUP_METADATA_WAIT}: a short {@code max.block.ms} (the spooling sink's) must not make a broker that is
      * merely slow to answer the first metadata request fail the run.
      */
-    private static int samplePartitions(KafkaProducer<byte[], byte[]> producer) {
-        long deadline = System.nanoTime() + STARTUP_METADATA_WAIT.toNanos();
+    private static int samplePartitions(KafkaProducer<byte[], byte[]> producer, Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
             try {
                 return producer.partitionsFor(Topics.SAMPLES).size();
@@ -113,7 +140,22 @@ public final class KafkaTransport implements BlockTransport {
 
     @Override
     public int samplePartitions() {
-        return partitions;
+        int known = partitions;
+        if (known > 0) {
+            return known;
+        }
+        synchronized (this) {
+            if (partitions == 0) {
+                try {
+                    partitions = samplePartitions(producer, partitionsWait);
+                } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                    throw new EmitException("Kafka at " + bootstrapServers + " did not tell the partitions of topic "
+                            + Topics.SAMPLES + " within " + partitionsWait.toSeconds() + " s: is it reachable, does"
+                            + " the topic exist?", e);
+                }
+            }
+            return partitions;
+        }
     }
 
     @Override
