@@ -82,6 +82,15 @@ class KafkaConfigIntegrationTest {
                 assertThat(Cli.commandLine().execute("archive", "--bootstrap-servers", sasl, "--kafka-config",
                         config.toString(), "--archive", dir.resolve("archive").toString(), "--until-caught-up"))
                         .isZero();
+                // a wrong password is a one-line error at start, not a run that spools forever
+                Path wrong = dir.resolve("wrong.properties");
+                Files.writeString(wrong, Files.readString(config).replace(password, "wrong-" + password));
+                int beforeWrong = printed.size();
+                assertThat(Cli.commandLine().execute("run", "--bootstrap-servers", sasl, "--kafka-config",
+                        wrong.toString(), "--workload", "oltp_point_select", "--duration", "1s", "--run-id",
+                        "sasl-2", "--spool-dir", dir.resolve("spool").toString())).isNotZero();
+                assertThat(printed.toString(StandardCharsets.UTF_8).substring(beforeWrong))
+                        .contains("refused this client");
             } finally {
                 System.setOut(stdout);
                 System.setErr(stderr);

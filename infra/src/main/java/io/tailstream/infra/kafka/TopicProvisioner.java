@@ -15,6 +15,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -200,7 +202,11 @@ public final class TopicProvisioner {
         return false;
     }
 
-    /** Whether the cluster names its brokers within {@code wait}. */
+    /**
+     * Whether the cluster names its brokers within {@code wait}.
+     *
+     * @throws IllegalStateException if it answers but refuses the client (authentication, authorization)
+     */
     private static boolean reachable(String bootstrapServers, Map<String, Object> clientConfig,
                                      java.time.Duration wait) {
         Admin admin = Admin.create(adminProperties(bootstrapServers, clientConfig));
@@ -209,7 +215,14 @@ public final class TopicProvisioner {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while asking " + bootstrapServers + " for its brokers", e);
-        } catch (ExecutionException | TimeoutException e) {
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof AuthenticationException || e.getCause() instanceof AuthorizationException) {
+                // it answers, and says no: spooling until it answers would wait forever
+                throw new IllegalStateException("Kafka at " + bootstrapServers + " refused this client: "
+                        + e.getCause().getMessage(), e.getCause());
+            }
+            return false;
+        } catch (TimeoutException e) {
             return false;
         } finally {
             // at once: a plain close() waits for the unanswered request until Kafka's API timeout (60 s)
