@@ -93,21 +93,33 @@ public final class KafkaTransport implements BlockTransport {
         control.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         cfg.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, SAMPLES_LINGER_MS);
         cfg.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        this.producer = new KafkaProducer<>(cfg);
+        KafkaProducer<byte[], byte[]> samples = new KafkaProducer<>(cfg);
+        int known;
+        try {
+            known = partitionsWait == null ? samplePartitions(samples, STARTUP_METADATA_WAIT)
+                    : samplePartitionsIfKnown(samples);
+        } catch (RuntimeException e) {
+            samples.close(Duration.ZERO);
+            throw new EmitException("cannot read the partitions of topic " + Topics.SAMPLES + " at "
+                    + bootstrapServers + ": " + e.getMessage(), e);
+        }
+        if (known == 0 && !cfg.containsKey(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION)) {
+            // Kafka is away, and its topics may be created while this producer sends. A partition's first batch
+            // refused because the new partition is not yet hosted (NOT_LEADER_OR_FOLLOWER) while a later batch,
+            // in flight beside it, is accepted as the producer's first there, leaves the first retried as
+            // OUT_OF_ORDER_SEQUENCE_NUMBER until the delivery timeout (2 min; seen when the topics were created
+            // by the run as the broker came up). One request in flight keeps the first batch first.
+            samples.close(Duration.ZERO);
+            cfg.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+            samples = new KafkaProducer<>(cfg);
+        }
+        this.producer = samples;
+        this.partitions = known;
         try {
             this.controlProducer = new KafkaProducer<>(control);
         } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
             throw e;
-        }
-        try {
-            this.partitions = partitionsWait == null ? samplePartitions(producer, STARTUP_METADATA_WAIT)
-                    : samplePartitionsIfKnown(producer);
-        } catch (RuntimeException e) {
-            producer.close(Duration.ZERO);
-            controlProducer.close(Duration.ZERO);
-            throw new EmitException("cannot read the partitions of topic " + Topics.SAMPLES + " at "
-                    + bootstrapServers + ": " + e.getMessage(), e);
         }
     }
 
