@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tailstream.aggregator.AggregationProgress;
-import io.tailstream.aggregator.Aggregator;
-import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.cli.options.KafkaOptions;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.reporter.query.ArchiveDatabase;
@@ -34,8 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A broker that admits clients only with SASL (PLAIN) on the listener the stages are given: {@code run} and
- * {@code archive} with {@code --kafka-config}, the aggregator with the same file's settings. Samples flow end to end,
+ * A broker that admits clients only with SASL (PLAIN) on the listener the stages are given: {@code run},
+ * {@code aggregate} (in a process of its own) and {@code archive} with {@code --kafka-config}. Samples flow end to end,
  * and the password is in nothing the stages print, send or archive.
  */
 class KafkaConfigIntegrationTest {
@@ -67,6 +65,7 @@ class KafkaConfigIntegrationTest {
             System.setOut(capture);
             System.setErr(capture);
             long sent;
+            String aggregateOutput;
             try {
                 int before = printed.size();
                 assertThat(Cli.commandLine().execute("run", "--bootstrap-servers", sasl, "--kafka-config",
@@ -74,11 +73,21 @@ class KafkaConfigIntegrationTest {
                         "--duration", "2s", "--run-id", "sasl-1", "--json", "--spool-dir",
                         dir.resolve("spool").toString())).isZero();
                 sent = samplesSent(printed.toString(StandardCharsets.UTF_8).substring(before));
-                try (Aggregator aggregator = Aggregator.start(sasl,
-                        AggregatorConfig.defaults().withClientOverrides(clientConfig), dir.resolve("state"));
-                     AggregationProgress progress = AggregationProgress.open(sasl, clientConfig)) {
-                    progress.awaitCounts("sasl-1", Map.of(1, sent), Duration.ofSeconds(60));
+                // aggregate runs until stopped: in a process of its own, as a user starts it
+                Process aggregate = new ProcessBuilder(List.of(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-cp",
+                        System.getProperty("java.class.path"), Main.class.getName(), "aggregate",
+                        "--bootstrap-servers", sasl, "--kafka-config", config.toString(), "--state-dir",
+                        dir.resolve("state").toString(), "--no-rollups"))
+                        .redirectErrorStream(true).redirectOutput(dir.resolve("aggregate.log").toFile()).start();
+                try (AggregationProgress progress = AggregationProgress.open(sasl, clientConfig)) {
+                    progress.awaitCounts("sasl-1", Map.of(1, sent), Duration.ofSeconds(90));
+                } finally {
+                    aggregate.destroy();
+                    aggregate.waitFor(60, java.util.concurrent.TimeUnit.SECONDS);
+                    aggregate.destroyForcibly();
                 }
+                aggregateOutput = Files.readString(dir.resolve("aggregate.log"));
                 assertThat(Cli.commandLine().execute("archive", "--bootstrap-servers", sasl, "--kafka-config",
                         config.toString(), "--archive", dir.resolve("archive").toString(), "--until-caught-up"))
                         .isZero();
@@ -95,7 +104,7 @@ class KafkaConfigIntegrationTest {
                 System.setOut(stdout);
                 System.setErr(stderr);
             }
-            String output = printed.toString(StandardCharsets.UTF_8);
+            String output = printed.toString(StandardCharsets.UTF_8) + aggregateOutput;
             stdout.print(output);
             assertThat(sent).isPositive();
             try (ArchiveDatabase db = ArchiveDatabase.open(dir.resolve("archive"));
@@ -106,6 +115,7 @@ class KafkaConfigIntegrationTest {
                 assertThat(rs.getLong(1)).isEqualTo(sent);
                 assertThat(rs.getLong(2)).isEqualTo(sent);
             }
+            assertThat(aggregateOutput).contains("aggregator running against " + sasl);
             assertThat(output).doesNotContain(password);
             assertThat(countFiles(dir.resolve("archive"))).isPositive();
             assertThat(filesContaining(dir.resolve("archive"), password)).isEmpty();
