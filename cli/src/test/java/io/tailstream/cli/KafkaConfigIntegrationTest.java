@@ -140,6 +140,19 @@ class KafkaConfigIntegrationTest {
                 .hasMessage("--kafka-config " + missing.kafkaConfig + ": no such file");
     }
 
+    @Test
+    void streamsReplication_followsTheCluster_unlessTheFileSetsIt() {
+        assertThat(KafkaOptions.withStreamsReplication(Map.of("security.protocol", "SSL"),
+                io.tailstream.infra.kafka.TopicProvisioner.Replication.forBrokers(3)))
+                .containsEntry("replication.factor", "3")
+                .containsEntry("topic.min.insync.replicas", "2")
+                .containsEntry("security.protocol", "SSL");
+        assertThat(KafkaOptions.withStreamsReplication(Map.of("replication.factor", "5"),
+                io.tailstream.infra.kafka.TopicProvisioner.Replication.forBrokers(1)))
+                .containsEntry("replication.factor", "5")
+                .containsEntry("topic.min.insync.replicas", "1");
+    }
+
     private static List<Path> filesContaining(Path root, String text) throws IOException {
         byte[] needle = text.getBytes(StandardCharsets.UTF_8);
         List<Path> hits = new ArrayList<>();

@@ -92,8 +92,9 @@ public final class BrokerCommand implements Callable<Integer> {
                 stopped.countDown();
             }, "tailstream-cluster-shutdown"));
             System.out.println("cluster of " + nodes + " nodes ready: --bootstrap-servers "
-                    + cluster.bootstrapServers() + " (topics: " + replication.factor() + " replicas, min.insync.replicas="
-                    + replication.minInSync() + "; directory " + dir + "); Ctrl-C to stop");
+                    + cluster.bootstrapServers() + " (topics: " + replication.factor()
+                    + " replicas, min.insync.replicas=" + replication.minInSync() + "; directory " + dir
+                    + "); Ctrl-C to stop");
             stopped.await();
         }
         return 0;

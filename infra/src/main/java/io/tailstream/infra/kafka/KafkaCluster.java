@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +45,8 @@ public final class KafkaCluster implements AutoCloseable {
     private final String clusterId;
     private final List<String> javaCommand;
     private final Process[] processes;
+    // nodes killed on purpose: their exit is no startup failure
+    private final java.util.Set<Integer> killed = new java.util.HashSet<>();
     private boolean closed;
 
     private KafkaCluster(Path dir, boolean deleteOnClose, int[] brokerPorts, String clusterId,
@@ -219,8 +220,6 @@ public final class KafkaCluster implements AutoCloseable {
         }
     }
 
-    private final java.util.Set<Integer> killed = new java.util.HashSet<>();
-
     private synchronized boolean killed(int nodeId) {
         return killed.contains(nodeId);
     }
@@ -229,12 +228,6 @@ public final class KafkaCluster implements AutoCloseable {
     public String bootstrapServers() {
         return java.util.Arrays.stream(brokerPorts).mapToObj(p -> "127.0.0.1:" + p)
                 .collect(Collectors.joining(","));
-    }
-
-    /** The client listeners of the nodes except {@code nodeId}: a bootstrap list that avoids a node known gone. */
-    public String bootstrapServersExcept(int nodeId) {
-        return java.util.stream.IntStream.range(0, brokerPorts.length).filter(i -> i + 1 != nodeId)
-                .mapToObj(i -> "127.0.0.1:" + brokerPorts[i]).collect(Collectors.joining(","));
     }
 
     public int size() {
@@ -293,15 +286,6 @@ public final class KafkaCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while killing Kafka node " + nodeId, e);
         }
-    }
-
-    /** Starts a killed node again on its log directory and ports, and waits until every node is a broker again. */
-    public void restart(int nodeId) {
-        synchronized (this) {
-            killed.remove(nodeId);
-        }
-        startNode(nodeId);
-        awaitBrokers(brokerPorts.length);
     }
 
     private Admin admin() {
@@ -380,9 +364,9 @@ public final class KafkaCluster implements AutoCloseable {
         }
     }
 
-    /** Node ids and client ports, for messages. */
+    /** Client ports and directory, for messages. */
     @Override
     public String toString() {
-        return "KafkaCluster" + Map.of("bootstrap", bootstrapServers(), "dir", dir.toString());
+        return "KafkaCluster[bootstrap=" + bootstrapServers() + ", dir=" + dir + "]";
     }
 }
