@@ -62,6 +62,8 @@ class CliUsageTest {
             "run --workload ycsb_a --tables 2             | unknown ycsb option 'tables'",
             "run --url jdbc:mysql://127.0.0.1/x --password-env TAILSTREAM_SURELY_UNSET_VAR | TAILSTREAM_SURELY_UNSET_VAR is not set",
             "demo --duration 0s                           | --duration must be at least 1s",
+            "broker --cluster 0                           | --cluster must be in 1..9, got 0",
+            "broker --cluster 3 --port 65534              | --port must be in 0..65533, got 65534",
             "archive --archive /tmp/x                     | --bootstrap-servers is required",
             "report --out /tmp/r.html                     | Missing required option: '--archive",
             "prepare --workload oltp_read_write           | --url is required",

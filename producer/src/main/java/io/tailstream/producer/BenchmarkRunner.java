@@ -98,10 +98,20 @@ public final class BenchmarkRunner {
      */
     public static RunResult run(RunPlan plan, String bootstrapServers, PrintStream console, SpoolSettings spool,
                                 java.util.function.Consumer<BenchmarkRunner> started) {
+        return run(plan, bootstrapServers, Map.of(), console, spool, started);
+    }
+
+    /**
+     * As {@link #run(RunPlan, String, PrintStream, SpoolSettings, java.util.function.Consumer)}, with further Kafka
+     * producer settings ({@code kafkaConfig}: security, timeouts; they cannot turn idempotence or acks=all off).
+     */
+    public static RunResult run(RunPlan plan, String bootstrapServers, Map<String, Object> kafkaConfig,
+                                PrintStream console, SpoolSettings spool,
+                                java.util.function.Consumer<BenchmarkRunner> started) {
         RunResult result;
         SpoolingTransport.SpoolStats stats;
         try (KafkaSampleSink sink = KafkaSampleSink.create(bootstrapServers, plan.runId(), defaultProducerId(),
-                Map.of(), EmitterSettings.defaults(), spool)) {
+                kafkaConfig, EmitterSettings.defaults(), spool)) {
             BenchmarkRunner runner = new BenchmarkRunner(sink, console);
             started.accept(runner);
             result = runner.run(plan);
@@ -109,9 +119,10 @@ public final class BenchmarkRunner {
         }
         if (stats != null && (stats.blocksSpooled() > 0 || stats.controlEventsSpooled() > 0)) {
             console.printf(java.util.Locale.ROOT, "spool: %,d blocks and %,d control events (%,d bytes, at most %,d"
-                    + " at once) went through %s while Kafka was slow or away (%d episode(s)); all replayed%n",
+                    + " at once) went through %s while Kafka was slow or away (%d episode(s), spooling for %.1f s in"
+                    + " all); all replayed%n",
                     stats.blocksSpooled(), stats.controlEventsSpooled(), stats.bytesSpooled(), stats.highWaterBytes(),
-                    stats.path().getParent(), stats.episodes());
+                    stats.path().getParent(), stats.episodes(), stats.spoolingMillis() / 1000.0);
         }
         return result;
     }

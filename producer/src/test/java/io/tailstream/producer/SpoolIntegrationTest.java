@@ -95,6 +95,7 @@ class SpoolIntegrationTest {
         }
         assertThat(stats.blocksSpooled()).isGreaterThan(20);
         assertThat(stats.episodes()).isPositive();
+        assertThat(stats.spoolingMillis()).isPositive();
         assertThat(dir.resolve("spool").resolve("spool-p1.bin")).doesNotExist(); // drained and deleted
         assertThat(result.steps().get(0).samplesSent()).isEqualTo(result.steps().get(0).samplesRecorded());
         assertThat(sequences).containsExactlyElementsOf(

@@ -157,7 +157,15 @@ public final class AggregateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--http-bind needs --http-port");
         }
         InetSocketAddress httpAddress = httpPort == null ? null : httpAddress();
-        TopicProvisioner.ensure(kafka.bootstrapServers, Topics.all(partitions));
+        java.util.Map<String, Object> kafkaConfig;
+        try {
+            kafkaConfig = kafka.clientConfigObjects();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        TopicProvisioner.ensure(kafka.bootstrapServers, Topics.all(partitions), kafkaConfig);
+        config = config.withClientOverrides(KafkaOptions.withStreamsReplication(kafka.clientConfig(),
+                TopicProvisioner.replication(kafka.bootstrapServers, kafkaConfig)));
         Path dir = stateDir != null ? stateDir : Files.createTempDirectory("tailstream-aggregator-");
         CountDownLatch stopped = new CountDownLatch(1);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

@@ -67,6 +67,8 @@ public final class ArchiveCommand implements Callable<Integer> {
         try {
             config = ArchiverConfig.of(kafka.bootstrapServers, archive).withRollInterval(rollInterval)
                     .withGroupId(groupId);
+            config = new ArchiverConfig(config.bootstrapServers(), config.archiveDir(), config.groupId(),
+                    config.rollInterval(), config.rollRows(), kafka.clientConfig());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

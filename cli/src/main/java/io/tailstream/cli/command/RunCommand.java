@@ -23,6 +23,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
@@ -165,6 +166,12 @@ public final class RunCommand implements Callable<Integer> {
                             + " where the archive lives");
         }
         long limit = parseSize(spoolLimit);
+        Map<String, Object> kafkaConfig;
+        try {
+            kafkaConfig = kafka.clientConfigObjects();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
         // before anything starts or is created: a wrong password or a closed port is reported in a second
         try {
             BenchmarkRunner.checkTargets(plan);
@@ -186,10 +193,14 @@ public final class RunCommand implements Callable<Integer> {
             return LocalRuns.runLocally(plan, outDir, console, json, spool(spoolDir != null ? spoolDir : outDir,
                     limit));
         }
-        TopicProvisioner.ensure(kafka.bootstrapServers, Topics.all(LocalPipeline.PARTITIONS));
+        if (!TopicProvisioner.ensureOrDefer(kafka.bootstrapServers, Topics.all(LocalPipeline.PARTITIONS),
+                kafkaConfig, Duration.ofSeconds(5))) {
+            console.println("Kafka at " + kafka.bootstrapServers + " does not answer: the run starts anyway and"
+                    + " spools until it does");
+        }
         RunResult result;
         try (GracefulStop stop = GracefulStop.install(console)) {
-            result = BenchmarkRunner.run(plan, kafka.bootstrapServers, console,
+            result = BenchmarkRunner.run(plan, kafka.bootstrapServers, kafkaConfig, console,
                     spool(spoolDir != null ? spoolDir : Path.of("."), limit), stop::attach);
         }
         return printResult(result, String.format("run %s: %,d samples in %,d blocks sent to %s", result.runId(),

@@ -15,10 +15,7 @@ import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.metadata.storage.Formatter;
-import org.apache.kafka.server.common.MetadataVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,11 +39,13 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final boolean deleteOnClose;
     private final String bootstrapServers;
     private final int controllerPort;
+    private final String saslBootstrapServers;
     private boolean closed;
 
     private EmbeddedKafka(KafkaRaftServer server, Path logDir, boolean deleteOnClose, String bootstrapServers,
-                          int controllerPort) {
+                          int controllerPort, String saslBootstrapServers) {
         this.controllerPort = controllerPort;
+        this.saslBootstrapServers = saslBootstrapServers;
         this.server = server;
         this.logDir = logDir;
         this.deleteOnClose = deleteOnClose;
@@ -96,50 +95,49 @@ public final class EmbeddedKafka implements AutoCloseable {
                 controllerPort > 0 ? controllerPort : free[1]);
     }
 
-    private static EmbeddedKafka startOn(Path logDir, boolean deleteOnClose, int brokerPort, int controllerPort) {
-        Properties p = new Properties();
-        p.put("process.roles", "broker,controller");
-        p.put("node.id", "1");
-        p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-        p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
-        p.put("controller.listener.names", "CONTROLLER");
-        p.put("inter.broker.listener.name", "PLAINTEXT");
-        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        p.put("log.dirs", logDir.toAbsolutePath().toString());
-        p.put("offsets.topic.replication.factor", "1");
-        p.put("offsets.topic.num.partitions", "4");
-        p.put("transaction.state.log.replication.factor", "1");
-        p.put("transaction.state.log.min.isr", "1");
-        p.put("transaction.state.log.num.partitions", "4");
-        p.put("share.coordinator.state.topic.replication.factor", "1");
-        p.put("share.coordinator.state.topic.min.isr", "1");
-        p.put("group.initial.rebalance.delay.ms", "0");
-        p.put("num.partitions", "1");
-        p.put("auto.create.topics.enable", "false");
-        // blocks can be large; allow up to the samples topic's max.message.bytes
-        p.put("message.max.bytes", String.valueOf(8 * 1024 * 1024));
-        p.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
-        KafkaConfig config = new KafkaConfig(p, false);
-        try {
-            if (isEmpty(logDir)) {
-                new Formatter()
-                        .setClusterId(Uuid.randomUuid().toString())
-                        .setNodeId(1)
-                        .addDirectory(logDir.toAbsolutePath().toString())
-                        .setReleaseVersion(MetadataVersion.latestProduction())
-                        .setControllerListenerName("CONTROLLER")
-                        .setMetadataLogDirectory(config.metadataLogDir())
-                        .setPrintStream(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()))
-                        .run();
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot format the Kafka log directory " + logDir, e);
+    /**
+     * Starts a broker with a temporary log directory (deleted on close) that has, besides its PLAINTEXT listener, a
+     * SASL_PLAINTEXT listener (mechanism PLAIN) admitting {@code user} with {@code password}: for trying clients'
+     * security settings ({@code --kafka-config}) against Kafka's own authentication.
+     */
+    public static EmbeddedKafka startWithSaslPlain(String user, String password) {
+        if (user == null || user.isBlank() || user.contains("\"") || password == null || password.contains("\"")) {
+            throw new IllegalArgumentException("SASL user and password must be non-empty and free of quotes");
         }
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("tailstream-kafka-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary Kafka log directory", e);
+        }
+        int[] free = freePorts(3);
+        Properties p = KafkaNodeConfig.properties(1, free[0], free[1], "1@127.0.0.1:" + free[1], dir, 1);
+        p.put("listeners", p.get("listeners") + ",SASL_PLAINTEXT://127.0.0.1:" + free[2]);
+        p.put("advertised.listeners", p.get("advertised.listeners") + ",SASL_PLAINTEXT://127.0.0.1:" + free[2]);
+        p.put("listener.security.protocol.map", p.get("listener.security.protocol.map")
+                + ",SASL_PLAINTEXT:SASL_PLAINTEXT");
+        p.put("sasl.enabled.mechanisms", "PLAIN");
+        p.put("listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required user_" + user + "=\"" + password
+                        + "\";");
+        return startOn(p, dir, true, free[0], free[1], "127.0.0.1:" + free[2]);
+    }
+
+    private static EmbeddedKafka startOn(Path logDir, boolean deleteOnClose, int brokerPort, int controllerPort) {
+        Properties p = KafkaNodeConfig.properties(1, brokerPort, controllerPort, "1@127.0.0.1:" + controllerPort,
+                logDir, 1);
+        return startOn(p, logDir, deleteOnClose, brokerPort, controllerPort, null);
+    }
+
+    private static EmbeddedKafka startOn(Properties p, Path logDir, boolean deleteOnClose, int brokerPort,
+                                         int controllerPort, String saslBootstrapServers) {
+        KafkaConfig config = new KafkaConfig(p, false);
+        KafkaNodeConfig.formatIfEmpty(config, KafkaNodeConfig.newClusterId(), 1, logDir);
         KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
         server.startup();
         String bootstrap = "127.0.0.1:" + brokerPort;
-        EmbeddedKafka kafka = new EmbeddedKafka(server, logDir, deleteOnClose, bootstrap, controllerPort);
+        EmbeddedKafka kafka = new EmbeddedKafka(server, logDir, deleteOnClose, bootstrap, controllerPort,
+                saslBootstrapServers);
         try {
             kafka.awaitReady();
         } catch (RuntimeException e) {
@@ -153,6 +151,11 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** {@code host:port} of the broker's PLAINTEXT listener. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** {@code host:port} of the SASL_PLAINTEXT listener, if the broker was started with one. */
+    public java.util.Optional<String> saslBootstrapServers() {
+        return java.util.Optional.ofNullable(saslBootstrapServers);
     }
 
     public Path logDir() {
@@ -207,7 +210,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
-    private static boolean isEmpty(Path dir) {
+    static boolean isEmpty(Path dir) {
         try {
             Files.createDirectories(dir);
             try (var entries = Files.list(dir)) {
@@ -219,7 +222,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /** {@code n} distinct free ports on 127.0.0.1, none equal to a port already chosen ({@code taken}). */
-    private static int[] freePorts(int n, int... taken) {
+    static int[] freePorts(int n, int... taken) {
         java.util.List<ServerSocket> sockets = new java.util.ArrayList<>();
         try {
             int[] ports = new int[n];
@@ -257,7 +260,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         try {
             Files.walkFileTree(dir, new SimpleFileVisitor<>() {
                 @Override

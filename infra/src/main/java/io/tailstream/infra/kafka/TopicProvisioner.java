@@ -14,6 +14,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -24,8 +27,10 @@ import org.slf4j.LoggerFactory;
  * topics are created with their partitions and configs; existing ones are left as they are (an operator may have
  * tuned them), but a topic with fewer partitions than asked for is reported.
  *
- * <p>Replication factor: the broker's default ({@code default.replication.factor}), so one call serves a
- * one-node test broker and a three-node cluster alike.
+ * <p>Replication is chosen from the cluster's size ({@link Replication#forBrokers}): three replicas and
+ * {@code min.insync.replicas=2} from three brokers on, so a topic survives the loss of one broker and an
+ * acknowledged ({@code acks=all}) record is on two of them; one replica on a one-broker cluster. A spec that sets
+ * {@code min.insync.replicas} itself keeps its value.
  */
 public final class TopicProvisioner {
 
@@ -34,24 +39,72 @@ public final class TopicProvisioner {
 
     private TopicProvisioner() {}
 
-    /** Ensures the topics exist; {@code clientConfig} may carry security settings (SASL/TLS) for the admin client. */
-    public static void ensure(String bootstrapServers, List<TopicSpec> specs, Map<String, Object> clientConfig) {
+    /**
+     * Replication of tailstream's topics on a cluster.
+     *
+     * @param factor    replicas per partition
+     * @param minInSync {@code min.insync.replicas}: replicas that must have a record before an {@code acks=all}
+     *                  producer is told it is written
+     */
+    public record Replication(int factor, int minInSync) {
+
+        /** {@code min(brokers, 3)} replicas; two in sync from three replicas on, else one. */
+        public static Replication forBrokers(int brokers) {
+            if (brokers < 1) {
+                throw new IllegalArgumentException("a cluster has at least one broker, not " + brokers);
+            }
+            int factor = Math.min(brokers, 3);
+            return new Replication(factor, factor >= 3 ? 2 : 1);
+        }
+    }
+
+    /**
+     * The replication tailstream's topics get on the cluster at {@code bootstrapServers}, from the brokers it has
+     * now; {@code clientConfig} may carry security settings for the admin client.
+     */
+    public static Replication replication(String bootstrapServers, Map<String, Object> clientConfig) {
+        try (Admin admin = Admin.create(adminProperties(bootstrapServers, clientConfig))) {
+            return replication(admin);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking " + bootstrapServers + " for its brokers", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot ask " + bootstrapServers + " for its brokers: "
+                    + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
+        }
+    }
+
+    private static Replication replication(Admin admin)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return Replication.forBrokers(admin.describeCluster().nodes().get(TIMEOUT_S, TimeUnit.SECONDS).size());
+    }
+
+    private static Properties adminProperties(String bootstrapServers, Map<String, Object> clientConfig) {
         Properties p = new Properties();
         p.putAll(clientConfig);
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        try (Admin admin = Admin.create(p)) {
+        return p;
+    }
+
+    /** Ensures the topics exist; {@code clientConfig} may carry security settings (SASL/TLS) for the admin client. */
+    public static void ensure(String bootstrapServers, List<TopicSpec> specs, Map<String, Object> clientConfig) {
+        try (Admin admin = Admin.create(adminProperties(bootstrapServers, clientConfig))) {
+            Replication replication = replication(admin);
             Set<String> existing = admin.listTopics().names().get(TIMEOUT_S, TimeUnit.SECONDS);
             List<NewTopic> toCreate = new ArrayList<>();
             for (TopicSpec spec : specs) {
                 if (!existing.contains(spec.name())) {
+                    Map<String, String> configs = new HashMap<>(spec.configs());
+                    configs.putIfAbsent(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG,
+                            String.valueOf(replication.minInSync()));
                     toCreate.add(new NewTopic(spec.name(), java.util.Optional.of(spec.partitions()),
-                            java.util.Optional.empty()).configs(new HashMap<>(spec.configs())));
+                            java.util.Optional.of((short) replication.factor())).configs(configs));
                 }
             }
             for (var entry : admin.createTopics(toCreate).values().entrySet()) {
                 try {
                     entry.getValue().get(TIMEOUT_S, TimeUnit.SECONDS);
-                    log.info("created topic {}", entry.getKey());
+                    log.info("created topic {} ({})", entry.getKey(), replication);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw new IllegalStateException("cannot create topic " + entry.getKey() + " on "
@@ -112,6 +165,68 @@ public final class TopicProvisioner {
                         + TIMEOUT_S + " s: " + leaderless);
             }
             Thread.sleep(50);
+        }
+    }
+
+    /**
+     * Ensures the topics exist if the cluster answers within {@code wait}; if it does not, returns false at once and
+     * keeps trying in a daemon thread until they are ensured, so a producer that starts while the cluster is away
+     * (and spools meanwhile) finds its topics when the cluster comes up.
+     *
+     * @return true if the topics were ensured now
+     */
+    public static boolean ensureOrDefer(String bootstrapServers, List<TopicSpec> specs,
+                                        Map<String, Object> clientConfig, java.time.Duration wait) {
+        if (reachable(bootstrapServers, clientConfig, wait)) {
+            ensure(bootstrapServers, specs, clientConfig);
+            return true;
+        }
+        Thread t = new Thread(() -> {
+            while (true) {
+                try {
+                    if (reachable(bootstrapServers, clientConfig, wait)) {
+                        ensure(bootstrapServers, specs, clientConfig);
+                        log.info("topics ensured on {}, which answers again", bootstrapServers);
+                        return;
+                    }
+                } catch (IllegalStateException e) {
+                    if (Thread.currentThread().isInterrupted()) {
+                        return;
+                    }
+                    log.debug("topics not yet ensured on {}: {}", bootstrapServers, e.getMessage());
+                }
+            }
+        }, "tailstream-topic-provisioner");
+        t.setDaemon(true);
+        t.start();
+        return false;
+    }
+
+    /**
+     * Whether the cluster names its brokers within {@code wait}.
+     *
+     * @throws IllegalStateException if it answers but refuses the client (authentication, authorization)
+     */
+    private static boolean reachable(String bootstrapServers, Map<String, Object> clientConfig,
+                                     java.time.Duration wait) {
+        Admin admin = Admin.create(adminProperties(bootstrapServers, clientConfig));
+        try {
+            return !admin.describeCluster().nodes().get(wait.toMillis(), TimeUnit.MILLISECONDS).isEmpty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking " + bootstrapServers + " for its brokers", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof AuthenticationException || e.getCause() instanceof AuthorizationException) {
+                // it answers, and says no: spooling until it answers would wait forever
+                throw new IllegalStateException("Kafka at " + bootstrapServers + " refused this client: "
+                        + e.getCause().getMessage(), e.getCause());
+            }
+            return false;
+        } catch (TimeoutException e) {
+            return false;
+        } finally {
+            // at once: a plain close() waits for the unanswered request until Kafka's API timeout (60 s)
+            admin.close(java.time.Duration.ZERO);
         }
     }
 

@@ -57,8 +57,9 @@ public final class KafkaSampleSink implements SampleSink {
         if (spool == null) {
             return create(bootstrapServers, runId, producerId, extraKafkaConfig, settings);
         }
+        // may start while Kafka is away: blocks and events are spooled until it answers
         KafkaTransport kafka = new KafkaTransport(bootstrapServers, "tailstream-producer-" + producerId,
-                extraKafkaConfig, SpoolingTransport.KAFKA_MAX_BLOCK);
+                extraKafkaConfig, SpoolingTransport.KAFKA_MAX_BLOCK, spool.drainTimeout());
         SpoolingTransport transport;
         try {
             transport = new SpoolingTransport(kafka, spool, producerId);
@@ -137,6 +138,11 @@ public final class KafkaSampleSink implements SampleSink {
     @Override
     public long samplesSent() {
         return emitter.samplesAcked();
+    }
+
+    /** Blocks Kafka has acknowledged (or the spool has taken over). */
+    public long blocksAcked() {
+        return emitter.blocksAcked();
     }
 
     /** Blocks handed over by workers and not yet sent. */

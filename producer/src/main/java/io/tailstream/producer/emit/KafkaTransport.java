@@ -36,7 +36,10 @@ public final class KafkaTransport implements BlockTransport {
     private final java.util.Set<String> threadNames;
     private final KafkaProducer<byte[], byte[]> producer;
     private final KafkaProducer<byte[], byte[]> controlProducer;
-    private final int partitions;
+    private final String bootstrapServers;
+    private final Duration partitionsWait;
+    // 0 while unknown (a transport that started while Kafka did not answer)
+    private volatile int partitions;
 
     /**
      * @param extraConfig further producer settings (security, timeouts); they cannot turn idempotence or acks=all off
@@ -54,6 +57,20 @@ public final class KafkaTransport implements BlockTransport {
      */
     public KafkaTransport(String bootstrapServers, String clientId, Map<String, Object> extraConfig,
                           Duration maxBlock) {
+        this(bootstrapServers, clientId, extraConfig, maxBlock, null);
+    }
+
+    /**
+     * A transport that may start while Kafka does not answer (a spooling sink's): the samples topic's partition
+     * count is then asked for again when it is first needed (a step's end), for at most {@code partitionsWait}.
+     *
+     * @param partitionsWait null: ask at construction for {@link #STARTUP_METADATA_WAIT} and fail if Kafka does not
+     *                       answer
+     */
+    public KafkaTransport(String bootstrapServers, String clientId, Map<String, Object> extraConfig,
+                          Duration maxBlock, Duration partitionsWait) {
+        this.bootstrapServers = bootstrapServers;
+        this.partitionsWait = partitionsWait;
         Map<String, Object> cfg = new HashMap<>(extraConfig == null ? Map.of() : extraConfig);
         cfg.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         cfg.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
@@ -76,20 +93,42 @@ public final class KafkaTransport implements BlockTransport {
         control.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         cfg.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, SAMPLES_LINGER_MS);
         cfg.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        this.producer = new KafkaProducer<>(cfg);
+        KafkaProducer<byte[], byte[]> samples = new KafkaProducer<>(cfg);
+        int known;
+        try {
+            known = partitionsWait == null ? samplePartitions(samples, STARTUP_METADATA_WAIT)
+                    : samplePartitionsIfKnown(samples);
+        } catch (RuntimeException e) {
+            samples.close(Duration.ZERO);
+            throw new EmitException("cannot read the partitions of topic " + Topics.SAMPLES + " at "
+                    + bootstrapServers + ": " + e.getMessage(), e);
+        }
+        if (known == 0 && !cfg.containsKey(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION)) {
+            // Kafka is away, and its topics may be created while this producer sends. A partition's first batch
+            // refused because the new partition is not yet hosted (NOT_LEADER_OR_FOLLOWER) while a later batch,
+            // in flight beside it, is accepted as the producer's first there, leaves the first retried as
+            // OUT_OF_ORDER_SEQUENCE_NUMBER until the delivery timeout (2 min; seen when the topics were created
+            // by the run as the broker came up). One request in flight keeps the first batch first.
+            samples.close(Duration.ZERO);
+            cfg.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+            samples = new KafkaProducer<>(cfg);
+        }
+        this.producer = samples;
+        this.partitions = known;
         try {
             this.controlProducer = new KafkaProducer<>(control);
         } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
             throw e;
         }
+    }
+
+    /** The partition count if Kafka answers within one {@code max.block.ms}, else 0 (unknown). */
+    private static int samplePartitionsIfKnown(KafkaProducer<byte[], byte[]> producer) {
         try {
-            this.partitions = samplePartitions(producer);
-        } catch (RuntimeException e) {
-            producer.close(Duration.ZERO);
-            controlProducer.close(Duration.ZERO);
-            throw new EmitException("cannot read the partitions of topic " + Topics.SAMPLES + " at "
-                    + bootstrapServers + ": " + e.getMessage(), e);
+            return producer.partitionsFor(Topics.SAMPLES).size();
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            return 0;
         }
     }
 
@@ -98,8 +137,8 @@ public final class KafkaTransport implements BlockTransport {
      * {@link #STARTUP_METADATA_WAIT}: a short {@code max.block.ms} (the spooling sink's) must not make a broker that is
      * merely slow to answer the first metadata request fail the run.
      */
-    private static int samplePartitions(KafkaProducer<byte[], byte[]> producer) {
-        long deadline = System.nanoTime() + STARTUP_METADATA_WAIT.toNanos();
+    private static int samplePartitions(KafkaProducer<byte[], byte[]> producer, Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
             try {
                 return producer.partitionsFor(Topics.SAMPLES).size();
@@ -113,7 +152,22 @@ public final class KafkaTransport implements BlockTransport {
 
     @Override
     public int samplePartitions() {
-        return partitions;
+        int known = partitions;
+        if (known > 0) {
+            return known;
+        }
+        synchronized (this) {
+            if (partitions == 0) {
+                try {
+                    partitions = samplePartitions(producer, partitionsWait);
+                } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                    throw new EmitException("Kafka at " + bootstrapServers + " did not tell the partitions of topic "
+                            + Topics.SAMPLES + " within " + partitionsWait.toSeconds() + " s: is it reachable, does"
+                            + " the topic exist?", e);
+                }
+            }
+            return partitions;
+        }
     }
 
     @Override

@@ -73,6 +73,8 @@ public final class SpoolingTransport implements BlockTransport {
     private RuntimeException replayFailure;
     private long blocksSpooled;
     private long spoolEpisodes;
+    private long spoolingSinceNanos;
+    private long spoolingNanos;
     private Exception lastKafkaError;
     private long lastKafkaErrorNanos;
 
@@ -125,8 +127,7 @@ public final class SpoolingTransport implements BlockTransport {
             }
             if (spooling || inflightBytes + block.length > settings.maxInflightBytes()) {
                 if (!spooling) {
-                    spooling = true;
-                    spoolEpisodes++;
+                    startSpoolingLocked();
                     log.warn("Kafka is slow or unreachable ({} bytes unacknowledged): spooling blocks to {}",
                             inflightBytes, spool.path());
                 }
@@ -137,6 +138,12 @@ public final class SpoolingTransport implements BlockTransport {
             inflightBlocks++;
         }
         sendInner(new SpoolFile.Entry(partition, key, block), ack);
+    }
+
+    private void startSpoolingLocked() {
+        spooling = true;
+        spoolEpisodes++;
+        spoolingSinceNanos = System.nanoTime();
     }
 
     private void spoolLocked(SpoolFile.Entry e, Ack ack) {
@@ -161,8 +168,7 @@ public final class SpoolingTransport implements BlockTransport {
             if (retry && !closed) {
                 try {
                     if (!spooling) {
-                        spooling = true;
-                        spoolEpisodes++;
+                        startSpoolingLocked();
                     }
                     spoolLocked(e, ack);
                     return;
@@ -188,6 +194,7 @@ public final class SpoolingTransport implements BlockTransport {
                     while (!closed && (spool.isEmpty() || inflightBytes >= settings.maxInflightBytes() / 2)) {
                         if (spooling && spool.isEmpty() && spool.resetIfCaughtUp()) {
                             spooling = false; // caught up: new blocks go straight to Kafka again, after these
+                            spoolingNanos += System.nanoTime() - spoolingSinceNanos;
                             log.info("spool {} replayed; sending directly again", spool.path());
                         }
                         // woken by spooled blocks and acknowledgements; the timeout is a safety net
@@ -417,13 +424,16 @@ public final class SpoolingTransport implements BlockTransport {
      * @param episodes             times the block path switched from Kafka to the spool
      * @param controlEventsSpooled control events that waited for the broker: appended to the control spool, or sent
      *                             again after a retriable failure
+     * @param spoolingMillis       how long the block path spooled, over all episodes: from the first block spooled
+     *                             until the spool was replayed (until now for an episode still going on)
      */
     public record SpoolStats(Path path, long blocksSpooled, long bytesSpooled, long highWaterBytes, long episodes,
-                             long controlEventsSpooled) {}
+                             long controlEventsSpooled, long spoolingMillis) {}
 
     public synchronized SpoolStats stats() {
+        long nanos = spoolingNanos + (spooling ? System.nanoTime() - spoolingSinceNanos : 0);
         return new SpoolStats(spool.path(), blocksSpooled, spool.bytesAppended() + controlSpool.bytesAppended(),
-                heldHighWaterBytes, spoolEpisodes, controlEventsSpooled);
+                heldHighWaterBytes, spoolEpisodes, controlEventsSpooled, TimeUnit.NANOSECONDS.toMillis(nanos));
     }
 
     /** Most bytes both spool files held at once since the previous call (or the start): a step's peak. */

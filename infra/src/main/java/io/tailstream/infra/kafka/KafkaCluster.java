@@ -1,0 +1,372 @@
+package io.tailstream.infra.kafka;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.StringJoiner;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Node;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Kafka cluster of several KRaft nodes on 127.0.0.1, each a {@link KafkaNode} in a JVM of its own (Kafka's
+ * own server code, from this process's class path): every node is broker and controller, the controller quorum is
+ * all of them, so a three-node cluster keeps its quorum and its data when one node is lost. Kafka's own topics and
+ * new topics get {@code min(nodes, 3)} replicas and, from three on, {@code min.insync.replicas=2}.
+ *
+ * <p>Each node keeps its log, its {@code server.properties} and its console output ({@code node.log}) in
+ * {@code DIR/node-ID}. A directory that already holds a cluster is started again on the same ports and cluster id.
+ * Startup takes 10-30 s on a loaded 2-core machine (three JVMs starting at once).
+ *
+ * <p>Nodes stop with {@link #close()}, and on their own when this process ends (they watch its pipe).
+ * Thread safe; {@link #close()} is idempotent.
+ */
+public final class KafkaCluster implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaCluster.class);
+    private static final long READY_TIMEOUT_MS = 120_000;
+    private static final String CLUSTER_ID_FILE = "cluster.id";
+
+    private final Path dir;
+    private final boolean deleteOnClose;
+    private final int[] brokerPorts;
+    private final String clusterId;
+    private final List<String> javaCommand;
+    private final Process[] processes;
+    // nodes killed on purpose: their exit is no startup failure
+    private final java.util.Set<Integer> killed = new java.util.HashSet<>();
+    private boolean closed;
+
+    private KafkaCluster(Path dir, boolean deleteOnClose, int[] brokerPorts, String clusterId,
+                         List<String> javaCommand) {
+        this.dir = dir;
+        this.deleteOnClose = deleteOnClose;
+        this.brokerPorts = brokerPorts;
+        this.clusterId = clusterId;
+        this.javaCommand = javaCommand;
+        this.processes = new Process[brokerPorts.length];
+    }
+
+    /** Starts {@code nodes} nodes in a temporary directory, on free ports; the directory is deleted on close. */
+    public static KafkaCluster start(int nodes) {
+        try {
+            return start(nodes, Files.createTempDirectory("tailstream-cluster-"), true, 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary Kafka cluster directory", e);
+        }
+    }
+
+    /**
+     * Starts a cluster of {@code nodes} nodes (1 to 9) in {@code dir}, or the cluster {@code dir} already holds (then
+     * {@code nodes} must match and {@code firstPort} is ignored: the ports are those it had).
+     *
+     * @param firstPort client port of node 1, the next ones follow ({@code firstPort + 1}, ...); 0: free ports
+     */
+    public static KafkaCluster start(int nodes, Path dir, boolean deleteOnClose, int firstPort) {
+        if (nodes < 1 || nodes > 9) {
+            throw new IllegalArgumentException("a cluster has 1 to 9 nodes, not " + nodes);
+        }
+        if (firstPort < 0 || firstPort + nodes - 1 > 65_535) {
+            throw new IllegalArgumentException("port must be in 0.." + (65_536 - nodes) + ", was " + firstPort);
+        }
+        try {
+            Files.createDirectories(dir);
+            Path idFile = dir.resolve(CLUSTER_ID_FILE);
+            int[] brokerPorts = new int[nodes];
+            String clusterId;
+            if (Files.exists(idFile)) {
+                clusterId = Files.readString(idFile, StandardCharsets.UTF_8).trim();
+                for (int i = 0; i < nodes; i++) {
+                    Path props = serverProperties(dir, i + 1);
+                    if (!Files.exists(props)) {
+                        throw new IllegalArgumentException(dir + " holds a cluster of other than " + nodes
+                                + " nodes (no " + props.getFileName() + " for node " + (i + 1) + ")");
+                    }
+                    brokerPorts[i] = brokerPort(load(props));
+                }
+                if (Files.exists(serverProperties(dir, nodes + 1))) {
+                    throw new IllegalArgumentException(dir + " holds a cluster of more than " + nodes + " nodes");
+                }
+            } else {
+                clusterId = KafkaNodeConfig.newClusterId();
+                writeConfigs(dir, nodes, firstPort, brokerPorts);
+                Files.writeString(idFile, clusterId + "\n", StandardCharsets.UTF_8);
+            }
+            KafkaCluster cluster = new KafkaCluster(dir, deleteOnClose, brokerPorts, clusterId, javaCommand());
+            try {
+                for (int i = 1; i <= nodes; i++) {
+                    cluster.startNode(i);
+                }
+                cluster.awaitBrokers(nodes);
+            } catch (RuntimeException e) {
+                cluster.close();
+                throw e;
+            }
+            log.info("Kafka cluster of {} nodes ready at {} (directory {})", nodes, cluster.bootstrapServers(), dir);
+            return cluster;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare a Kafka cluster in " + dir, e);
+        }
+    }
+
+    private static void writeConfigs(Path dir, int nodes, int firstPort, int[] brokerPorts) throws IOException {
+        int[] free = EmbeddedKafka.freePorts(2 * nodes, firstPort == 0 ? new int[0]
+                : java.util.stream.IntStream.range(firstPort, firstPort + nodes).toArray());
+        int[] controllerPorts = new int[nodes];
+        StringJoiner voters = new StringJoiner(",");
+        for (int i = 0; i < nodes; i++) {
+            brokerPorts[i] = firstPort == 0 ? free[nodes + i] : firstPort + i;
+            controllerPorts[i] = free[i];
+            voters.add((i + 1) + "@127.0.0.1:" + controllerPorts[i]);
+        }
+        int replicas = Math.min(nodes, 3);
+        for (int i = 0; i < nodes; i++) {
+            Path nodeDir = dir.resolve("node-" + (i + 1));
+            Properties p = KafkaNodeConfig.properties(i + 1, brokerPorts[i], controllerPorts[i], voters.toString(),
+                    nodeDir.resolve("log"), replicas);
+            p.put("min.insync.replicas", String.valueOf(KafkaNodeConfig.minInSyncReplicas(replicas)));
+            Files.createDirectories(nodeDir);
+            try (Writer w = Files.newBufferedWriter(serverProperties(dir, i + 1), StandardCharsets.UTF_8)) {
+                p.store(w, "tailstream cluster node " + (i + 1));
+            }
+        }
+    }
+
+    private static Path serverProperties(Path dir, int nodeId) {
+        return dir.resolve("node-" + nodeId).resolve("server.properties");
+    }
+
+    private static Properties load(Path file) throws IOException {
+        Properties p = new Properties();
+        try (var r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        }
+        return p;
+    }
+
+    private static int brokerPort(Properties p) {
+        String l = p.getProperty("advertised.listeners");
+        String plain = l.split(",")[0];
+        return Integer.parseInt(plain.substring(plain.lastIndexOf(':') + 1));
+    }
+
+    /** {@code java -cp <this process's class path>}, with a heap fit for a test or a laptop. */
+    private static List<String> javaCommand() {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return List.of(java, "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp", System.getProperty("java.class.path"), KafkaNode.class.getName());
+    }
+
+    private synchronized void startNode(int nodeId) {
+        if (processes[nodeId - 1] != null && processes[nodeId - 1].isAlive()) {
+            throw new IllegalStateException("node " + nodeId + " is running");
+        }
+        Path nodeDir = dir.resolve("node-" + nodeId);
+        List<String> cmd = new ArrayList<>(javaCommand);
+        cmd.add(serverProperties(dir, nodeId).toString());
+        cmd.add(clusterId);
+        try {
+            processes[nodeId - 1] = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(nodeDir.resolve("node.log").toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start Kafka node " + nodeId + ": " + cmd, e);
+        }
+    }
+
+    /** Waits until {@code count} brokers are registered and unfenced. */
+    private void awaitBrokers(int count) {
+        long deadline = System.currentTimeMillis() + READY_TIMEOUT_MS;
+        try (Admin admin = admin()) {
+            while (true) {
+                for (int i = 0; i < processes.length; i++) {
+                    Process p = processes[i];
+                    if (p != null && !p.isAlive() && !killed(i + 1)) {
+                        throw new IllegalStateException("Kafka node " + (i + 1) + " exited with " + p.exitValue()
+                                + " while starting; last lines of " + dir.resolve("node-" + (i + 1)) + "/node.log:\n"
+                                + tail(dir.resolve("node-" + (i + 1)).resolve("node.log")));
+                    }
+                }
+                try {
+                    if (admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() >= count) {
+                        return;
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for the Kafka cluster", e);
+                } catch (Exception e) {
+                    log.debug("cluster not ready yet: {}", e.toString());
+                }
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("Kafka cluster at " + bootstrapServers() + " has not " + count
+                            + " brokers after " + READY_TIMEOUT_MS + " ms (node logs in " + dir + ")");
+                }
+                sleep(200);
+            }
+        }
+    }
+
+    private synchronized boolean killed(int nodeId) {
+        return killed.contains(nodeId);
+    }
+
+    /** The client listeners of all nodes, {@code 127.0.0.1:P1,127.0.0.1:P2,...}. */
+    public String bootstrapServers() {
+        return java.util.Arrays.stream(brokerPorts).mapToObj(p -> "127.0.0.1:" + p)
+                .collect(Collectors.joining(","));
+    }
+
+    public int size() {
+        return brokerPorts.length;
+    }
+
+    public String clusterId() {
+        return clusterId;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** The process of node {@code nodeId} (1-based), e.g. to check it is a JVM of its own. */
+    public synchronized ProcessHandle process(int nodeId) {
+        return processes[nodeId - 1].toHandle();
+    }
+
+    /** The node that leads {@code topic}'s partition {@code partition} now. */
+    public int leaderOf(String topic, int partition) {
+        try (Admin admin = admin()) {
+            TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
+                    .get(topic);
+            Node leader = d.partitions().get(partition).leader();
+            if (leader == null || leader.isEmpty()) {
+                throw new IllegalStateException(topic + "-" + partition + " has no leader");
+            }
+            return leader.id();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking for the leader of " + topic, e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot find the leader of " + topic + "-" + partition + " on "
+                    + bootstrapServers() + ": " + e, e);
+        }
+    }
+
+    /**
+     * Kills node {@code nodeId}'s JVM at once (SIGKILL: no shutdown, no flush, as a machine that loses power) and
+     * waits until the process is gone.
+     */
+    public void kill(int nodeId) {
+        Process p;
+        synchronized (this) {
+            killed.add(nodeId);
+            p = processes[nodeId - 1];
+        }
+        p.destroyForcibly();
+        try {
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("Kafka node " + nodeId + " (pid " + p.pid() + ") still alive 30 s"
+                        + " after SIGKILL");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while killing Kafka node " + nodeId, e);
+        }
+    }
+
+    private Admin admin() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
+        return Admin.create(p);
+    }
+
+    /**
+     * Stops every node and waits for them: a clean Kafka shutdown (SIGTERM) when the directory is kept, at once
+     * (SIGKILL) when it is deleted anyway.
+     */
+    @Override
+    public void close() {
+        List<Process> running = new ArrayList<>();
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (Process p : processes) {
+                if (p != null) {
+                    running.add(p);
+                }
+            }
+        }
+        for (Process p : running) {
+            if (deleteOnClose) {
+                p.destroyForcibly();
+            } else {
+                closeQuietly(p.getOutputStream()); // the node's cue to stop
+                p.destroy();
+            }
+        }
+        for (Process p : running) {
+            try {
+                if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                    log.warn("Kafka node pid {} did not stop within 60 s; killing it", p.pid());
+                    p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                p.destroyForcibly();
+            }
+        }
+        if (deleteOnClose) {
+            EmbeddedKafka.deleteRecursively(dir);
+        }
+    }
+
+    private static void closeQuietly(OutputStream out) {
+        try {
+            out.close();
+        } catch (IOException e) {
+            log.debug("closing a node's pipe: {}", e.toString());
+        }
+    }
+
+    private static String tail(Path file) {
+        try {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(unreadable: " + e + ")";
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the Kafka cluster", e);
+        }
+    }
+
+    /** Client ports and directory, for messages. */
+    @Override
+    public String toString() {
+        return "KafkaCluster[bootstrap=" + bootstrapServers() + ", dir=" + dir + "]";
+    }
+}

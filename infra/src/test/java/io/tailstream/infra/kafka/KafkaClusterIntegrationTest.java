@@ -1,0 +1,71 @@
+package io.tailstream.infra.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tailstream.schemas.TopicSpec;
+import io.tailstream.schemas.Topics;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Three Kafka nodes in three JVMs of their own: one cluster, and tailstream's topics replicated three times with two
+ * replicas in sync required.
+ */
+class KafkaClusterIntegrationTest {
+
+    @Test
+    void threeNodes_separateProcesses_topicsReplicatedThreeTimesTwoInSync() throws Exception {
+        long started = System.nanoTime();
+        try (KafkaCluster cluster = KafkaCluster.start(3)) {
+            System.out.printf("three-node cluster ready in %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+            Set<Long> pids = java.util.stream.IntStream.rangeClosed(1, 3).mapToObj(cluster::process)
+                    .map(ProcessHandle::pid).collect(Collectors.toSet());
+            assertThat(pids).hasSize(3).doesNotContain(ProcessHandle.current().pid());
+            assertThat(cluster.bootstrapServers().split(",")).hasSize(3);
+            assertThat(TopicProvisioner.replication(cluster.bootstrapServers(), Map.of()))
+                    .isEqualTo(new TopicProvisioner.Replication(3, 2));
+
+            List<TopicSpec> specs = Topics.all(2);
+            TopicProvisioner.ensure(cluster.bootstrapServers(), specs);
+            Properties p = new Properties();
+            p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+            try (Admin admin = Admin.create(p)) {
+                assertThat(admin.describeCluster().clusterId().get(30, TimeUnit.SECONDS))
+                        .isEqualTo(cluster.clusterId());
+                List<String> names = specs.stream().map(TopicSpec::name).toList();
+                Map<String, TopicDescription> described = admin.describeTopics(names).allTopicNames()
+                        .get(30, TimeUnit.SECONDS);
+                for (TopicDescription d : described.values()) {
+                    assertThat(d.partitions()).allSatisfy(pi -> assertThat(pi.replicas()).as(d.name()).hasSize(3));
+                }
+                List<ConfigResource> resources = names.stream()
+                        .map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).toList();
+                Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get(30, TimeUnit.SECONDS);
+                assertThat(configs.values()).allSatisfy(c ->
+                        assertThat(c.get("min.insync.replicas").value()).isEqualTo("2"));
+            }
+        }
+    }
+
+    @Test
+    void replication_fromClusterSize() {
+        assertThat(TopicProvisioner.Replication.forBrokers(1)).isEqualTo(new TopicProvisioner.Replication(1, 1));
+        assertThat(TopicProvisioner.Replication.forBrokers(2)).isEqualTo(new TopicProvisioner.Replication(2, 1));
+        assertThat(TopicProvisioner.Replication.forBrokers(3)).isEqualTo(new TopicProvisioner.Replication(3, 2));
+        assertThat(TopicProvisioner.Replication.forBrokers(7)).isEqualTo(new TopicProvisioner.Replication(3, 2));
+        assertThatThrownBy(() -> TopicProvisioner.Replication.forBrokers(0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
