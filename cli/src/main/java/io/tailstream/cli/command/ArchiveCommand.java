@@ -66,9 +66,7 @@ public final class ArchiveCommand implements Callable<Integer> {
         ArchiverConfig config;
         try {
             config = ArchiverConfig.of(kafka.bootstrapServers, archive).withRollInterval(rollInterval)
-                    .withGroupId(groupId);
-            config = new ArchiverConfig(config.bootstrapServers(), config.archiveDir(), config.groupId(),
-                    config.rollInterval(), config.rollRows(), kafka.clientConfig());
+                    .withGroupId(groupId).withKafkaProperties(kafka.clientConfig());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

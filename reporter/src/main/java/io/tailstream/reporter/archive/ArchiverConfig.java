@@ -85,4 +85,17 @@ public record ArchiverConfig(
     public ArchiverConfig withGroupId(String group) {
         return new ArchiverConfig(bootstrapServers, archiveDir, group, rollInterval, rollRows, rowGroupRows, kafkaProperties);
     }
+
+    /** Kafka client properties (a secured cluster's SASL/TLS settings) for every client of the archiver. */
+    public ArchiverConfig withKafkaProperties(Map<String, String> properties) {
+        return new ArchiverConfig(bootstrapServers, archiveDir, groupId, rollInterval, rollRows, rowGroupRows, properties);
+    }
+
+    /** The Kafka properties by key only: their values may be credentials. */
+    @Override
+    public String toString() {
+        return "ArchiverConfig[bootstrapServers=" + bootstrapServers + ", archiveDir=" + archiveDir + ", groupId="
+                + groupId + ", rollInterval=" + rollInterval + ", rollRows=" + rollRows + ", rowGroupRows="
+                + rowGroupRows + ", kafkaProperties=" + new java.util.TreeSet<>(kafkaProperties.keySet()) + "]";
+    }
 }
