@@ -56,6 +56,9 @@ final class SampleBacklog {
         p.put(ProducerConfig.COMPRESSION_ZSTD_LEVEL_CONFIG, 1);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        // one request in flight: a first batch meeting a broker whose metadata lags the topic's creation would
+        // otherwise fail the batches behind it with out-of-order sequences, retried until the delivery timeout
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         List<Future<?>> acks = new ArrayList<>();
         Random rnd = new Random(1);
         Map<String, Map<Long, Integer>> perBlock = new TreeMap<>();
