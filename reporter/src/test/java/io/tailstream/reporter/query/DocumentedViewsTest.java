@@ -164,10 +164,7 @@ public class DocumentedViewsTest {
         assertThat(ArchiveLayout.DATASETS).as("views the README names").containsAll(named);
         for (String dataset : ArchiveLayout.DATASETS) {
             for (DatasetColumns.Column c : DatasetColumns.of(dataset)) {
-                // run summaries document their per-figure columns as `_mean`, `_stddev`, `_min`, `_max`
-                String name = c.name().replaceAll("^(qps|tps|mean_us|p95_us|p99_us)_(mean|stddev|min|max)$", "$2");
-                assertThat(docs).as(dataset + "." + c.name() + " in docs/archive.md").containsPattern(
-                        "`_?" + Pattern.quote(name) + "`");
+                assertThat(docs).as(dataset + "." + c.name() + " in docs/archive.md").contains("`" + c.name() + "`");
             }
         }
     }
