@@ -29,7 +29,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -119,6 +118,8 @@ public final class ArchiveWriter implements AutoCloseable {
     private final Set<String> touchedRuns = new TreeSet<>();
     private final Map<String, String> canonicalStrings = new HashMap<>();
     private final Map<String, Long> rowsByDataset = new TreeMap<>();
+    /** Per run, its control events as the derived steps and runs datasets need them. */
+    private final Map<String, ControlHistory> controlHistories = new HashMap<>();
     private final List<SourceRange> existingRanges;
     /** The datasets flushed from a partition's buffered rows, in the order they are written and derived from. */
     private final List<BufferedDataset<?>> buffered = List.of(
@@ -525,18 +526,13 @@ public final class ArchiveWriter implements AutoCloseable {
         rowsByDataset.merge(dataset, count[0], Long::sum);
     }
 
-    /** Recomputes a run's {@code steps} and {@code runs} files from all of its archived control events. */
+    /**
+     * Recomputes a run's {@code steps} and {@code runs} files from all of its archived control events (those
+     * archived since the last rebuild read, the others kept by the run's {@link ControlHistory}).
+     */
     private void rebuildDerived(String run) throws SQLException, IOException {
-        Path controlDir = ArchiveLayout.runDir(archiveDir, ArchiveLayout.CONTROL, run);
-        List<ControlEvent> events = new ArrayList<>();
-        try (Statement st = duckdb().createStatement();
-             ResultSet rs = st.executeQuery("SELECT event FROM read_parquet("
-                     + ArchiveDatabase.sqlString(controlDir.toAbsolutePath() + "/*.parquet")
-                     + ") ORDER BY kafka_partition, kafka_offset")) {
-            while (rs.next()) {
-                events.add(Json.read(rs.getString(1), ControlEvent.class));
-            }
-        }
+        List<ControlEvent> events = controlHistories.computeIfAbsent(run, r -> new ControlHistory())
+                .update(duckdb(), ArchiveLayout.runDir(archiveDir, ArchiveLayout.CONTROL, run));
         List<StepRow> steps = ControlProjection.steps(events);
         if (!steps.isEmpty()) {
             write(ArchiveLayout.STEPS, run, "steps.parquet", ArchiveSchemas.STEPS, w -> steps.forEach(w::write));
