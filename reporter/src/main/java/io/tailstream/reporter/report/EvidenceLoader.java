@@ -3,9 +3,7 @@ package io.tailstream.reporter.report;
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.report.ReportChecks.Probe;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -88,16 +86,10 @@ final class EvidenceLoader {
     private static Map<StepKey, Reported> stepColumns(ArchiveDatabase db, String inRuns) throws SQLException {
         String sql = "SELECT run_id, step_id, client_bound, load_gen_cpu_pct, process_cpu_pct, rtt_p50_us,"
                 + " rtt_p99_us, rtt_samples, rtt_method FROM " + ArchiveLayout.STEPS + " WHERE " + inRuns;
-        Map<StepKey, Reported> out = new HashMap<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                out.put(StepKey.read(rs), new Reported((Boolean) rs.getObject("client_bound"),
-                        ResultSets.doubleOrNull(rs, "load_gen_cpu_pct"), ResultSets.doubleOrNull(rs, "process_cpu_pct"),
-                        ResultSets.doubleOrNull(rs, "rtt_p50_us"), ResultSets.doubleOrNull(rs, "rtt_p99_us"),
-                        (Number) rs.getObject("rtt_samples"), rs.getString("rtt_method"), null, null, null));
-            }
-        }
-        return out;
+        return ResultSets.byStep(db, sql, rs -> new Reported((Boolean) rs.getObject("client_bound"),
+                ResultSets.doubleOrNull(rs, "load_gen_cpu_pct"), ResultSets.doubleOrNull(rs, "process_cpu_pct"),
+                ResultSets.doubleOrNull(rs, "rtt_p50_us"), ResultSets.doubleOrNull(rs, "rtt_p99_us"),
+                (Number) rs.getObject("rtt_samples"), rs.getString("rtt_method"), null, null, null));
     }
 
     /**
@@ -125,30 +117,18 @@ final class EvidenceLoader {
                   sum(CAST(event->>'$.rtt.samples' AS BIGINT)) FILTER (WHERE type = 'step_started') AS samples,
                   min(event->>'$.rtt.method') FILTER (WHERE type = 'step_started') AS method
                 FROM c GROUP BY run_id, step_id""".formatted(inRuns);
-        Map<StepKey, Reported> out = new HashMap<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                out.put(StepKey.read(rs), new Reported((Boolean) rs.getObject("bound"),
-                        ResultSets.doubleOrNull(rs, "load_gen"), ResultSets.doubleOrNull(rs, "process"),
-                        ResultSets.doubleOrNull(rs, "p50"), ResultSets.doubleOrNull(rs, "p99"),
-                        (Number) rs.getObject("samples"), rs.getString("method"),
-                        ResultSets.doubleOrNull(rs, "health_load_gen"), ResultSets.doubleOrNull(rs, "health_process"),
-                        (Boolean) rs.getObject("health_bound")));
-            }
-        }
-        return out;
+        return ResultSets.byStep(db, sql, rs -> new Reported((Boolean) rs.getObject("bound"),
+                ResultSets.doubleOrNull(rs, "load_gen"), ResultSets.doubleOrNull(rs, "process"),
+                ResultSets.doubleOrNull(rs, "p50"), ResultSets.doubleOrNull(rs, "p99"),
+                (Number) rs.getObject("samples"), rs.getString("method"),
+                ResultSets.doubleOrNull(rs, "health_load_gen"), ResultSets.doubleOrNull(rs, "health_process"),
+                (Boolean) rs.getObject("health_bound")));
     }
 
     /** Per step: {measured transactions, failed ones}. */
     private static Map<StepKey, long[]> measured(ArchiveDatabase db, String inRuns) throws SQLException {
         String sql = "SELECT run_id, step_id, count(*) AS measured, count(*) FILTER (WHERE status <> 'ok') AS failed"
                 + " FROM " + ArchiveLayout.SAMPLES + " WHERE " + inRuns + " AND NOT warmup GROUP BY run_id, step_id";
-        Map<StepKey, long[]> out = new HashMap<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                out.put(StepKey.read(rs), new long[] {rs.getLong("measured"), rs.getLong("failed")});
-            }
-        }
-        return out;
+        return ResultSets.byStep(db, sql, rs -> new long[] {rs.getLong("measured"), rs.getLong("failed")});
     }
 }

@@ -2,10 +2,7 @@ package io.tailstream.reporter.report;
 
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.HashMap;
 import java.util.Map;
 
 /** Per step, what its raw samples say beyond the summary figures: the warm-up count and the samples' bounds. */
@@ -18,19 +15,13 @@ final class SampleFactsQuery {
 
     /** Steps without samples are absent. */
     static Map<StepKey, SampleFacts> load(ArchiveDatabase db, String inRuns) throws SQLException {
-        Map<StepKey, SampleFacts> out = new HashMap<>();
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT run_id, step_id, count(*) FILTER (WHERE warmup) AS warmup_samples,"
-                     + " min(start_us) FILTER (WHERE NOT warmup) AS first_measured_start_us,"
-                     + " max(start_us + latency_us) AS last_end_us,"
-                     + " max(start_us + latency_us) FILTER (WHERE NOT warmup) AS last_measured_end_us"
-                     + " FROM " + ArchiveLayout.SAMPLES + " WHERE " + inRuns + " GROUP BY run_id, step_id")) {
-            while (rs.next()) {
-                out.put(StepKey.read(rs), new SampleFacts(rs.getLong("warmup_samples"), new TimeSeries.Bounds(
-                        ResultSets.longOrNull(rs, "first_measured_start_us"), ResultSets.longOrNull(rs, "last_end_us"),
-                        ResultSets.longOrNull(rs, "last_measured_end_us"))));
-            }
-        }
-        return out;
+        String sql = "SELECT run_id, step_id, count(*) FILTER (WHERE warmup) AS warmup_samples,"
+                + " min(start_us) FILTER (WHERE NOT warmup) AS first_measured_start_us,"
+                + " max(start_us + latency_us) AS last_end_us,"
+                + " max(start_us + latency_us) FILTER (WHERE NOT warmup) AS last_measured_end_us"
+                + " FROM " + ArchiveLayout.SAMPLES + " WHERE " + inRuns + " GROUP BY run_id, step_id";
+        return ResultSets.byStep(db, sql, rs -> new SampleFacts(rs.getLong("warmup_samples"), new TimeSeries.Bounds(
+                ResultSets.longOrNull(rs, "first_measured_start_us"), ResultSets.longOrNull(rs, "last_end_us"),
+                ResultSets.longOrNull(rs, "last_measured_end_us"))));
     }
 }

@@ -105,16 +105,9 @@ final class TimeSeries {
     }
 
     private static Map<StepKey, Phases> phases(ArchiveDatabase db, String inRuns) throws SQLException {
-        Map<StepKey, Phases> out = new HashMap<>();
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT run_id, step_id, start_us, measure_start_us, measure_end_us"
-                     + " FROM " + ArchiveLayout.STEPS + " WHERE " + inRuns)) {
-            while (rs.next()) {
-                out.put(StepKey.read(rs), new Phases(ResultSets.longOrNull(rs, "start_us"),
-                        ResultSets.longOrNull(rs, "measure_start_us"), ResultSets.longOrNull(rs, "measure_end_us")));
-            }
-        }
-        return out;
+        return ResultSets.byStep(db, "SELECT run_id, step_id, start_us, measure_start_us, measure_end_us FROM "
+                + ArchiveLayout.STEPS + " WHERE " + inRuns, rs -> new Phases(ResultSets.longOrNull(rs, "start_us"),
+                ResultSets.longOrNull(rs, "measure_start_us"), ResultSets.longOrNull(rs, "measure_end_us")));
     }
 
     /**
