@@ -18,12 +18,8 @@ import io.tailstream.schemas.block.SampleBlockDecoder;
 import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
-import io.tailstream.schemas.event.RunEnded;
-import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.RunSummary;
-import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StallEvent;
-import io.tailstream.schemas.event.StepStarted;
 import io.tailstream.schemas.event.StepSummary;
 import io.tailstream.schemas.event.WindowStats;
 import java.io.IOException;
@@ -33,7 +29,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -54,6 +49,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -63,9 +59,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Kafka-free half of the {@link Archiver}: turns records of the samples, windows, control, stalls and summaries
- * topics into
- * archive files and says which offsets may be committed. Separate from the consumer so tests (and tools that
- * rebuild an archive from a topic dump) can feed records directly.
+ * topics into archive files and says which offsets may be committed. Separate from the consumer so tests (and tools
+ * that rebuild an archive from a topic dump) can feed records directly.
  *
  * <p>Exactly-once protocol (see {@link Archiver}): per partition, buffer; on flush write one file per run and
  * dataset named after the offset range, atomically; recompute derived datasets; then hand the next offsets to the
@@ -79,6 +74,26 @@ public final class ArchiveWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveWriter.class);
     private static final int MAX_CANONICAL_STRINGS = 4096;
 
+    /**
+     * A dataset whose rows a partition buffers until a flush writes them: one file per run, named after the
+     * partition's offset range ({@link ArchiveLayout#sourceFileName}), so a replayed range replaces its files.
+     *
+     * @param name   the dataset, its directory in the archive
+     * @param rows   a run's buffered rows of the dataset
+     * @param order  the order of rows in the file, or null for offset order
+     * @param derive rebuilds the run's derived dataset from all its files of this one (one file per run named
+     *               after the derived dataset), or null if nothing derives from it
+     */
+    private record BufferedDataset<T>(String name, TableSchema<T> schema,
+                                      Function<PendingPartition.RunRows, List<T>> rows, Comparator<T> order,
+                                      Derivation derive) {}
+
+    /** Rebuilds a run's derived dataset from the run's archived source files. */
+    @FunctionalInterface
+    private interface Derivation {
+        void rebuild(String run) throws IOException, SQLException;
+    }
+
     /** Receives the offsets to commit after a flush put every file of their ranges in place. */
     @FunctionalInterface
     public interface Committer {
@@ -89,9 +104,9 @@ public final class ArchiveWriter implements AutoCloseable {
     private final int rollRows;
     private final int rowGroupRows;
     private final Committer committer;
-    /** Encodes some of each samples row group's columns while the calling thread encodes the others. */
     /** Buffers of published samples files, reused with their capacity (at most one per file open at once). */
     private final Deque<SampleColumns> spareSampleBuffers = new ArrayDeque<>();
+    /** Encodes some of each samples row group's columns while the calling thread encodes the others. */
     private final ExecutorService encoder = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "tailstream-archive-encoder");
         t.setDaemon(true);
@@ -103,7 +118,31 @@ public final class ArchiveWriter implements AutoCloseable {
     private final Set<String> touchedRuns = new TreeSet<>();
     private final Map<String, String> canonicalStrings = new HashMap<>();
     private final Map<String, Long> rowsByDataset = new TreeMap<>();
+    /** Per run, its control events as the derived steps and runs datasets need them. */
+    private final Map<String, ControlHistory> controlHistories = new HashMap<>();
     private final List<SourceRange> existingRanges;
+    /** The datasets flushed from a partition's buffered rows, in the order they are written and derived from. */
+    private final List<BufferedDataset<?>> buffered = List.of(
+            new BufferedDataset<>(ArchiveLayout.BLOCKS, ArchiveSchemas.BLOCKS, r -> r.blocks, null, null),
+            new BufferedDataset<>(ArchiveLayout.WINDOWS, ArchiveSchemas.WINDOWS, r -> r.windows,
+                    Comparator.comparingLong(WindowStats::windowStartEpochMs).thenComparingInt(WindowStats::stepId)
+                            .thenComparing(WindowStats::op), null),
+            new BufferedDataset<>(ArchiveLayout.CONTROL, ArchiveSchemas.CONTROL, r -> r.control, null,
+                    this::rebuildDerived),
+            new BufferedDataset<>(ArchiveLayout.CLIENT_HEALTH, ArchiveSchemas.CLIENT_HEALTH, r -> r.clientHealth, null,
+                    null),
+            new BufferedDataset<>(ArchiveLayout.STALL_EVENTS, ArchiveSchemas.STALL_EVENTS, r -> r.stalls, null,
+                    run -> rebuildLastPerKey(run, ArchiveLayout.STALL_EVENTS, ArchiveLayout.STALLS,
+                            "step_id, kind, start_ms", "open, at_ms DESC, kafka_offset DESC")),
+            new BufferedDataset<>(ArchiveLayout.SUMMARY_EVENTS, ArchiveSchemas.SUMMARY_EVENTS, r -> r.summaries, null,
+                    run -> rebuildLastPerKey(run, ArchiveLayout.SUMMARY_EVENTS, ArchiveLayout.SUMMARIES, "step_id, op",
+                            "at_ms DESC, kafka_offset DESC")),
+            // one record is many rows (all with the record's at_ms and offset): rank keeps every row of the last
+            new BufferedDataset<>(ArchiveLayout.RUN_SUMMARY_EVENTS, ArchiveSchemas.RUN_SUMMARY_EVENTS,
+                    r -> r.runSummaries, null, run -> rebuildQualified(run, ArchiveLayout.RUN_SUMMARY_EVENTS,
+                            ArchiveLayout.RUN_SUMMARIES, "rank() OVER (ORDER BY at_ms DESC, kafka_offset DESC) = 1",
+                            "kind, target, workload, threads, op, round, basis, single_target, multi_target,"
+                                    + " single_threads")));
     private Connection duckdb;
     private long filesWritten;
     private long blocksSeen;
@@ -318,7 +357,7 @@ public final class ArchiveWriter implements AutoCloseable {
             return;
         }
         PendingPartition.RunRows rows = pp.run(e.runId());
-        rows.control.add(new ControlRow(typeName(e), e.atEpochMs(), e.producerId(), stepId(e),
+        rows.control.add(new ControlRow(e.type(), e.atEpochMs(), e.producerId(), e.stepIdOrNull(),
                 new String(r.value(), StandardCharsets.UTF_8), r.partition(), r.offset()));
         pp.rows++;
         if (e instanceof ClientHealth h) {
@@ -388,32 +427,6 @@ public final class ArchiveWriter implements AutoCloseable {
         LOG.warn("skipping undecodable record {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), reason);
     }
 
-    static String typeName(ControlEvent e) {
-        if (e instanceof RunStarted) {
-            return "run_started";
-        } else if (e instanceof StepStarted) {
-            return "step_started";
-        } else if (e instanceof StepEnded) {
-            return "step_ended";
-        } else if (e instanceof ClientHealth) {
-            return "client_health";
-        } else if (e instanceof RunEnded) {
-            return "run_ended";
-        }
-        throw new IllegalArgumentException("unknown control event " + e.getClass().getName());
-    }
-
-    private static Integer stepId(ControlEvent e) {
-        if (e instanceof StepStarted s) {
-            return s.stepId();
-        } else if (e instanceof StepEnded s) {
-            return s.stepId();
-        } else if (e instanceof ClientHealth s) {
-            return s.stepId();
-        }
-        return null;
-    }
-
     // ---- flushing ----
 
     /** Writes and commits everything buffered. */
@@ -423,10 +436,7 @@ public final class ArchiveWriter implements AutoCloseable {
 
     private void flush(Collection<PendingPartition> partitions) {
         Map<TopicPartition, OffsetAndMetadata> commits = new LinkedHashMap<>();
-        Set<String> controlRuns = new TreeSet<>();
-        Set<String> stallRuns = new TreeSet<>();
-        Set<String> summaryRuns = new TreeSet<>();
-        Set<String> runSummaryRuns = new TreeSet<>();
+        Map<BufferedDataset<?>, Set<String>> toDerive = new HashMap<>();
         try {
             for (PendingPartition pp : partitions) {
                 if (pp.isEmpty()) {
@@ -441,58 +451,19 @@ public final class ArchiveWriter implements AutoCloseable {
                         publishSamples(rows.samples, run, name);
                         rows.samples = null;
                     }
-                    if (!rows.blocks.isEmpty()) {
-                        write(ArchiveLayout.BLOCKS, run, name, ArchiveSchemas.BLOCKS, w -> rows.blocks.forEach(w::write));
-                    }
-                    if (!rows.windows.isEmpty()) {
-                        List<WindowStats> sorted = new ArrayList<>(rows.windows);
-                        sorted.sort(Comparator.comparingLong(WindowStats::windowStartEpochMs)
-                                .thenComparingInt(WindowStats::stepId).thenComparing(WindowStats::op));
-                        write(ArchiveLayout.WINDOWS, run, name, ArchiveSchemas.WINDOWS, w -> sorted.forEach(w::write));
-                    }
-                    if (!rows.control.isEmpty()) {
-                        write(ArchiveLayout.CONTROL, run, name, ArchiveSchemas.CONTROL, w -> rows.control.forEach(w::write));
-                        controlRuns.add(run);
-                    }
-                    if (!rows.clientHealth.isEmpty()) {
-                        write(ArchiveLayout.CLIENT_HEALTH, run, name, ArchiveSchemas.CLIENT_HEALTH,
-                                w -> rows.clientHealth.forEach(w::write));
-                    }
-                    if (!rows.stalls.isEmpty()) {
-                        write(ArchiveLayout.STALL_EVENTS, run, name, ArchiveSchemas.STALL_EVENTS,
-                                w -> rows.stalls.forEach(w::write));
-                        stallRuns.add(run);
-                    }
-                    if (!rows.summaries.isEmpty()) {
-                        write(ArchiveLayout.SUMMARY_EVENTS, run, name, ArchiveSchemas.SUMMARY_EVENTS,
-                                w -> rows.summaries.forEach(w::write));
-                        summaryRuns.add(run);
-                    }
-                    if (!rows.runSummaries.isEmpty()) {
-                        write(ArchiveLayout.RUN_SUMMARY_EVENTS, run, name, ArchiveSchemas.RUN_SUMMARY_EVENTS,
-                                w -> rows.runSummaries.forEach(w::write));
-                        runSummaryRuns.add(run);
+                    for (BufferedDataset<?> dataset : buffered) {
+                        if (write(dataset, rows, run, name) && dataset.derive() != null) {
+                            toDerive.computeIfAbsent(dataset, d -> new TreeSet<>()).add(run);
+                        }
                     }
                     touchedRuns.add(run);
                 }
                 commits.put(tp, new OffsetAndMetadata(pp.lastOffset + 1));
             }
-            for (String run : controlRuns) {
-                rebuildDerived(run);
-            }
-            for (String run : stallRuns) {
-                rebuildLastPerKey(run, ArchiveLayout.STALL_EVENTS, ArchiveLayout.STALLS, "step_id, kind, start_ms",
-                        "open, at_ms DESC, kafka_offset DESC");
-            }
-            for (String run : summaryRuns) {
-                rebuildLastPerKey(run, ArchiveLayout.SUMMARY_EVENTS, ArchiveLayout.SUMMARIES, "step_id, op",
-                        "at_ms DESC, kafka_offset DESC");
-            }
-            for (String run : runSummaryRuns) {
-                // one record is many rows (all with the record's at_ms and offset): rank keeps every row of the last
-                rebuildQualified(run, ArchiveLayout.RUN_SUMMARY_EVENTS, ArchiveLayout.RUN_SUMMARIES,
-                        "rank() OVER (ORDER BY at_ms DESC, kafka_offset DESC) = 1", "kind, target, workload, threads,"
-                                + " op, round, basis, single_target, multi_target, single_threads");
+            for (BufferedDataset<?> dataset : buffered) {
+                for (String run : toDerive.getOrDefault(dataset, Set.of())) {
+                    dataset.derive().rebuild(run);
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("writing archive files under " + archiveDir, e);
@@ -524,6 +495,23 @@ public final class ArchiveWriter implements AutoCloseable {
         rowsByDataset.merge(ArchiveLayout.SAMPLES, rows, Long::sum);
     }
 
+    /** Writes the run's buffered rows of the dataset, if it has any, in the dataset's order; false if none. */
+    private <T> boolean write(BufferedDataset<T> dataset, PendingPartition.RunRows rows, String run, String fileName)
+            throws IOException {
+        List<T> buffer = dataset.rows().apply(rows);
+        if (buffer.isEmpty()) {
+            return false;
+        }
+        List<T> ordered = buffer;
+        if (dataset.order() != null) {
+            ordered = new ArrayList<>(buffer);
+            ordered.sort(dataset.order());
+        }
+        List<T> out = ordered;
+        write(dataset.name(), run, fileName, dataset.schema(), w -> out.forEach(w::write));
+        return true;
+    }
+
     private <T> void write(String dataset, String run, String fileName, TableSchema<T> schema,
                            Consumer<ParquetTableWriter<T>> rows) throws IOException {
         Path target = ArchiveLayout.runDir(archiveDir, dataset, run).resolve(fileName);
@@ -538,18 +526,13 @@ public final class ArchiveWriter implements AutoCloseable {
         rowsByDataset.merge(dataset, count[0], Long::sum);
     }
 
-    /** Recomputes a run's {@code steps} and {@code runs} files from all of its archived control events. */
+    /**
+     * Recomputes a run's {@code steps} and {@code runs} files from all of its archived control events (those
+     * archived since the last rebuild read, the others kept by the run's {@link ControlHistory}).
+     */
     private void rebuildDerived(String run) throws SQLException, IOException {
-        Path controlDir = ArchiveLayout.runDir(archiveDir, ArchiveLayout.CONTROL, run);
-        List<ControlEvent> events = new ArrayList<>();
-        try (Statement st = duckdb().createStatement();
-             ResultSet rs = st.executeQuery("SELECT event FROM read_parquet("
-                     + ArchiveDatabase.sqlString(controlDir.toAbsolutePath() + "/*.parquet")
-                     + ") ORDER BY kafka_partition, kafka_offset")) {
-            while (rs.next()) {
-                events.add(Json.read(rs.getString(1), ControlEvent.class));
-            }
-        }
+        List<ControlEvent> events = controlHistories.computeIfAbsent(run, r -> new ControlHistory())
+                .update(duckdb(), ArchiveLayout.runDir(archiveDir, ArchiveLayout.CONTROL, run));
         List<StepRow> steps = ControlProjection.steps(events);
         if (!steps.isEmpty()) {
             write(ArchiveLayout.STEPS, run, "steps.parquet", ArchiveSchemas.STEPS, w -> steps.forEach(w::write));

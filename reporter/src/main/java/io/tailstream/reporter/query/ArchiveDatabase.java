@@ -209,18 +209,9 @@ public final class ArchiveDatabase implements AutoCloseable {
         return out;
     }
 
-    /** A DuckDB table expression reading Parquet files of the archive layout (a glob or a list of files). */
-    public static String readParquet(String glob) {
-        return readParquetExpr(sqlString(glob));
-    }
-
-    /** See {@link #readParquet(String)}; {@code files} must not be empty. */
-    public static String readParquet(List<String> files) {
-        return readParquetExpr(sqlList(files));
-    }
-
-    private static String readParquetExpr(String source) {
-        return "read_parquet(" + source + ", hive_partitioning=true, hive_types={'"
+    /** A DuckDB table expression reading Parquet files of the archive layout; {@code files} must not be empty. */
+    private static String readParquet(List<String> files) {
+        return "read_parquet(" + sqlList(files) + ", hive_partitioning=true, hive_types={'"
                 + ArchiveLayout.RUN_KEY + "': VARCHAR}, union_by_name=true)";
     }
 

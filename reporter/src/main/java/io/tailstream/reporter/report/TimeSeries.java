@@ -55,16 +55,19 @@ final class TimeSeries {
     /** A merged window: [startMs, endMs), its statements (successful, or all when null) and P99. */
     private record Window(long startMs, long endMs, long queries, Long okQueries, long p99Us) {}
 
+    /** One window of one step, for merging the rows of a window. */
+    private record WindowKey(StepKey step, long windowStartMs) {}
+
     /** Recorded phase boundaries of a step, µs; each null when not recorded. */
     private record Phases(Long startUs, Long measureStartUs, Long measureEndUs) {}
 
-    static Map<String, StepPoints> load(ArchiveDatabase db, String inRuns, List<StepInfo> steps,
-                                        Map<String, Bounds> bounds) throws SQLException {
-        Map<String, Phases> phases = phases(db, inRuns);
-        Map<String, List<Window>> windows = db.has(ArchiveLayout.WINDOWS) ? windows(db, inRuns) : Map.of();
-        Map<String, StepPoints> out = new HashMap<>();
+    static Map<StepKey, StepPoints> load(ArchiveDatabase db, String inRuns, List<StepInfo> steps,
+                                         Map<StepKey, Bounds> bounds) throws SQLException {
+        Map<StepKey, Phases> phases = phases(db, inRuns);
+        Map<StepKey, List<Window>> windows = db.has(ArchiveLayout.WINDOWS) ? windows(db, inRuns) : Map.of();
+        Map<StepKey, StepPoints> out = new HashMap<>();
         for (StepInfo s : steps) {
-            String key = s.runId() + "/" + s.stepId();
+            StepKey key = StepKey.of(s);
             List<Window> w = windows.getOrDefault(key, List.of());
             if (w.isEmpty() && db.has(ArchiveLayout.SAMPLES)) {
                 w = sampleWindows(db, s.runId(), s.stepId());
@@ -101,60 +104,50 @@ final class TimeSeries {
                 normalized, allStatements);
     }
 
-    private static Map<String, Phases> phases(ArchiveDatabase db, String inRuns) throws SQLException {
-        Map<String, Phases> out = new HashMap<>();
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT run_id, step_id, start_us, measure_start_us, measure_end_us"
-                     + " FROM " + ArchiveLayout.STEPS + " WHERE " + inRuns)) {
-            while (rs.next()) {
-                out.put(rs.getString(1) + "/" + rs.getInt(2), new Phases(longOrNull(rs, 3), longOrNull(rs, 4),
-                        longOrNull(rs, 5)));
-            }
-        }
-        return out;
-    }
-
-    private static Long longOrNull(ResultSet rs, int column) throws SQLException {
-        Number n = (Number) rs.getObject(column);
-        return n == null ? null : n.longValue();
+    private static Map<StepKey, Phases> phases(ArchiveDatabase db, String inRuns) throws SQLException {
+        return ResultSets.byStep(db, "SELECT run_id, step_id, start_us, measure_start_us, measure_end_us FROM "
+                + ArchiveLayout.STEPS + " WHERE " + inRuns, rs -> new Phases(ResultSets.longOrNull(rs, "start_us"),
+                ResultSets.longOrNull(rs, "measure_start_us"), ResultSets.longOrNull(rs, "measure_end_us")));
     }
 
     /**
-     * The base all-ops windows of every step (key run/step), rows of one window merged. Histograms are read only for
+     * The base all-ops windows of every step, rows of one window merged. Histograms are read only for
      * windows with several rows, because reading every histogram of a 12-hour soak would dominate the report's time.
      */
-    private static Map<String, List<Window>> windows(ArchiveDatabase db, String inRuns) throws SQLException {
-        String okQueries = db.hasColumn(ArchiveLayout.WINDOWS, "ok_queries") ? "ok_queries" : "CAST(NULL AS BIGINT)";
-        String base = "WITH w AS (SELECT run_id, step_id, window_start_ms, window_end_ms, queries, " + okQueries
-                + " AS ok_queries, p99_us, histogram FROM windows WHERE op = '*' AND " + inRuns
+    private static Map<StepKey, List<Window>> windows(ArchiveDatabase db, String inRuns) throws SQLException {
+        String base = "WITH w AS (SELECT run_id, step_id, window_start_ms, window_end_ms, queries, ok_queries,"
+                + " p99_us, histogram FROM " + ArchiveLayout.WINDOWS + " WHERE op = '*' AND " + inRuns
                 + " QUALIFY window_end_ms - window_start_ms"
                 + " = min(window_end_ms - window_start_ms) OVER (PARTITION BY run_id, step_id)) ";
-        Map<String, Histogram> merged = new HashMap<>();
+        Map<WindowKey, Histogram> merged = new HashMap<>();
         try (Statement st = db.connection().createStatement();
              ResultSet rs = st.executeQuery(base + ", d AS (SELECT run_id, step_id, window_start_ms FROM w"
                      + " GROUP BY ALL HAVING count(*) > 1) SELECT w.run_id, w.step_id, w.window_start_ms, w.histogram"
                      + " FROM w JOIN d USING (run_id, step_id, window_start_ms)")) {
             while (rs.next()) {
-                Histogram h = LatencyHistograms.fromBase64(rs.getString(4));
-                merged.merge(rs.getString(1) + "/" + rs.getInt(2) + "/" + rs.getLong(3), h, (a, x) -> {
+                Histogram h = LatencyHistograms.fromBase64(rs.getString("histogram"));
+                merged.merge(new WindowKey(StepKey.read(rs), rs.getLong("window_start_ms")), h, (a, x) -> {
                     a.add(x);
                     return a;
                 });
             }
         }
-        Map<String, List<Window>> out = new HashMap<>();
+        Map<StepKey, List<Window>> out = new HashMap<>();
         try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery(base + "SELECT run_id, step_id, window_start_ms, max(window_end_ms),"
-                     + " CAST(sum(queries) AS BIGINT), CAST(sum(ok_queries) AS BIGINT), count(*) - count(ok_queries),"
-                     + " max(p99_us) FROM w GROUP BY ALL ORDER BY run_id, step_id, window_start_ms")) {
+             ResultSet rs = st.executeQuery(base + "SELECT run_id, step_id, window_start_ms,"
+                     + " max(window_end_ms) AS end_ms, CAST(sum(queries) AS BIGINT) AS all_statements,"
+                     + " CAST(sum(ok_queries) AS BIGINT) AS ok_statements,"
+                     + " count(*) - count(ok_queries) AS rows_without_ok, max(p99_us) AS max_p99_us"
+                     + " FROM w GROUP BY run_id, step_id, window_start_ms ORDER BY run_id, step_id, window_start_ms")) {
             while (rs.next()) {
-                String key = rs.getString(1) + "/" + rs.getInt(2);
-                long start = rs.getLong(3);
-                Histogram h = merged.get(key + "/" + start);
+                StepKey key = StepKey.read(rs);
+                long start = rs.getLong("window_start_ms");
+                Histogram h = merged.get(new WindowKey(key, start));
                 // a window is of successful statements only if every row of it says how many there were
-                Long ok = rs.getLong(7) == 0 ? rs.getLong(6) : null;
-                out.computeIfAbsent(key, x -> new ArrayList<>()).add(new Window(start, rs.getLong(4), rs.getLong(5),
-                        ok, h != null ? h.getValueAtPercentile(99) : rs.getLong(8)));
+                Long ok = rs.getLong("rows_without_ok") == 0 ? rs.getLong("ok_statements") : null;
+                out.computeIfAbsent(key, x -> new ArrayList<>()).add(new Window(start, rs.getLong("end_ms"),
+                        rs.getLong("all_statements"), ok,
+                        h != null ? h.getValueAtPercentile(99) : rs.getLong("max_p99_us")));
             }
         }
         return out;
@@ -162,18 +155,19 @@ final class TimeSeries {
 
     /** One-second windows of a step from its raw samples by completion second, for steps without windows. */
     private static List<Window> sampleWindows(ArchiveDatabase db, String run, int step) throws SQLException {
-        String sql = "SELECT (start_us + latency_us) // 1000000 AS sec, CAST(sum(queries) AS BIGINT),"
-                + " CAST(coalesce(sum(CASE WHEN status = 'ok' THEN queries ELSE greatest(queries - 1, 0) END), 0) AS BIGINT),"
-                + " quantile_disc(latency_us, 0.99) FROM samples WHERE run_id = ? AND step_id = ? GROUP BY sec"
-                + " ORDER BY sec";
+        String sql = "SELECT (start_us + latency_us) // 1000000 AS sec, CAST(sum(queries) AS BIGINT) AS all_statements,"
+                + " CAST(coalesce(sum(CASE WHEN status = 'ok' THEN queries ELSE greatest(queries - 1, 0) END), 0)"
+                + " AS BIGINT) AS ok_statements, quantile_disc(latency_us, 0.99) AS p99 FROM " + ArchiveLayout.SAMPLES
+                + " WHERE run_id = ? AND step_id = ? GROUP BY sec ORDER BY sec";
         List<Window> out = new ArrayList<>();
         try (PreparedStatement ps = db.connection().prepareStatement(sql)) {
             ps.setString(1, run);
             ps.setInt(2, step);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    long sec = rs.getLong(1);
-                    out.add(new Window(sec * 1000, sec * 1000 + 1000, rs.getLong(2), rs.getLong(3), rs.getLong(4)));
+                    long sec = rs.getLong("sec");
+                    out.add(new Window(sec * 1000, sec * 1000 + 1000, rs.getLong("all_statements"),
+                            rs.getLong("ok_statements"), rs.getLong("p99")));
                 }
             }
         }

@@ -56,7 +56,8 @@ class ReportBrowserTest {
         try (StreamingArchive sink = new StreamingArchive(archive, 1_000_000)) {
             run = new FixtureRun("browser", "browser-plan", 3, 1_767_000_000_000L, steps, false, sink);
         }
-        Path stallDir = io.tailstream.reporter.archive.ArchiveLayout.runDir(archive, ReportLoader.STALLS, "browser");
+        Path stallDir = io.tailstream.reporter.archive.ArchiveLayout.runDir(archive,
+                io.tailstream.reporter.archive.ArchiveLayout.STALLS, "browser");
         Files.createDirectories(stallDir);
         long stallAt = run.stepStartMs.get(1) + 2500;
         try (var w = io.tailstream.reporter.parquet.ParquetTableWriter.open(stallDir.resolve("stalls.parquet"),

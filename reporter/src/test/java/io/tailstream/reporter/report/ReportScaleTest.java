@@ -53,7 +53,7 @@ class ReportScaleTest {
         try (StreamingArchive sink = new StreamingArchive(archive, 1_000_000)) {
             run = new FixtureRun("soak-12h", "soak", 7, START_MS, List.of(soak), false, sink, 2);
         }
-        Path stallDir = ArchiveLayout.runDir(archive, ReportLoader.STALLS, "soak-12h");
+        Path stallDir = ArchiveLayout.runDir(archive, ArchiveLayout.STALLS, "soak-12h");
         Files.createDirectories(stallDir);
         try (ParquetTableWriter<StallRow> w = ParquetTableWriter.open(stallDir.resolve("stalls.parquet"), STALLS)) {
             // an open stall republished while it lasts, then closed: the report keeps the last (longest) record

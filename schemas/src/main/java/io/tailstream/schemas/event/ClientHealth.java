@@ -38,6 +38,10 @@ public record ClientHealth(
         Double pipelineCpuPct,
         Double jvmCpuPct) implements ControlEvent {
 
+    /** The {@code "type"} of its JSON, see {@link ControlEvent#type()}. */
+    public static final String TYPE = "client_health";
+
+
     public ClientHealth {
         rttMillis = rttMillis == null ? Map.of() : Map.copyOf(rttMillis);
     }
@@ -48,5 +52,15 @@ public record ClientHealth(
                         boolean clientBound) {
         this(runId, atEpochMs, producerId, stepId, processCpuPct, machineCpuPct, gcPauseMs, emitBacklogBlocks,
                 rttMillis, clientBound, null, null, null);
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public Integer stepIdOrNull() {
+        return stepId;
     }
 }

@@ -11,11 +11,11 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = RunStarted.class, name = "run_started"),
-        @JsonSubTypes.Type(value = StepStarted.class, name = "step_started"),
-        @JsonSubTypes.Type(value = StepEnded.class, name = "step_ended"),
-        @JsonSubTypes.Type(value = ClientHealth.class, name = "client_health"),
-        @JsonSubTypes.Type(value = RunEnded.class, name = "run_ended"),
+        @JsonSubTypes.Type(value = RunStarted.class, name = RunStarted.TYPE),
+        @JsonSubTypes.Type(value = StepStarted.class, name = StepStarted.TYPE),
+        @JsonSubTypes.Type(value = StepEnded.class, name = StepEnded.TYPE),
+        @JsonSubTypes.Type(value = ClientHealth.class, name = ClientHealth.TYPE),
+        @JsonSubTypes.Type(value = RunEnded.class, name = RunEnded.TYPE),
 })
 public sealed interface ControlEvent permits RunStarted, StepStarted, StepEnded, ClientHealth, RunEnded {
 
@@ -27,4 +27,12 @@ public sealed interface ControlEvent permits RunStarted, StepStarted, StepEnded,
 
     /** The producer that emitted it. */
     String producerId();
+
+    /** Its JSON {@code "type"} name, e.g. {@code "step_started"}: the subtype's {@code TYPE}. */
+    String type();
+
+    /** The step it belongs to; null for the events of a whole run ({@code run_started}, {@code run_ended}). */
+    default Integer stepIdOrNull() {
+        return null;
+    }
 }

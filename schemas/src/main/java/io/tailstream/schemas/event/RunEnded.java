@@ -27,9 +27,18 @@ public record RunEnded(
         Long controlEventsSpooled,
         Long maxSpoolBytes) implements ControlEvent {
 
+    /** The {@code "type"} of its JSON, see {@link ControlEvent#type()}. */
+    public static final String TYPE = "run_ended";
+
+
     /** A version-1 event: no client-bound flag or spool statistics. */
     public RunEnded(String runId, long atEpochMs, String producerId, long blocksSent, long samplesSent,
                     String outcome) {
         this(runId, atEpochMs, producerId, blocksSent, samplesSent, outcome, null, null, null, null);
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
     }
 }

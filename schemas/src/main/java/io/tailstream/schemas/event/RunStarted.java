@@ -20,9 +20,18 @@ public record RunStarted(
         Map<String, String> client,
         Map<String, String> settings) implements ControlEvent {
 
+    /** The {@code "type"} of its JSON, see {@link ControlEvent#type()}. */
+    public static final String TYPE = "run_started";
+
+
     public RunStarted {
         targets = targets == null ? List.of() : List.copyOf(targets);
         client = client == null ? Map.of() : Map.copyOf(client);
         settings = settings == null ? Map.of() : Map.copyOf(settings);
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
     }
 }

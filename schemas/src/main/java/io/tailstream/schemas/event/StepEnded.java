@@ -41,6 +41,10 @@ public record StepEnded(
         Double loadGenCpuPct,
         Double processCpuPct) implements ControlEvent {
 
+    /** The {@code "type"} of its JSON, see {@link ControlEvent#type()}. */
+    public static final String TYPE = "step_ended";
+
+
     /** The outcome of a step that ran to its end. */
     public static final String COMPLETED = "completed";
 
@@ -67,5 +71,15 @@ public record StepEnded(
     public Double measuredSeconds() {
         return measureStartEpochMicros == null || measureEndEpochMicros == null ? null
                 : (measureEndEpochMicros - measureStartEpochMicros) / 1e6;
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public Integer stepIdOrNull() {
+        return stepId;
     }
 }

@@ -36,6 +36,10 @@ public record StepStarted(
         Map<String, String> options,
         RttProbe rtt) implements ControlEvent {
 
+    /** The {@code "type"} of its JSON, see {@link ControlEvent#type()}. */
+    public static final String TYPE = "step_started";
+
+
     public StepStarted {
         ops = ops == null ? List.of() : List.copyOf(ops);
         options = options == null ? Map.of() : Map.copyOf(options);
@@ -47,5 +51,15 @@ public record StepStarted(
                        double queriesPerTransaction, Map<String, String> options) {
         this(runId, atEpochMs, producerId, stepId, target, workload, threads, round, warmupMs, measureMs, ops,
                 queriesPerTransaction, options, null);
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public Integer stepIdOrNull() {
+        return stepId;
     }
 }

@@ -97,6 +97,16 @@ class ControlEventJsonTest {
     }
 
     @Test
+    void type_isTheJsonTypeName_andStepIdOrNull_theStepOfStepEvents() {
+        for (ControlEvent e : EVENTS) {
+            assertThat(Json.MAPPER.valueToTree(e).get("type").asText()).isEqualTo(e.type());
+        }
+        assertThat(EVENTS).extracting(ControlEvent::type)
+                .containsExactly("run_started", "step_started", "client_health", "step_ended", "run_ended");
+        assertThat(EVENTS).extracting(ControlEvent::stepIdOrNull).containsExactly(null, 3, 3, 3, null);
+    }
+
+    @Test
     void goldenJson_v1_staysReadable() throws IOException {
         assertGolden("/golden/control-events-v1.jsonl", EVENTS);
     }

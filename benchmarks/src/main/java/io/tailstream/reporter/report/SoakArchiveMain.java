@@ -5,10 +5,9 @@ import java.nio.file.Path;
 
 /**
  * The 12-hour soak benchmark outside JUnit: writes the archive of {@link ReportScaleTest} once into a folder
- * (unless it exists), then renders the report five times and prints each time and the HTML size. Run with the
- * shaded CLI jar on the class path:
- * {@code java -cp cli/target/tailstream-all.jar:reporter/target/test-classes
- * io.tailstream.reporter.report.SoakArchiveMain /tmp/soak}.
+ * (unless it exists), then renders the report five times and prints each time and the HTML size. After
+ * {@code ./mvnw -q -o -pl benchmarks -am package -DskipTests}:
+ * {@code java -cp benchmarks/target/benchmarks.jar io.tailstream.reporter.report.SoakArchiveMain /tmp/soak}.
  */
 public final class SoakArchiveMain {
 

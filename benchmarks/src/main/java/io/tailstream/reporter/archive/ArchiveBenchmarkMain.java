@@ -27,8 +27,8 @@ import java.util.Map;
  * in the child's figures.
  *
  * <pre>
- * ./mvnw -q -o -pl cli -am package -DskipTests &amp;&amp; ./mvnw -q -o -pl reporter test-compile
- * java -cp reporter/target/test-classes:reporter/target/classes:cli/target/tailstream-all.jar \
+ * ./mvnw -q -o -pl benchmarks -am package -DskipTests
+ * java -cp benchmarks/target/benchmarks.jar \
  *   io.tailstream.reporter.archive.ArchiveBenchmarkMain 30000000 [child -Xmx, 512m unless given; "default": the
  *   JVM's] [child JVM options...]
  * </pre>

@@ -33,7 +33,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * baseline ({@link NaiveDslBaseline}) on {@code naiveSamples} samples in the same JVM, and the ratio.
  *
  * <pre>
- * ./mvnw -q -o -pl aggregator test -Dtest=AggregateBenchTest -Dtailstream.bench.samples=60000000 \
+ * ./mvnw -q -o install -DskipTests
+ * ./mvnw -q -o -pl benchmarks test -Dtest=AggregateBenchTest -Dtailstream.bench.samples=60000000 \
  *     -Dtailstream.bench.naiveSamples=20000 -Dtailstream.bench.eventRate=1000000 [-Dtailstream.bench.partitions=2] \
  *     [-Dtailstream.bench.commitMs=100] [-Dtailstream.bench.overrides=key=value,...]
  * </pre>

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Runs {@link AggregateBench} from Maven (the test class path has the in-process broker):
- * {@code ./mvnw -q -o -pl aggregator test -Dtest=AggregateBenchTest -Dtailstream.bench.samples=60000000} (other
+ * {@code ./mvnw -q -o -pl benchmarks test -Dtest=AggregateBenchTest -Dtailstream.bench.samples=60000000} (other
  * settings in {@link AggregateBench}).
  * Skipped (with this reason) in the normal build: a benchmark is not a test and takes minutes.
  */

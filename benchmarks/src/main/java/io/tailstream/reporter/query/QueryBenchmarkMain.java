@@ -35,7 +35,8 @@ import org.apache.kafka.common.TopicPartition;
  * iteration, as the CLI does per invocation (JVM start excluded).
  *
  * <pre>
- * java -cp reporter/target/test-classes:reporter/target/classes:$(cat cp.txt) \
+ * ./mvnw -q -o -pl benchmarks -am package -DskipTests
+ * java -cp benchmarks/target/benchmarks.jar \
  *   io.tailstream.reporter.query.QueryBenchmarkMain /tmp/bench-archive 100000000 [iterations [writer|duckdb
  *   [query name prefix]]]
  * </pre>

@@ -4,9 +4,9 @@ import java.nio.file.Path;
 
 /**
  * Writes the seed-000 comparison archive and its reports (HTML en and zh-CN, json, csv, md) into a folder, for
- * looking at them and for screenshots ({@code docs/screenshot-report.sh}). Run from the reporter module:
- * {@code java -cp target/classes:target/test-classes:$(cat cp.txt) io.tailstream.reporter.report.SeedComparisonMain OUT}
- * where cp.txt comes from {@code mvn -pl reporter dependency:build-classpath -Dmdep.outputFile=cp.txt}.
+ * looking at them and for screenshots ({@code docs/screenshot-report.sh}). After
+ * {@code ./mvnw -q -o -pl benchmarks -am package -DskipTests}:
+ * {@code java -cp benchmarks/target/benchmarks.jar io.tailstream.reporter.report.SeedComparisonMain OUT}.
  */
 public final class SeedComparisonMain {
 

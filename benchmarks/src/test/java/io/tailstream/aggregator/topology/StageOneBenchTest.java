@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Runs {@link StageOneBench} from Maven:
- * {@code ./mvnw -q -o -pl aggregator test -Dtest=StageOneBenchTest -Dtailstream.bench.stageOneSamples=20000000}.
+ * {@code ./mvnw -q -o -pl benchmarks test -Dtest=StageOneBenchTest -Dtailstream.bench.stageOneSamples=20000000}.
  * Skipped (with this reason) in the normal build: a benchmark is not a test.
  */
 class StageOneBenchTest {

@@ -20,7 +20,8 @@ import java.util.Random;
  * successful and measured (the hot path), 1 % failed, and every sample warm-up.
  *
  * <pre>
- * ./mvnw -q -o -pl aggregator test -Dtest=StageOneBenchTest -Dtailstream.bench.stageOneSamples=20000000
+ * ./mvnw -q -o install -DskipTests
+ * ./mvnw -q -o -pl benchmarks test -Dtest=StageOneBenchTest -Dtailstream.bench.stageOneSamples=20000000
  * </pre>
  * Results are recorded in {@code docs/aggregator-benchmarks.md}.
  */
