@@ -171,6 +171,7 @@ public final class StepProcessor implements Processor<String, StepInput, String,
             case StepInput.WINDOW -> window(in);
             case StepInput.END -> end(in);
             case StepInput.CONTROL -> control(in.control());
+            case StepInput.DEAD_LETTER -> deadLetter(in.runId(), in.reason());
             default -> throw new IllegalArgumentException("unknown step input kind '" + in.kind() + "' for run "
                     + in.runId());
         }
@@ -564,6 +565,25 @@ public final class StepProcessor implements Processor<String, StepInput, String,
                 return;
             }
             publishRun(r.endedAt(now));
+        }
+    }
+
+    /**
+     * An input record of the run went to the dead-letter topic: counted in the run summary (published again if the
+     * run ended). A run stage 3 does not know (no {@code RunStarted} or {@code StepStarted} yet, or dropped) is not
+     * created for it: a garbled key must not make state.
+     */
+    private void deadLetter(String runId, String reason) {
+        RunState r = runs.get(runId);
+        if (r == null) {
+            LOG.info("dead letter ({}) of run {}, which stage 3 does not know: not in a run summary", reason, runId);
+            return;
+        }
+        RunState next = r.withDeadLetter(reason, context.currentSystemTimeMs());
+        if (next.ended()) {
+            publishRun(next);
+        } else {
+            runs.put(runId, next);
         }
     }
 

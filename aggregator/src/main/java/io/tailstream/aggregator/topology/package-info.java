@@ -15,6 +15,8 @@
  * {@value io.tailstream.aggregator.topology.AggregatorTopology#PARTIALS_REPARTITION} so all producers' partials of a
  * scope meet in one stage-2 task. Undecodable blocks go, unchanged, to the dead-letter topic with reason, topic,
  * partition and offset in headers ({@link io.tailstream.aggregator.topology.DeadLetters}); processing continues.
+ * Unreadable control records go there too ({@code ControlDecodeProcessor}); both are counted in the run summary of
+ * the run their key names (a {@code StepInput} of kind {@code dead_letter} to stage 3).
  *
  * <p>Why a combiner flushed at commit, and why that is exactly-once: Kafka Streams commits a task's input offsets
  * and its output in one transaction. The flush runs inside the task's commit preparation ({@code PreCommitHook},
