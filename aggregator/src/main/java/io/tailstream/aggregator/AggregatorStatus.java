@@ -287,8 +287,9 @@ public final class AggregatorStatus implements StateRestoreListener {
         }
         if (phase == Phase.RESTORING && next != Phase.RESTORING) {
             restoreRound = false;
-            lines.accept(String.format(Locale.ROOT, "state stores restored: %,d records in %.1f s",
-                    restoredThisRound, (clockMs.getAsLong() - restoreStartedMs) / 1000.0));
+            lines.accept(restoredThisRound == 0 ? "state stores ready: nothing to restore"
+                    : String.format(Locale.ROOT, "state stores restored: %,d records in %.1f s", restoredThisRound,
+                            (clockMs.getAsLong() - restoreStartedMs) / 1000.0));
         }
         if (next != phase) {
             phase = next;

@@ -70,6 +70,7 @@ class LifecycleStatusIntegrationTest {
                     TopologyListener.NONE, firstStatus)) {
                 await("first instance caught up", () -> firstStatus.phase() == Phase.CAUGHT_UP, aggregator);
             }
+            assertThat(first).noneSatisfy(l -> assertThat(l.text()).startsWith("state stores restored"));
 
             List<Line> lines = Collections.synchronizedList(new ArrayList<>());
             AggregatorStatus status = recording(lines);
@@ -109,6 +110,10 @@ class LifecycleStatusIntegrationTest {
                 HttpResponse<String> api = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create(monitor.url() + "api/status")).build(), HttpResponse.BodyHandlers.ofString());
                 assertThat(api.statusCode()).isEqualTo(200);
+                HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(monitor.url())).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(page.body()).as("the live page shows the status line").contains("getJson(\"api/status\")")
+                        .contains("<div id=\"status\"");
                 assertThat(api.body()).contains("\"state\":\"caught_up\"")
                         .contains("\"line\":\"running, caught up (input lag reached 0)\"");
             }
