@@ -15,6 +15,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -52,15 +54,26 @@ public final class Aggregator implements AutoCloseable {
     /** Sample blocks a stream task buffers per partition and a poll returns at most. */
     private static final int BUFFERED_BLOCKS = 5_000;
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /** How often the input lag is read until the aggregator has caught up. */
+    private static final Duration CAUGHT_UP_CHECK = Duration.ofMillis(500);
 
     private final KafkaStreams streams;
     private final AggregatorConfig config;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final CountDownLatch running = new CountDownLatch(1);
+    private final AggregatorStatus status;
+    /** Looks at the input lag until it reached 0 once (caught up). */
+    private final ScheduledExecutorService watcher;
 
-    private Aggregator(KafkaStreams streams, AggregatorConfig config) {
+    private Aggregator(KafkaStreams streams, AggregatorConfig config, AggregatorStatus status) {
         this.streams = streams;
         this.config = config;
+        this.status = status;
+        this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "tailstream-aggregator-lag");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
@@ -79,10 +92,23 @@ public final class Aggregator implements AutoCloseable {
      */
     public static Aggregator start(String bootstrapServers, AggregatorConfig config, Path stateDir,
                                    TopologyListener listener) {
+        return start(bootstrapServers, config, stateDir, listener,
+                new AggregatorStatus(line -> LOG.info("aggregator {}: {}", config.applicationId(), line)));
+    }
+
+    /**
+     * Starts the aggregator, reporting its lifecycle (starting, waiting for partitions, restoring state stores,
+     * running, caught up) to {@code status}; otherwise as {@link #start(String, AggregatorConfig, Path,
+     * TopologyListener)}.
+     */
+    public static Aggregator start(String bootstrapServers, AggregatorConfig config, Path stateDir,
+                                   TopologyListener listener, AggregatorStatus status) {
+        Objects.requireNonNull(status, "status");
         Properties props = streamsProperties(bootstrapServers, config, stateDir);
         int partitions = samplePartitions(props);
         KafkaStreams streams = new KafkaStreams(AggregatorTopology.build(config, listener, partitions), props);
-        Aggregator aggregator = new Aggregator(streams, config);
+        Aggregator aggregator = new Aggregator(streams, config, status);
+        streams.setGlobalStateRestoreListener(status);
         streams.setUncaughtExceptionHandler(e -> {
             aggregator.failure.compareAndSet(null, e);
             LOG.error("aggregator {} failed; shutting down", config.applicationId(), e);
@@ -90,12 +116,23 @@ public final class Aggregator implements AutoCloseable {
         });
         streams.setStateListener((newState, oldState) -> {
             LOG.info("aggregator {}: {} -> {}", config.applicationId(), oldState, newState);
+            status.onStreamsState(newState);
             if (newState == KafkaStreams.State.RUNNING) {
                 aggregator.running.countDown();
             }
         });
         LOG.info("starting aggregator with {} against {}", config, bootstrapServers);
+        status.starting("aggregator " + config.applicationId() + " against " + bootstrapServers);
         streams.start();
+        aggregator.watcher.scheduleWithFixedDelay(() -> {
+            try {
+                if (status.checkCaughtUp(streams)) {
+                    aggregator.watcher.shutdown();
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("input lag of aggregator {} not readable now", config.applicationId(), e);
+            }
+        }, CAUGHT_UP_CHECK.toMillis(), CAUGHT_UP_CHECK.toMillis(), TimeUnit.MILLISECONDS);
         return aggregator;
     }
 
@@ -176,6 +213,11 @@ public final class Aggregator implements AutoCloseable {
         return streams.state();
     }
 
+    /** What the aggregator is doing (lifecycle, restoration progress, caught up). */
+    public AggregatorStatus status() {
+        return status;
+    }
+
     /** The error that stopped the aggregator, if any. */
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure.get());
@@ -213,6 +255,7 @@ public final class Aggregator implements AutoCloseable {
     /** Stops processing (committing what was processed) and releases the clients. Idempotent. */
     @Override
     public void close() {
+        watcher.shutdownNow();
         if (!streams.close(CLOSE_TIMEOUT)) {
             LOG.warn("aggregator {} did not close within {}", config.applicationId(), CLOSE_TIMEOUT);
         }

@@ -2,6 +2,7 @@ package io.tailstream.aggregator.http;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -72,6 +73,13 @@ public final class LiveWindows implements TopologyListener {
     @Override
     public void onStall(StallEvent stall) {
         step(stall.runId(), stall.stepId()).stall(stall);
+    }
+
+    /** Counts it in {@code tailstream_deadletters_total{topic, reason}} (kept for the process's life). */
+    @Override
+    public void onDeadLetter(String topic, String reason, String runId) {
+        Counter.builder("tailstream.deadletters").description("Input records sent to the dead-letter topic")
+                .tags("topic", topic, "reason", reason).register(registry).increment();
     }
 
     /** The newest {@code limit} windows of a scope, newest first (empty if the scope is unknown). */

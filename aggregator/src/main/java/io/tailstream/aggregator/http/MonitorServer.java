@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@code GET /metrics}: Prometheus text format of {@link LiveWindows}' meters;</li>
+ *   <li>{@code GET /api/status}: JSON, what the aggregator is doing (starting, waiting for partitions, restoring
+ *       its state stores with the records still to restore, running, caught up);</li>
  *   <li>{@code GET /api/runs}: JSON, runs and steps with their latest window per op, errors and stalls;</li>
  *   <li>{@code GET /api/windows?run=R&step=S[&op=*][&limit=60]}: JSON, the newest closed windows of a scope, newest
  *       first (limit 1..{@value LiveWindows#DEFAULT_WINDOWS_KEPT}), and under {@code open} the windows still
@@ -54,9 +57,11 @@ public final class MonitorServer implements AutoCloseable {
     private final OpenWindows openWindows;
     private final PrometheusMeterRegistry registry;
     private final byte[] page;
+    private final Supplier<Map<String, Object>> status;
 
     private MonitorServer(HttpServer server, ExecutorService executor, LiveWindows live, OpenWindows openWindows,
-                          PrometheusMeterRegistry registry, byte[] page) {
+                          PrometheusMeterRegistry registry, byte[] page, Supplier<Map<String, Object>> status) {
+        this.status = status;
         this.server = server;
         this.executor = executor;
         this.live = live;
@@ -75,6 +80,17 @@ public final class MonitorServer implements AutoCloseable {
      */
     public static MonitorServer start(InetSocketAddress address, LiveWindows live, OpenWindows open,
                                       PrometheusMeterRegistry registry) {
+        return start(address, live, open, registry, Map::of);
+    }
+
+    /**
+     * Starts serving, with {@code /api/status} answering what {@code status} returns (the aggregator's lifecycle,
+     * {@link io.tailstream.aggregator.AggregatorStatus#snapshot()}); otherwise as
+     * {@link #start(InetSocketAddress, LiveWindows, OpenWindows, PrometheusMeterRegistry)}.
+     */
+    public static MonitorServer start(InetSocketAddress address, LiveWindows live, OpenWindows open,
+                                      PrometheusMeterRegistry registry, Supplier<Map<String, Object>> status) {
+        Objects.requireNonNull(status, "status");
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(live, "live");
         Objects.requireNonNull(open, "open");
@@ -100,7 +116,7 @@ public final class MonitorServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        MonitorServer monitor = new MonitorServer(server, executor, live, open, registry, page);
+        MonitorServer monitor = new MonitorServer(server, executor, live, open, registry, page, status);
         server.createContext("/", monitor::handle);
         server.setExecutor(executor);
         server.start();
@@ -140,9 +156,10 @@ public final class MonitorServer implements AutoCloseable {
                     case "/metrics" -> send(exchange, 200, PROMETHEUS_CONTENT_TYPE,
                             registry.scrape().getBytes(StandardCharsets.UTF_8));
                     case "/api/runs" -> sendJson(exchange, Map.of("runs", runs()));
+                    case "/api/status" -> sendJson(exchange, status.get());
                     case "/api/windows" -> sendJson(exchange, windows(query(exchange.getRequestURI().getRawQuery())));
                     default -> send(exchange, 404, "text/plain; charset=utf-8",
-                            ("no such resource: " + path + " (try /, /metrics, /api/runs, /api/windows)\n")
+                            ("no such resource: " + path + " (try /, /metrics, /api/status, /api/runs, /api/windows)\n")
                                     .getBytes(StandardCharsets.UTF_8));
                 }
             } catch (BadRequest e) {

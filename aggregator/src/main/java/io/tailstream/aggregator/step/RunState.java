@@ -15,41 +15,55 @@ import java.util.TreeMap;
  * @param ended             a {@code RunEnded} arrived
  * @param publishedAtMs     wall clock of the last run summary published, -1 before the first
  * @param updatedAtMs       wall clock of the last change
+ * @param deadLetters       input records of the run sent to the dead-letter topic, by reason code
  */
 public record RunState(String runId, Double plateauMinGainPct, Integer plateauPatience, Map<String, StepDesc> steps,
-                       Map<String, StepFigures> figures, boolean ended, long publishedAtMs, long updatedAtMs) {
+                       Map<String, StepFigures> figures, boolean ended, long publishedAtMs, long updatedAtMs,
+                       Map<String, Long> deadLetters) {
 
     public RunState {
         steps = steps == null ? Map.of() : new TreeMap<>(steps);
         figures = figures == null ? Map.of() : new TreeMap<>(figures);
+        deadLetters = deadLetters == null ? Map.of() : new TreeMap<>(deadLetters);
     }
 
     public static RunState start(String runId, long nowMs) {
-        return new RunState(runId, null, null, Map.of(), Map.of(), false, -1, nowMs);
+        return new RunState(runId, null, null, Map.of(), Map.of(), false, -1, nowMs, Map.of());
     }
 
     RunState withPlateau(Double minGainPct, Integer patience, long nowMs) {
-        return new RunState(runId, minGainPct, patience, steps, figures, ended, publishedAtMs, nowMs);
+        return new RunState(runId, minGainPct, patience, steps, figures, ended, publishedAtMs, nowMs, deadLetters);
     }
 
     RunState withStep(StepDesc step, long nowMs) {
         Map<String, StepDesc> next = new TreeMap<>(steps);
         next.put(String.valueOf(step.stepId()), step);
-        return new RunState(runId, plateauMinGainPct, plateauPatience, next, figures, ended, publishedAtMs, nowMs);
+        return new RunState(runId, plateauMinGainPct, plateauPatience, next, figures, ended, publishedAtMs,
+                nowMs, deadLetters);
     }
 
     RunState withFigures(StepFigures f, long nowMs) {
         Map<String, StepFigures> next = new TreeMap<>(figures);
         next.put(f.stepId() + "/" + f.op(), f);
-        return new RunState(runId, plateauMinGainPct, plateauPatience, steps, next, ended, publishedAtMs, nowMs);
+        return new RunState(runId, plateauMinGainPct, plateauPatience, steps, next, ended, publishedAtMs,
+                nowMs, deadLetters);
+    }
+
+    RunState withDeadLetter(String reason, long nowMs) {
+        Map<String, Long> next = new TreeMap<>(deadLetters);
+        next.merge(reason, 1L, Long::sum);
+        return new RunState(runId, plateauMinGainPct, plateauPatience, steps, figures, ended, publishedAtMs, nowMs,
+                next);
     }
 
     RunState endedAt(long nowMs) {
-        return new RunState(runId, plateauMinGainPct, plateauPatience, steps, figures, true, publishedAtMs, nowMs);
+        return new RunState(runId, plateauMinGainPct, plateauPatience, steps, figures, true, publishedAtMs,
+                nowMs, deadLetters);
     }
 
     RunState publishedAt(long nowMs) {
-        return new RunState(runId, plateauMinGainPct, plateauPatience, steps, figures, ended, nowMs, updatedAtMs);
+        return new RunState(runId, plateauMinGainPct, plateauPatience, steps, figures, ended, nowMs,
+                updatedAtMs, deadLetters);
     }
 
     /**

@@ -84,7 +84,7 @@ public final class RunSummaryCalculator {
         pending.sort(Comparator.naturalOrder());
         return new RunSummary(run.runId(), rounds, sweeps, scaleOut(run, allRounds), rule.minGainPct(),
                 rule.patience(), plan == null ? "default" : "plan", summarized.size(), pending,
-                run.ended() && pending.isEmpty(), atEpochMs, RunSummary.VERSION);
+                run.ended() && pending.isEmpty(), atEpochMs, RunSummary.VERSION, run.deadLetters());
     }
 
     private static RunSummary.RoundStats roundStats(GroupKey k, List<Round> rs) {

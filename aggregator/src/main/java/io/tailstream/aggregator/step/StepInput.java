@@ -18,23 +18,30 @@ import io.tailstream.schemas.event.WindowStats;
  * @param late    for {@link #WINDOW}: a late correction (samples that arrived after the window closed)
  * @param firstEndAtMs for {@link #END}: wall clock when the first producer's end-of-step tick reached the scope
  *                (stage 2 then waited for the others); 0 when not known (records of older aggregators)
+ * @param reason  for {@link #DEAD_LETTER}: the reason code of an input record of the run sent to the dead-letter
+ *                topic ({@code io.tailstream.aggregator.topology.DeadLetters})
  */
 public record StepInput(String kind, String runId, int stepId, String op, WindowStats window, long blocks,
-                        ControlEvent control, boolean publish, boolean late, long firstEndAtMs) {
+                        ControlEvent control, boolean publish, boolean late, long firstEndAtMs, String reason) {
 
     public static final String WINDOW = "window";
     public static final String END = "end";
     public static final String CONTROL = "control";
+    public static final String DEAD_LETTER = "dead_letter";
 
     public static StepInput window(WindowStats w, long blocks, boolean publish, boolean late) {
-        return new StepInput(WINDOW, w.runId(), w.stepId(), w.op(), w, blocks, null, publish, late, 0);
+        return new StepInput(WINDOW, w.runId(), w.stepId(), w.op(), w, blocks, null, publish, late, 0, null);
     }
 
     public static StepInput end(String runId, int stepId, String op, long blocks, long firstEndAtMs) {
-        return new StepInput(END, runId, stepId, op, null, blocks, null, false, false, firstEndAtMs);
+        return new StepInput(END, runId, stepId, op, null, blocks, null, false, false, firstEndAtMs, null);
     }
 
     public static StepInput control(ControlEvent e) {
-        return new StepInput(CONTROL, e.runId(), -1, null, null, 0, e, false, false, 0);
+        return new StepInput(CONTROL, e.runId(), -1, null, null, 0, e, false, false, 0, null);
+    }
+
+    public static StepInput deadLetter(String runId, String reason) {
+        return new StepInput(DEAD_LETTER, runId, -1, null, null, 0, null, false, false, 0, reason);
     }
 }

@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  *       they end; {@code affectedOps} lists the ops whose own detector has a stall of the same kind overlapping
  *       it.</li>
  *   <li><b>roll-ups</b> — each window is merged into the open roll-up window of each configured size (measured parts
- *       included); a roll-up is emitted when a window of a later roll-up period arrives or the scope ends.</li>
+ *       included); a roll-up is emitted when a window of a later roll-up period arrives or the scope ends. A late
+ *       correction of a roll-up window already emitted is emitted at once as a roll-up late correction.</li>
  *   <li><b>summaries</b> — a {@link StepSummary} per scope, exact over the measured samples (see below), published
  *       once the step is complete and again only when something changes it.</li>
  *   <li><b>run summaries</b> — every step summary's figures are kept per run; when a {@code RunEnded} arrives a
@@ -170,6 +171,7 @@ public final class StepProcessor implements Processor<String, StepInput, String,
             case StepInput.WINDOW -> window(in);
             case StepInput.END -> end(in);
             case StepInput.CONTROL -> control(in.control());
+            case StepInput.DEAD_LETTER -> deadLetter(in.runId(), in.reason());
             default -> throw new IllegalArgumentException("unknown step input kind '" + in.kind() + "' for run "
                     + in.runId());
         }
@@ -266,11 +268,31 @@ public final class StepProcessor implements Processor<String, StepInput, String,
         return next;
     }
 
+    /**
+     * A late correction: merged into the open roll-up of each size that covers its window; for a size whose roll-up of
+     * that window was already emitted (or the scope ended), it becomes a roll-up late correction, a record of the
+     * roll-up window holding only the late samples ({@code lateCount == count}), so that summing counts per scope and
+     * roll-up window gives every sample.
+     */
     private ScopeState late(ScopeState s, WindowStats w, PartSum.Decoded whole, PartSum.Decoded measured) {
-        List<ScopeState.Rollup> rollups = new ArrayList<>();
+        Map<Long, ScopeState.Rollup> open = new TreeMap<>();
         for (ScopeState.Rollup r : s.rollups()) {
-            boolean inside = w.windowStartEpochMs() >= r.startMs() && w.windowStartEpochMs() < r.startMs() + r.sizeMs();
-            rollups.add(inside ? plus(r, w, whole, measured) : r);
+            open.put(r.sizeMs(), r);
+        }
+        List<ScopeState.Rollup> rollups = new ArrayList<>();
+        for (long size : rollupSizesMs) {
+            ScopeState.Rollup r = open.get(size);
+            long start = w.windowStartEpochMs() - Math.floorMod(w.windowStartEpochMs(), size);
+            if (r != null && r.startMs() == start) {
+                rollups.add(plus(r, w, whole, measured));
+                continue;
+            }
+            if (r != null) {
+                rollups.add(r);
+            }
+            if (w.count() > 0) {
+                emitRollup(s, plus(new ScopeState.Rollup(size, start, null, null, 0, 0), w, whole, measured));
+            }
         }
         return measure(s, w, measured).withRollups(rollups);
     }
@@ -543,6 +565,25 @@ public final class StepProcessor implements Processor<String, StepInput, String,
                 return;
             }
             publishRun(r.endedAt(now));
+        }
+    }
+
+    /**
+     * An input record of the run went to the dead-letter topic: counted in the run summary (published again if the
+     * run ended). A run stage 3 does not know (no {@code RunStarted} or {@code StepStarted} yet, or dropped) is not
+     * created for it: a garbled key must not make state.
+     */
+    private void deadLetter(String runId, String reason) {
+        RunState r = runs.get(runId);
+        if (r == null) {
+            LOG.info("dead letter ({}) of run {}, which stage 3 does not know: not in a run summary", reason, runId);
+            return;
+        }
+        RunState next = r.withDeadLetter(reason, context.currentSystemTimeMs());
+        if (next.ended()) {
+            publishRun(next);
+        } else {
+            runs.put(runId, next);
         }
     }
 

@@ -12,13 +12,10 @@ import io.tailstream.aggregator.step.StepMeta;
 import io.tailstream.aggregator.step.RunState;
 import io.tailstream.aggregator.step.StepOutput;
 import io.tailstream.aggregator.step.StepProcessor;
-import io.tailstream.schemas.event.ControlEvent;
-import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunSummary;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepSummary;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -39,8 +36,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The aggregator's Kafka Streams topology, built by a pure function of its configuration (no I/O, no clients), so
@@ -95,8 +90,6 @@ public final class AggregatorTopology {
     /** Stage 3's store of per-run state for run summaries (steps' descriptions and summary figures). */
     public static final String RUN_STORE = "run-summaries";
 
-    private static final Logger LOG = LoggerFactory.getLogger(AggregatorTopology.class);
-
     private AggregatorTopology() {}
 
     /** Builds the topology; reads nothing but the config. */
@@ -130,18 +123,26 @@ public final class AggregatorTopology {
 
         KStream<String, StageOne> decoded = builder
                 .stream(Topics.SAMPLES, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("samples"))
-                .process(new DecodeSupplier(config), Named.as("decode-blocks"));
+                .process(new DecodeSupplier(config, listener), Named.as("decode-blocks"));
 
         Map<String, KStream<String, StageOne>> branches = decoded.split(Named.as("decoded-"))
-                .branch((key, value) -> value instanceof StageOne.DeadLetter,
-                        Branched.withConsumer(dead -> dead
-                                .map((key, value) -> {
-                                    StageOne.DeadLetter d = (StageOne.DeadLetter) value;
-                                    return KeyValue.pair(d.key(), d.value());
-                                }, Named.as("dead-letter-unwrap"))
-                                .to(Topics.DEAD_LETTER, Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
-                                        .withName("dead-letters")), "dead"))
+                .branch((key, value) -> value instanceof StageOne.DeadLetter, Branched.as("dead"))
                 .defaultBranch(Branched.as("partials"));
+        KStream<String, StageOne> deadBlocks = branches.get("decoded-dead");
+        deadBlocks.map((key, value) -> {
+                    StageOne.DeadLetter d = (StageOne.DeadLetter) value;
+                    return KeyValue.pair(d.key(), d.value());
+                }, Named.as("dead-letter-unwrap"))
+                .to(Topics.DEAD_LETTER, Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
+                        .withName("dead-letters"));
+        // counted in the run summary of the run the key names
+        KStream<String, StepInput> deadBlockRuns = deadBlocks
+                .filter((key, value) -> !((StageOne.DeadLetter) value).runId().isEmpty(),
+                        Named.as("dead-letter-with-run"))
+                .map((key, value) -> {
+                    StageOne.DeadLetter d = (StageOne.DeadLetter) value;
+                    return KeyValue.pair(d.runId(), StepInput.deadLetter(d.runId(), d.reason()));
+                }, Named.as("dead-letter-to-step-input"));
 
         KStream<String, StepInput> closed = branches.get("decoded-partials")
                 .mapValues(value -> ((StageOne.Partial) value).aggregate(), Named.as("partial-unwrap"))
@@ -157,10 +158,30 @@ public final class AggregatorTopology {
                 .to(Topics.WINDOWS, Produced.with(Serdes.String(), windowSerde).withName("windows"));
 
         // keyed by run id: a run's control events meet its windows in one stage-3 task, runs spread over the tasks
-        KStream<String, StepInput> control = builder
+        // unreadable control records go to the dead-letter topic, like corrupt blocks
+        Map<String, KStream<String, ControlDecodeProcessor.Out>> controlRead = builder
                 .stream(Topics.CONTROL, Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("control"))
-                .flatMapValues(AggregatorTopology::controlInput, Named.as("control-to-step-input"))
-                .selectKey((key, in) -> in.runId(), Named.as("control-by-run"));
+                .process(() -> new ControlDecodeProcessor(listener), Named.as("control-decode"))
+                .split(Named.as("control-"))
+                .branch((key, value) -> value instanceof ControlDecodeProcessor.DeadLetter, Branched.as("dead"))
+                .defaultBranch(Branched.as("events"));
+        KStream<String, ControlDecodeProcessor.Out> deadControl = controlRead.get("control-dead");
+        deadControl.map((key, value) -> {
+                    ControlDecodeProcessor.DeadLetter d = (ControlDecodeProcessor.DeadLetter) value;
+                    return KeyValue.pair(d.key(), d.value());
+                }, Named.as("control-dead-letter-unwrap"))
+                .to(Topics.DEAD_LETTER, Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
+                        .withName("control-dead-letters"));
+        KStream<String, StepInput> control = controlRead.get("control-events")
+                .mapValues(value -> ((ControlDecodeProcessor.Event) value).input(), Named.as("control-to-step-input"))
+                .merge(deadControl
+                        .filter((key, value) -> !((ControlDecodeProcessor.DeadLetter) value).runId().isEmpty(),
+                                Named.as("control-dead-letter-with-run"))
+                        .mapValues(value -> {
+                            ControlDecodeProcessor.DeadLetter d = (ControlDecodeProcessor.DeadLetter) value;
+                            return StepInput.deadLetter(d.runId(), d.reason());
+                        }, Named.as("control-dead-letter-to-step-input")), Named.as("control-and-dead-letters"))
+                .merge(deadBlockRuns, Named.as("control-and-dead-blocks"));
 
         // as many partitions as the samples topic (see build): several runs are analysed in parallel, and several
         // aggregator instances of one application id share them
@@ -198,22 +219,6 @@ public final class AggregatorTopology {
                 .withKeySerde(Serdes.String())
                 .withValueSerde(new JsonSerde<>(StepInput.class));
         return partitions > 0 ? r.withNumberOfPartitions(partitions) : r;
-    }
-
-    /**
-     * A control event as stage-3 input; an unreadable one is logged with its offset and skipped (the control topic is
-     * written by producers only; one bad record must not stop the aggregation of every run).
-     */
-    private static List<StepInput> controlInput(byte[] value) {
-        if (value == null) {
-            return List.of();
-        }
-        try {
-            return List.of(StepInput.control(Json.read(value, ControlEvent.class)));
-        } catch (IllegalArgumentException e) {
-            LOG.warn("skipping an unreadable control event ({} bytes): {}", value.length, e.getMessage());
-            return List.of();
-        }
     }
 
     private static final class MergeSupplier implements ProcessorSupplier<String, WindowAggregate, String, StepInput> {
@@ -273,15 +278,18 @@ public final class AggregatorTopology {
 
     private static final class DecodeSupplier implements ProcessorSupplier<byte[], byte[], String, StageOne> {
         private final AggregatorConfig config;
+        private final TopologyListener listener;
 
-        DecodeSupplier(AggregatorConfig config) {
+        DecodeSupplier(AggregatorConfig config, TopologyListener listener) {
             this.config = config;
+            this.listener = listener;
         }
 
         @Override
         public Processor<byte[], byte[], String, StageOne> get() {
             return new BlockDecodeProcessor(config.windowSizeMs(), config.graceMs(), config.endOfStepCheckInterval(),
-                    PENDING_STEP_ENDS_STORE, HOME_PRODUCERS_STORE, DECODE_COMMIT_HOOK, MAX_COMBINED_PARTIALS);
+                    PENDING_STEP_ENDS_STORE, HOME_PRODUCERS_STORE, DECODE_COMMIT_HOOK, MAX_COMBINED_PARTIALS,
+                    listener);
         }
 
         @Override

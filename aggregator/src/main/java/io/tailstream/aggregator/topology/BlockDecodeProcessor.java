@@ -12,14 +12,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
@@ -52,11 +49,14 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
     private final Set<String> homeProducers = new HashSet<>();
     private KeyValueStore<String, Boolean> homes;
     private final PartialCombiner combined;
+    private final TopologyListener listener;
     private ProcessorContext<String, StageOne> context;
     private KeyValueStore<String, PendingStepEnd> pending;
 
     BlockDecodeProcessor(long windowSizeMs, long graceMs, Duration endOfStepCheckInterval, String pendingStoreName,
-                         String homeStoreName, String hookStoreName, int maxCombinedPartials) {
+                         String homeStoreName, String hookStoreName, int maxCombinedPartials,
+                         TopologyListener listener) {
+        this.listener = listener;
         this.windowSizeMs = windowSizeMs;
         this.graceMs = graceMs;
         this.endOfStepCheckInterval = endOfStepCheckInterval;
@@ -89,8 +89,10 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
         BlockHeader header;
         try {
             header = SampleBlockDecoder.decode(record.value(), combined.stage());
-        } catch (CorruptBlockException e) {
-            deadLetter(record, e.getMessage());
+        } catch (RuntimeException e) {
+            // the decoder only reads the bytes into the staging arrays: anything it throws is about the block
+            deadLetter(record, DeadLetters.blockReason(e), e instanceof CorruptBlockException ? e.getMessage()
+                    : "undecodable block: " + e);
             return;
         }
         String producerKey = header.runId() + "/" + header.producerId();
@@ -173,32 +175,18 @@ final class BlockDecodeProcessor implements Processor<byte[], byte[], String, St
         }
     }
 
-    private void deadLetter(Record<byte[], byte[]> record, String reason) {
-        Headers headers = new RecordHeaders(record.headers().toArray());
-        String topic = "";
-        String partition = "";
-        String offset = "";
-        if (context.recordMetadata().isPresent()) {
-            RecordMetadata m = context.recordMetadata().get();
-            topic = m.topic();
-            partition = String.valueOf(m.partition());
-            offset = String.valueOf(m.offset());
-        }
-        headers.add(DeadLetters.REASON, utf8(reason));
-        headers.add(DeadLetters.TOPIC, utf8(topic));
-        headers.add(DeadLetters.PARTITION, utf8(partition));
-        headers.add(DeadLetters.OFFSET, utf8(offset));
-        LOG.warn("corrupt sample block at {}-{} offset {} sent to the dead-letter topic: {}", topic, partition, offset,
-                reason);
-        context.forward(new Record<String, StageOne>(null, new StageOne.DeadLetter(record.key(), record.value()),
-                record.timestamp(), headers));
+    private void deadLetter(Record<byte[], byte[]> record, String code, String reason) {
+        String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+        LOG.warn("corrupt sample block at {} (key '{}') sent to the dead-letter topic: {}: {}",
+                DeadLetters.where(context), key, code, reason);
+        listener.onDeadLetter(context.recordMetadata().map(m -> m.topic()).orElse(""), code, DeadLetters.runId(key));
+        context.forward(new Record<String, StageOne>(null, new StageOne.DeadLetter(record.key(), record.value(),
+                DeadLetters.runId(key), code),
+                record.timestamp(), DeadLetters.headers(record.headers(), context, code, reason)));
     }
 
     private long windowStart(long epochMs) {
         return epochMs - Math.floorMod(epochMs, windowSizeMs);
     }
 
-    private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
 }

@@ -22,4 +22,13 @@ public interface TopologyListener {
 
     /** A stall event on its way to {@code tailstream.stalls} (open while it lasts, once more when it ends). */
     default void onStall(StallEvent stall) {}
+
+    /**
+     * An input record on its way to {@code tailstream.deadletter}.
+     *
+     * @param topic  the topic it was read from
+     * @param reason its reason code ({@link DeadLetters}, e.g. {@link DeadLetters#UNSUPPORTED_VERSION})
+     * @param runId  the run its key names, "" if none
+     */
+    default void onDeadLetter(String topic, String reason, String runId) {}
 }

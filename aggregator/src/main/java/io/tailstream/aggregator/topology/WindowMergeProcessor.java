@@ -41,6 +41,8 @@ import org.slf4j.LoggerFactory;
  *       {@code producerWait} (wall clock) has passed since the first producer's tick (a producer killed before its
  *       end). Then an {@link StepInput#END} record tells stage 3 the scope's last window is out. A tick without
  *       producer ids (written before they were carried) closes its scope at once.</li>
+ *   <li>A partial that only counts blocks (no samples, no heartbeat, no producer) goes straight to stage 3's block
+ *       accounting without moving stream time (see {@link #blocksOnly}).</li>
  * </ul>
  * Stream time, the close bound and per-scope close bounds are kept in a change-logged store of the task, so a
  * restart resumes exactly.
@@ -149,6 +151,10 @@ final class WindowMergeProcessor implements Processor<String, WindowAggregate, S
             tick(record.key(), ts, partial);
             return;
         }
+        if (!partial.emittable() && partial.producers().isEmpty()) {
+            blocksOnly(ts, partial);
+            return;
+        }
         // close first: the store's retention counts from the latest window put, so windows this record's time
         // closes must be emitted before a put moves that time
         advance(ts);
@@ -162,6 +168,24 @@ final class WindowMergeProcessor implements Processor<String, WindowAggregate, S
             WindowAggregate current = windows.fetch(record.key(), windowStart);
             windows.put(record.key(), current == null ? partial : current.mergeFrom(partial), windowStart);
         }
+    }
+
+    /**
+     * A partial that only counts blocks (end-of-step marker copies on a partition their producer sends nothing else to,
+     * data blocks without samples): its count goes straight to stage 3's block accounting. It neither moves stream
+     * time nor enters the window store: a marker copy is sealed at its step's end, and its stage-1 task, with little
+     * else to read, may get there long before the tasks still replaying that step's data after a restart; moving
+     * stream time to the step's end would close the windows of every scope of this task that those tasks still feed
+     * (the step's "*" scope first), turning their samples into late corrections.
+     */
+    private void blocksOnly(long ts, WindowAggregate partial) {
+        if (partial.blocks() == 0) {
+            return;
+        }
+        long windowStart = ts - Math.floorMod(ts, windowSizeMs);
+        StepInput in = StepInput.window(partial.toWindowStats(windowStart, windowStart + windowSizeMs),
+                partial.blocks(), false, false);
+        context.forward(new Record<>(partial.runId(), in, windowStart));
     }
 
     /** Notes the producers of an on-time partial as producers of its scope. */

@@ -15,6 +15,8 @@
  * {@value io.tailstream.aggregator.topology.AggregatorTopology#PARTIALS_REPARTITION} so all producers' partials of a
  * scope meet in one stage-2 task. Undecodable blocks go, unchanged, to the dead-letter topic with reason, topic,
  * partition and offset in headers ({@link io.tailstream.aggregator.topology.DeadLetters}); processing continues.
+ * Unreadable control records go there too ({@code ControlDecodeProcessor}); both are counted in the run summary of
+ * the run their key names (a {@code StepInput} of kind {@code dead_letter} to stage 3).
  *
  * <p>Why a combiner flushed at commit, and why that is exactly-once: Kafka Streams commits a task's input offsets
  * and its output in one transaction. The flush runs inside the task's commit preparation ({@code PreCommitHook},
@@ -90,8 +92,10 @@
  * <ul>
  *   <li>Replay skew: when re-aggregating a backlog, stage-1 tasks of different samples partitions may run apart by
  *       more than the grace in event time and the leading one closes windows the others still feed. Their samples
- *       are no longer lost (late corrections), but the windows are split into a regular record and corrections.
- *       Live (the demo, a soak) the skew is the processing lag, far below 2 s.</li>
+ *       are no longer lost (late corrections, of base windows and of roll-ups), but the windows are split into a
+ *       regular record and corrections. Partials that only count blocks (end-of-step marker copies, read first by
+ *       the stage-1 task of a partition carrying nothing else of their producer) do not move stage 2's stream time,
+ *       so they do not add to this skew. Live (the demo, a soak) the skew is the processing lag, far below 2 s.</li>
  *   <li>Throughput: per sample, stage 1 decodes and records into a histogram; per window and scope, stages 2 and 3
  *       serialize aggregates, build an HdrHistogram for the window's figures and parse it again for stalls and
  *       roll-ups (a few ms per window). See {@code docs/aggregator-benchmarks.md} for the measured split.</li>

@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
+import io.tailstream.aggregator.AggregatorStatus;
 import io.tailstream.aggregator.http.LiveWindows;
 import io.tailstream.aggregator.http.MonitorServer;
 import io.tailstream.aggregator.http.OpenWindows;
@@ -39,6 +40,9 @@ import picocli.CommandLine.Spec;
                 + " events and step summaries out, exactly once.",
                 "Runs until interrupted; start several with the same --application-id to share the load."})
 public final class AggregateCommand implements Callable<Integer> {
+
+    /** Longest wait for Kafka Streams to run, restoration of the state stores not counted. */
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
 
     @Spec
     CommandSpec spec;
@@ -170,23 +174,23 @@ public final class AggregateCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         LiveWindows live = new LiveWindows(registry);
+        // a restart restores every state store from its changelog before it processes anything: say so as it goes
+        AggregatorStatus status = new AggregatorStatus(line -> System.out.println("aggregator: " + line));
+        status.bindTo(registry);
         try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers, config, dir,
-                httpPort == null ? TopologyListener.NONE : live);
+                httpPort == null ? TopologyListener.NONE : live, status);
              MonitorServer monitor = httpPort == null ? null
-                     : startMonitor(httpAddress, live, aggregator::openWindows, registry)) {
+                     : startMonitor(httpAddress, live, aggregator::openWindows, registry, status)) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 aggregator.close();
                 stopped.countDown();
             }, "tailstream-aggregate-shutdown"));
-            if (!aggregator.awaitRunning(Duration.ofSeconds(120))) {
-                throw new UserFacingException("the aggregator did not start within 120 s (state "
-                        + aggregator.state() + ")");
-            }
-            System.out.println("aggregator running against " + kafka.bootstrapServers + " (application id "
-                    + applicationId + "); Ctrl-C to stop");
             if (monitor != null) {
                 System.out.println("live monitor on " + monitor.url() + " (metrics on " + monitor.url() + "metrics)");
             }
+            awaitRunning(aggregator);
+            System.out.println("aggregator running against " + kafka.bootstrapServers + " (application id "
+                    + applicationId + "); Ctrl-C to stop");
             while (!stopped.await(1, TimeUnit.SECONDS)) {
                 Optional<Throwable> failure = aggregator.failure();
                 if (failure.isPresent()) {
@@ -196,6 +200,22 @@ public final class AggregateCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /**
+     * Waits until Kafka Streams runs; restoring state stores may take long after a long run and does not count
+     * against the 120 s allowed to start (the status lines show its progress).
+     */
+    private static void awaitRunning(Aggregator aggregator) throws InterruptedException {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        while (!aggregator.awaitRunning(Duration.ofSeconds(1))) {
+            if (aggregator.status().phase() == AggregatorStatus.Phase.RESTORING) {
+                deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+            } else if (System.nanoTime() - deadline > 0) {
+                throw new UserFacingException("the aggregator did not start within " + STARTUP_TIMEOUT.toSeconds()
+                        + " s (state " + aggregator.state() + ")");
+            }
+        }
     }
 
     /** {@code HOST:PORT} (an IPv6 host in brackets) into {@link #httpBind} and {@link #httpPort}. */
@@ -223,9 +243,9 @@ public final class AggregateCommand implements Callable<Integer> {
     }
 
     private static MonitorServer startMonitor(InetSocketAddress address, LiveWindows live, OpenWindows open,
-                                              PrometheusMeterRegistry registry) {
+                                              PrometheusMeterRegistry registry, AggregatorStatus status) {
         try {
-            return MonitorServer.start(address, live, open, registry);
+            return MonitorServer.start(address, live, open, registry, status::snapshot);
         } catch (UncheckedIOException e) {
             throw new UserFacingException("--http-port/--http-bind: " + e.getMessage(), e);
         }

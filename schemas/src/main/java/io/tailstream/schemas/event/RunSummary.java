@@ -1,6 +1,9 @@
 package io.tailstream.schemas.event;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A run's figures across its steps, emitted by the aggregator on {@link io.tailstream.schemas.Topics#RUN_SUMMARIES}
@@ -42,6 +45,11 @@ import java.util.List;
  * @param complete          every step that started has its {@code "*"} summary and the run ended
  * @param atEpochMs         when the aggregator emitted this record (wall clock)
  * @param version           {@link #VERSION}; 1 for events without the field
+ * @param deadLetters       input records of the run the aggregator could not read and sent to
+ *                          {@code tailstream.deadletter}, by reason code ({@code bad_magic}, {@code checksum_mismatch},
+ *                          {@code truncated}, {@code unsupported_version}, {@code corrupt_block} on the samples topic;
+ *                          {@code invalid_json}, {@code unknown_event_type} on the control topic); absent (null) when
+ *                          there were none. Optional: aggregators before it never wrote it
  */
 public record RunSummary(
         String runId,
@@ -55,7 +63,8 @@ public record RunSummary(
         List<Integer> stepsPending,
         boolean complete,
         long atEpochMs,
-        int version) {
+        int version,
+        Map<String, Long> deadLetters) {
 
     /** {@link Sweep#round()} of the sweep over the across-round figures (every round of each level). */
     public static final int ALL_ROUNDS = 0;
@@ -68,6 +77,16 @@ public record RunSummary(
         sweeps = sweeps == null ? List.of() : List.copyOf(sweeps);
         scaleOut = scaleOut == null ? List.of() : List.copyOf(scaleOut);
         stepsPending = stepsPending == null ? List.of() : List.copyOf(stepsPending);
+        deadLetters = deadLetters == null || deadLetters.isEmpty() ? null
+                : Collections.unmodifiableMap(new TreeMap<>(deadLetters));
+    }
+
+    /** A run summary without dead letters. */
+    public RunSummary(String runId, List<RoundStats> rounds, List<Sweep> sweeps, List<ScaleOut> scaleOut,
+                      double plateauMinGainPct, int plateauPatience, String plateauSource, int stepsSummarized,
+                      List<Integer> stepsPending, boolean complete, long atEpochMs, int version) {
+        this(runId, rounds, sweeps, scaleOut, plateauMinGainPct, plateauPatience, plateauSource, stepsSummarized,
+                stepsPending, complete, atEpochMs, version, null);
     }
 
     /** A version-1 run summary, as aggregators before version 2 wrote it. */
@@ -75,7 +94,7 @@ public record RunSummary(
                       double plateauMinGainPct, int plateauPatience, String plateauSource, int stepsSummarized,
                       List<Integer> stepsPending, boolean complete, long atEpochMs) {
         this(runId, rounds, sweeps, scaleOut, plateauMinGainPct, plateauPatience, plateauSource, stepsSummarized,
-                stepsPending, complete, atEpochMs, 1);
+                stepsPending, complete, atEpochMs, 1, null);
     }
 
     public String key() {

@@ -55,6 +55,19 @@ class RunSummaryJsonTest {
     }
 
     @Test
+    void deadLetters_roundTrip_andAreLeftOutWhenThereAreNone() {
+        RunSummary withDead = new RunSummary(SUMMARY.runId(), SUMMARY.rounds(), SUMMARY.sweeps(), SUMMARY.scaleOut(),
+                SUMMARY.plateauMinGainPct(), SUMMARY.plateauPatience(), SUMMARY.plateauSource(),
+                SUMMARY.stepsSummarized(), SUMMARY.stepsPending(), SUMMARY.complete(), SUMMARY.atEpochMs(),
+                SUMMARY.version(), java.util.Map.of("invalid_json", 2L, "bad_magic", 1L));
+        String json = Json.writeString(withDead);
+        assertThat(json).endsWith(",\"deadLetters\":{\"bad_magic\":1,\"invalid_json\":2}}");
+        assertThat(Json.read(json, RunSummary.class)).isEqualTo(withDead);
+        assertThat(SUMMARY.deadLetters()).isNull();
+        assertThat(Json.writeString(SUMMARY)).doesNotContain("deadLetters");
+    }
+
+    @Test
     void undefinedStddev_andNoPlateau_areLeftOutOfTheJson() {
         String json = Json.writeString(SUMMARY);
         assertThat(json).contains("\"qps\":{\"mean\":3000.0,\"min\":3000.0,\"max\":3000.0}");
