@@ -100,6 +100,14 @@ class KafkaConfigIntegrationTest {
                         "sasl-2", "--spool-dir", dir.resolve("spool").toString())).isNotZero();
                 assertThat(printed.toString(StandardCharsets.UTF_8).substring(beforeWrong))
                         .contains("refused this client");
+                // so is archive's: the cluster answers, and says no
+                CliUsageTest.Outcome archiveWrong = CliUsageTest.execute("archive", "--bootstrap-servers", sasl,
+                        "--kafka-config", wrong.toString(), "--archive", dir.resolve("archive-2").toString(),
+                        "--until-caught-up");
+                assertThat(archiveWrong.exitCode()).isEqualTo(Cli.EXIT_FAILURE);
+                assertThat(archiveWrong.err()).contains("Kafka at " + sasl + " refused this client")
+                        .doesNotContain(password);
+                assertThat(archiveWrong.err().strip().lines()).hasSize(1);
             } finally {
                 System.setOut(stdout);
                 System.setErr(stderr);

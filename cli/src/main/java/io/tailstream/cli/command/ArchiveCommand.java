@@ -1,13 +1,16 @@
 package io.tailstream.cli.command;
 
+import io.tailstream.cli.UserFacingException;
 import io.tailstream.cli.options.DurationConverter;
 import io.tailstream.cli.options.KafkaOptions;
 import io.tailstream.reporter.archive.ArchiveSummary;
 import io.tailstream.reporter.archive.Archiver;
 import io.tailstream.reporter.archive.ArchiverConfig;
-import io.tailstream.cli.UserFacingException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -15,8 +18,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.KafkaException;
-import java.time.Duration;
-import java.util.concurrent.Callable;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -70,7 +73,7 @@ public final class ArchiveCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        awaitCluster(kafka.bootstrapServers, connectTimeout);
+        awaitCluster(kafka.bootstrapServers, kafka.clientConfig(), connectTimeout);
         ArchiveSummary summary;
         // every few seconds: done/total, rate and ETA while catching up; the lag while archiving continuously
         try (Archiver archiver = new Archiver(config, progress -> System.out.println(progress.line()))) {
@@ -93,14 +96,16 @@ public final class ArchiveCommand implements Callable<Integer> {
     /**
      * Fails with one line naming the bootstrap address unless the cluster answers a describe-cluster request within
      * {@code timeout}: without it the consumer would wait a minute per call (its default API timeout) and fail
-     * without saying where it looked.
+     * without saying where it looked. Asks with the command's client settings ({@code --kafka-config}: a secured
+     * cluster answers nothing else), and says so when the cluster answers but refuses them.
      */
-    static void awaitCluster(String bootstrapServers, Duration timeout) {
+    static void awaitCluster(String bootstrapServers, Map<String, String> clientConfig, Duration timeout) {
         if (timeout.isZero() || timeout.isNegative()) {
             throw new UserFacingException("--connect-timeout must be > 0, was " + timeout);
         }
         int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
         Properties p = new Properties();
+        p.putAll(clientConfig);
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(ms));
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Integer.toString(ms));
@@ -113,6 +118,10 @@ public final class ArchiveCommand implements Callable<Integer> {
             throw new UserFacingException("interrupted while waiting for Kafka at " + bootstrapServers, e);
         } catch (ExecutionException | TimeoutException | KafkaException e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof AuthenticationException || cause instanceof AuthorizationException) {
+                throw new UserFacingException("Kafka at " + bootstrapServers + " refused this client: "
+                        + cause.getMessage() + " (check the credentials in --kafka-config)", cause);
+            }
             throw new UserFacingException("cannot reach Kafka at " + bootstrapServers + ": no answer to a"
                     + " describe-cluster request within " + (ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms") + " ("
                     + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": "
