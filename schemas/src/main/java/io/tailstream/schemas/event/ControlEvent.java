@@ -7,7 +7,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
  * Low-volume events on {@link io.tailstream.schemas.Topics#CONTROL}, JSON with a {@code "type"} discriminator.
  * Together they describe a run: what was planned and against which targets, when each step started and ended, how
  * many blocks and samples each producer sent (so consumers can prove they saw all of them), and the client's
- * health while it ran.
+ * health while it ran. When several load generators share a run, {@link ProducerReady} and {@link StepGo} are how
+ * they agree on each step's start.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
@@ -16,8 +17,11 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = StepEnded.class, name = StepEnded.TYPE),
         @JsonSubTypes.Type(value = ClientHealth.class, name = ClientHealth.TYPE),
         @JsonSubTypes.Type(value = RunEnded.class, name = RunEnded.TYPE),
+        @JsonSubTypes.Type(value = ProducerReady.class, name = ProducerReady.TYPE),
+        @JsonSubTypes.Type(value = StepGo.class, name = StepGo.TYPE),
 })
-public sealed interface ControlEvent permits RunStarted, StepStarted, StepEnded, ClientHealth, RunEnded {
+public sealed interface ControlEvent
+        permits RunStarted, StepStarted, StepEnded, ClientHealth, RunEnded, ProducerReady, StepGo {
 
     /** The run the event belongs to (also the record key). */
     String runId();

@@ -1,5 +1,6 @@
 package io.tailstream.schemas.event;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
 
@@ -19,6 +20,10 @@ import java.util.Map;
  * @param options                workload options as given (table count, table size, ...)
  * @param rtt                    round trip to the target measured just before the step (version 2; null from older
  *                               producers, or when the probe could not run)
+ * @param startAtEpochMs         the start the producers of a shared run agreed on, ms since the epoch (version 4;
+ *                               null for a producer that runs alone)
+ * @param participants           the producers that agreed to run the step, sorted (version 4; empty for a producer
+ *                               that runs alone): consumers expect the step's end from each of them
  */
 public record StepStarted(
         String runId,
@@ -34,7 +39,9 @@ public record StepStarted(
         List<String> ops,
         double queriesPerTransaction,
         Map<String, String> options,
-        RttProbe rtt) implements ControlEvent {
+        RttProbe rtt,
+        Long startAtEpochMs,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> participants) implements ControlEvent {
 
     /** The {@code "type"} of its JSON, see {@link ControlEvent#type()}. */
     public static final String TYPE = "step_started";
@@ -43,6 +50,15 @@ public record StepStarted(
     public StepStarted {
         ops = ops == null ? List.of() : List.copyOf(ops);
         options = options == null ? Map.of() : Map.copyOf(options);
+        participants = participants == null ? List.of() : List.copyOf(participants);
+    }
+
+    /** A version-3 event: a producer that runs alone. */
+    public StepStarted(String runId, long atEpochMs, String producerId, int stepId, TargetInfo target,
+                       String workload, int threads, int round, long warmupMs, long measureMs, List<String> ops,
+                       double queriesPerTransaction, Map<String, String> options, RttProbe rtt) {
+        this(runId, atEpochMs, producerId, stepId, target, workload, threads, round, warmupMs, measureMs, ops,
+                queriesPerTransaction, options, rtt, null, List.of());
     }
 
     /** A version-1 event: no round-trip probe. */
@@ -50,7 +66,7 @@ public record StepStarted(
                        String workload, int threads, int round, long warmupMs, long measureMs, List<String> ops,
                        double queriesPerTransaction, Map<String, String> options) {
         this(runId, atEpochMs, producerId, stepId, target, workload, threads, round, warmupMs, measureMs, ops,
-                queriesPerTransaction, options, null);
+                queriesPerTransaction, options, null, null, List.of());
     }
 
     @Override

@@ -44,6 +44,22 @@ class ControlEventJsonTest {
             new StepEnded("run-3", 26_100, "p-1", 3, 1_234_567, 1_300, 12, "failed: duplicate_key (not ignored)",
                     false, 0L, 0L, 0L, 1_000_100_000L, 1_000_105_000_250L, 1_000_125_000_500L, 16, 3L, 21.25, 62.5));
 
+    /**
+     * Version 4: a run shared by several producers: their readiness, a start without the missing, and step_started
+     * with the agreed start and the step's producers.
+     */
+    static final List<ControlEvent> EVENTS_V4 = List.of(
+            new ProducerReady("run-4", 1_000, "p-1", 3, 3, 16, true, "client-1"),
+            new StepGo("run-4", 301_000, "p-1", 3, 302_000, List.of("p-1", "p-2"), List.of("p-3"), 0),
+            new StepStarted("run-4", 302_000, "p-1", 3, TARGET, "oltp_read_write", 8, 2, 5_000, 20_000,
+                    List.of("read_write"), 20, Map.of("tables", "8"), null, 302_000L, List.of("p-1", "p-2")));
+
+    @Test
+    void goldenJson_v4_staysReadable() throws IOException {
+        assertGolden("/golden/control-events-v4.jsonl", EVENTS_V4);
+        assertThat(Json.writeString(EVENTS_V3.get(0))).doesNotContain("participants", "startAtEpochMs");
+    }
+
     @Test
     void goldenJson_v3_staysReadable() throws IOException {
         assertGolden("/golden/control-events-v3.jsonl", EVENTS_V3);
