@@ -11,6 +11,9 @@ import io.tailstream.producer.emit.SampleSink;
 import io.tailstream.producer.emit.SpoolSettings;
 import io.tailstream.producer.emit.SpoolingTransport;
 import io.tailstream.producer.emit.StepEmission;
+import io.tailstream.producer.group.KafkaStepCoordinator;
+import io.tailstream.producer.group.ProducerGroup;
+import io.tailstream.producer.group.StepCoordinator;
 import io.tailstream.producer.health.ClientHealthMonitor;
 import io.tailstream.producer.health.LoadGenThreads;
 import io.tailstream.producer.health.RoundTripProbe;
@@ -58,11 +61,14 @@ public final class BenchmarkRunner {
 
     /** Client health is sampled and published once a second. */
     static final java.time.Duration HEALTH_PERIOD = java.time.Duration.ofSeconds(1);
+    /** A step that starts this much after the agreed time says so. */
+    static final long LATE_START_NOTE_MS = 250;
 
     private final SampleSink sink;
     private final PrintStream console;
     private final Clock clock;
     private final StopSignal stopSignal = new StopSignal();
+    private final StepCoordinator coordinator;
     /** Whether any step of the current run was client-bound (for RunEnded). */
     private boolean runClientBound;
 
@@ -71,9 +77,18 @@ public final class BenchmarkRunner {
     }
 
     public BenchmarkRunner(SampleSink sink, PrintStream console, Clock clock) {
+        this(sink, console, clock, StepCoordinator.alone());
+    }
+
+    /**
+     * A runner whose steps start when {@code coordinator} says: with the other producers of a shared run
+     * ({@link RunPlan#producers()}).
+     */
+    public BenchmarkRunner(SampleSink sink, PrintStream console, Clock clock, StepCoordinator coordinator) {
         this.sink = sink;
         this.console = console;
         this.clock = clock;
+        this.coordinator = coordinator;
     }
 
     /**
@@ -111,8 +126,9 @@ public final class BenchmarkRunner {
         RunResult result;
         SpoolingTransport.SpoolStats stats;
         try (KafkaSampleSink sink = KafkaSampleSink.create(bootstrapServers, plan.runId(), defaultProducerId(),
-                kafkaConfig, EmitterSettings.defaults(), spool)) {
-            BenchmarkRunner runner = new BenchmarkRunner(sink, console);
+                kafkaConfig, EmitterSettings.defaults(), spool);
+             StepCoordinator coordinator = coordinator(plan, bootstrapServers, kafkaConfig, sink, console)) {
+            BenchmarkRunner runner = new BenchmarkRunner(sink, console, Clock.system(), coordinator);
             started.accept(runner);
             result = runner.run(plan);
             stats = sink.spoolStats();
@@ -127,18 +143,34 @@ public final class BenchmarkRunner {
         return result;
     }
 
+    private static StepCoordinator coordinator(RunPlan plan, String bootstrapServers, Map<String, Object> kafkaConfig,
+                                               KafkaSampleSink sink, PrintStream console) {
+        ProducerGroup group = plan.producers();
+        if (!group.shared()) {
+            return StepCoordinator.alone();
+        }
+        console.printf(java.util.Locale.ROOT, "== producer %s, one of %d in run %s (threads %s); each step starts"
+                        + " when all are ready, or %s after this one is, without the missing%n", sink.producerId(),
+                group.count(), plan.runId(), group.splitThreads() ? "split between them" : "run by each",
+                group.joinTimeout().toString().substring(2).toLowerCase(java.util.Locale.ROOT));
+        return new KafkaStepCoordinator(bootstrapServers, kafkaConfig, plan.runId(), sink.producerId(), hostName(),
+                group, sink::publish, Clock.system(), console);
+    }
+
     /** {@code host-pid}: unique per process on a machine, readable in reports. */
     public static String defaultProducerId() {
+        return hostName() + "-" + ProcessHandle.current().pid();
+    }
+
+    /** This machine's host name, at most 64 characters. */
+    private static String hostName() {
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();
         } catch (UnknownHostException e) {
             host = "localhost";
         }
-        if (host.length() > 64) {
-            host = host.substring(0, 64);
-        }
-        return host + "-" + ProcessHandle.current().pid();
+        return host.length() > 64 ? host.substring(0, 64) : host;
     }
 
     /**
@@ -265,6 +297,9 @@ public final class BenchmarkRunner {
                     } catch (TargetException e) {
                         return "failed: " + spec.describe() + " could not start: " + e.getMessage();
                     }
+                    if (r == null) {
+                        continue; // the other producers of the run ran it without this one
+                    }
                     results.add(r);
                     if (r.outcome().startsWith("failed: ")) {
                         return "failed: " + spec.describe() + " " + r.outcome();
@@ -322,9 +357,29 @@ public final class BenchmarkRunner {
                 ", round trip p50 %.1f µs p99 %.1f µs", roundTrip.p50Micros(), roundTrip.p99Micros()))
                 + (tc.embedded() ? "; embedded: the database runs on the workers' threads, so client-bound is not"
                 + " judged" : ""));
+        StepCoordinator.Start start = coordinator.awaitStart(spec.stepId(), spec.threads(),
+                () -> stopSignal.reason() != null);
+        if (!start.runs()) {
+            console.println("== " + spec.describe() + ": not run here, " + start.reason());
+            return null;
+        }
+        StepSpec mine = share(plan, spec, start);
+        if (mine == null) {
+            console.println("== " + spec.describe() + ": not run here, its transaction count leaves this producer"
+                    + " none");
+            return null;
+        }
+        spec = mine;
+        if (start.startAtEpochMs() != null) {
+            console.printf(java.util.Locale.ROOT, "== %s: starts at %s with %s%n", spec.describe(),
+                    java.time.Instant.ofEpochMilli(start.startAtEpochMs()), String.join(", ", start.participants()));
+            if (!waitUntil(start.startAtEpochMs(), spec)) {
+                return null;
+            }
+        }
         sink.publish(new StepStarted(plan.runId(), nowMs(), sink.producerId(), spec.stepId(), info, workload.name(),
                 spec.threads(), spec.round(), spec.warmup().toMillis(), spec.measure().toMillis(), workload.ops(),
-                workload.queriesPerTransaction(), options, roundTrip));
+                workload.queriesPerTransaction(), options, roundTrip, start.startAtEpochMs(), start.participants()));
         SpoolingTransport.SpoolStats spoolBefore = sink.spoolStats();
         sink.takeSpoolHighWaterBytes();
         StepEmission emission = sink.beginStep(spec.stepId(), workload.ops(), spec.openLoop());
@@ -356,6 +411,45 @@ public final class BenchmarkRunner {
                 result.processCpuPct() < 0 ? null : result.processCpuPct()));
         console.println(result.summary());
         return result;
+    }
+
+    /**
+     * This producer's part of a step the producers of a shared run agreed on: its threads, and (threads split) its
+     * share of the transaction limit and of the open-loop rate, in proportion to its threads; null when the
+     * transaction limit leaves it none.
+     */
+    private StepSpec share(RunPlan plan, StepSpec spec, StepCoordinator.Start start) {
+        if (start.participants().isEmpty() || !plan.producers().splitThreads()) {
+            return spec;
+        }
+        Long transactions = spec.transactions();
+        if (transactions != null) {
+            long mine = ProducerGroup.share(transactions, start.participants(), sink.producerId());
+            if (mine == 0) {
+                return null;
+            }
+            transactions = mine;
+        }
+        Double rate = spec.rate() == null ? null : spec.rate() * start.threads() / spec.threads();
+        return new StepSpec(spec.stepId(), spec.targetName(), spec.workload(), start.threads(), spec.round(),
+                spec.warmup(), spec.measure(), spec.intervalSeconds(), spec.ignoredErrors(), transactions, rate);
+    }
+
+    /** Waits for the agreed start; false when the run was stopped meanwhile. */
+    private boolean waitUntil(long startAtEpochMs, StepSpec spec) {
+        long late = nowMs() - startAtEpochMs;
+        if (late > LATE_START_NOTE_MS) {
+            console.printf(java.util.Locale.ROOT, "== %s: starts %d ms after the time the producers agreed on (this"
+                    + " machine's clock or its reading of the control topic is behind)%n", spec.describe(), late);
+        }
+        long left;
+        while ((left = startAtEpochMs - nowMs()) > 0) {
+            if (stopSignal.reason() != null) {
+                return false;
+            }
+            clock.park(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(Math.min(left, 50)));
+        }
+        return true;
     }
 
     /** The round trip just before the step (no worker runs), or null when the probe failed (logged). */
@@ -454,7 +548,7 @@ public final class BenchmarkRunner {
 
     private static Map<String, String> clientInfo() {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("host", defaultProducerId().replaceAll("-\\d+$", ""));
+        m.put("host", hostName());
         m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                 + System.getProperty("os.arch"));
         m.put("jvm", System.getProperty("java.vm.name") + " " + Runtime.version());
@@ -486,6 +580,10 @@ public final class BenchmarkRunner {
         m.put("prepare", String.valueOf(plan.prepare()));
         m.put("ignoredErrors", plan.ignoredErrors() == null ? "product default" : labels(plan.ignoredErrors()));
         m.put("accept", plan.accept().toString());
+        if (plan.producers().shared()) {
+            m.put("producers", plan.producers().count() + " (threads " + (plan.producers().splitThreads() ? "split"
+                    : "each") + ", joinTimeout " + plan.producers().joinTimeout() + ")");
+        }
         if (plan.variables() != null) {
             m.put("variables", plan.variables().toString());
         }

@@ -1,6 +1,7 @@
 package io.tailstream.producer;
 
 import io.tailstream.producer.driver.Plateau;
+import io.tailstream.producer.group.ProducerGroup;
 import io.tailstream.producer.target.Dialect;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.workload.WorkloadSpec;
@@ -44,6 +45,8 @@ import java.util.Set;
  *                        producer only carries them ({@code RunStarted.settings["accept"]}); the report applies them
  * @param reconnectTimeout how long a step may go on with no worker holding a connection (a server restart, a
  *                        failover) before it fails as unreachable; null for {@link #DEFAULT_RECONNECT_TIMEOUT}
+ * @param producers       the load generators that share the run, each running this plan with the run's id; null for
+ *                        a producer alone ({@link ProducerGroup#ALONE})
  */
 public record RunPlan(
         String runId,
@@ -63,7 +66,8 @@ public record RunPlan(
         Plateau plateau,
         double clientCpuLimitPct,
         List<String> accept,
-        Duration reconnectTimeout) {
+        Duration reconnectTimeout,
+        ProducerGroup producers) {
 
     /** How long a step goes on without any connection by default: enough for a restart or a failover. */
     public static final Duration DEFAULT_RECONNECT_TIMEOUT =
@@ -140,6 +144,31 @@ public record RunPlan(
         if (reconnectTimeout.isNegative() || reconnectTimeout.isZero()) {
             throw new IllegalArgumentException("reconnectTimeout must be > 0, was " + reconnectTimeout);
         }
+        producers = producers == null ? ProducerGroup.ALONE : producers;
+        if (producers.shared()) {
+            if (plateau != null) {
+                throw new IllegalArgumentException("plateau cannot be combined with producers > 1: the sweep would"
+                        + " stop on each producer's own QPS, not the step's");
+            }
+            for (Target t : targets) {
+                if (prepare && !Dialect.forUrl(t.jdbcUrl()).embedded()) {
+                    throw new IllegalArgumentException("prepare cannot be combined with producers > 1 on target '"
+                            + t.name() + "': every producer would load the same tables; load them once with"
+                            + " `tailstream prepare`, then start the producers without prepare");
+                }
+            }
+        }
+    }
+
+    /** A plan of a producer alone. */
+    public RunPlan(String runId, String planName, List<Target> targets, List<WorkloadSpec> workloads,
+                   List<Integer> threads, int rounds, Duration warmup, Duration measure, int intervalSeconds,
+                   boolean prepare, Set<SampleStatus> ignoredErrors, List<String> variables, Long transactions,
+                   Double rate, Plateau plateau, double clientCpuLimitPct, List<String> accept,
+                   Duration reconnectTimeout) {
+        this(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds, prepare,
+                ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept, reconnectTimeout,
+                null);
     }
 
     /** A plan with the default reconnect timeout. */
@@ -200,41 +229,49 @@ public record RunPlan(
     public RunPlan withPrepare(boolean prepareData) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
                 prepareData, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept,
-                reconnectTimeout);
+                reconnectTimeout, producers);
     }
 
     /** The same plan with another driver: transaction limit, open-loop rate, plateau stop and client CPU limit. */
     public RunPlan withDriver(Long transactionLimit, Double totalRate, Plateau plateauStop, double cpuLimitPct) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
                 prepare, ignoredErrors, variables, transactionLimit, totalRate, plateauStop, cpuLimitPct, accept,
-                reconnectTimeout);
+                reconnectTimeout, producers);
     }
 
     /** The same plan with another run id. */
     public RunPlan withRunId(String id) {
         return new RunPlan(id, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
                 prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept,
-                reconnectTimeout);
+                reconnectTimeout, producers);
     }
 
     /** The same plan with console interval lines every {@code seconds} (0: none). */
     public RunPlan withIntervalSeconds(int seconds) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, seconds,
                 prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept,
-                reconnectTimeout);
+                reconnectTimeout, producers);
     }
 
     /** The same plan waiving {@code checks} (ids of {@link #CHECKS}). */
     public RunPlan withAccept(java.util.Collection<String> checks) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
                 prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, List.copyOf(checks),
-                reconnectTimeout);
+                reconnectTimeout, producers);
     }
 
     /** The same plan with another reconnect timeout. */
     public RunPlan withReconnectTimeout(Duration timeout) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
-                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept, timeout);
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept, timeout,
+                producers);
+    }
+
+    /** The same plan run by {@code group}. */
+    public RunPlan withProducers(ProducerGroup group) {
+        return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept,
+                reconnectTimeout, group);
     }
 
     /** Largest thread count: what each target's pool is sized to (plus one for metadata). */

@@ -17,7 +17,8 @@ import java.util.TreeSet;
  *
  * @param ops            op scopes seen (without {@code "*"})
  * @param blocksReceived sample blocks received for the step (data, heartbeats, end-of-step markers)
- * @param producers      producers that announced the step ({@code StepStarted}) or ended it
+ * @param producers      producers that announced the step ({@code StepStarted}), were named in another's as agreed
+ *                       participants, or ended it
  * @param blocksSent     blocks each producer reported sent ({@code StepEnded.blocksSent}); its keys are the producers
  *                       that reported their end
  * @param clientBound    a producer reported itself client-bound during the step
@@ -110,13 +111,20 @@ public record StepMeta(String runId, int stepId, Set<String> ops, long blocksRec
                 clientBound, bounds, ends, firstEndAtMs, now, parts);
     }
 
-    /** Records a producer's threads and round trip ({@code StepStarted}). */
+    /**
+     * Records a producer's threads and round trip ({@code StepStarted}), and the producers it agreed to run the step
+     * with: the step then expects the end of each, also of one that died before its own {@code StepStarted}.
+     */
     StepMeta withStarted(StepStarted e) {
         StepSummary.ProducerPart p = part(e.producerId());
-        return withPart(new StepSummary.ProducerPart(p.producerId(), e.threads(), p.ended(), p.outcome(),
+        StepMeta next = withPart(new StepSummary.ProducerPart(p.producerId(), e.threads(), p.ended(), p.outcome(),
                 p.samplesSent(), p.blocksSent(), p.errors(), p.clientBound(), p.loadGenCpuPct(), p.processCpuPct(),
                 e.rtt() == null ? p.rttP50Micros() : Double.valueOf(e.rtt().p50Micros())))
                 .withProducer(e.producerId());
+        for (String participant : e.participants()) {
+            next = next.withProducer(participant);
+        }
+        return next;
     }
 
     /** Records what a producer reports at its end ({@code StepEnded}). */

@@ -189,7 +189,7 @@ public final class PlanFile {
                     root.rounds, root.warmup, root.duration, root.reportInterval, root.prepare,
                     root.ignoreErrors == null ? null : Set.copyOf(root.ignoreErrors), root.variables,
                     root.transactions, root.rate, plateau, root.clientCpuLimitPct, root.accept,
-                    root.reconnectTimeout);
+                    root.reconnectTimeout, root.producers == null ? null : root.producers.toGroup());
         } catch (IllegalArgumentException e) {
             throw new PlanException(fileName, 0, 0, "", e.getMessage(), e);
         }

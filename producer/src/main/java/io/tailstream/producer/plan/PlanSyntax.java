@@ -88,6 +88,7 @@ final class PlanSyntax {
         List<SampleStatus> ignoreErrors;
         List<String> variables;
         List<String> accept = List.of();
+        ProducersEntry producers;
 
         @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
         Root(@JsonProperty(value = "targets", required = true) List<TargetEntry> targets,
@@ -235,6 +236,11 @@ final class PlanSyntax {
             accept = v.stream().map(c -> c.id).toList();
         }
 
+        @JsonSetter("producers")
+        void producers(ProducersEntry v) {
+            producers = v;
+        }
+
         @JsonSetter("variables")
         void variables(List<String> v) {
             for (String name : v) {
@@ -243,6 +249,60 @@ final class PlanSyntax {
                 }
             }
             variables = v;
+        }
+    }
+
+    /**
+     * {@code producers: 3}, or {@code producers: {count: 3, threads: each, joinTimeout: 10m}}: the load generators
+     * that share the run.
+     */
+    static final class ProducersEntry {
+        int count;
+        boolean splitThreads = true;
+        Duration joinTimeout;
+
+        @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+        ProducersEntry(int count) {
+            this.count = checkCount(count);
+        }
+
+        @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
+        ProducersEntry(@JsonProperty(value = "count", required = true) Integer count) {
+            if (count == null) {
+                throw new IllegalArgumentException("count is needed (how many producers share the run)");
+            }
+            this.count = checkCount(count);
+        }
+
+        private static int checkCount(int n) {
+            if (n < 1 || n > io.tailstream.producer.group.ProducerGroup.MAX_PRODUCERS) {
+                throw new IllegalArgumentException("must be in 1.."
+                        + io.tailstream.producer.group.ProducerGroup.MAX_PRODUCERS + ", was " + n);
+            }
+            return n;
+        }
+
+        @JsonSetter("threads")
+        void threads(String v) {
+            splitThreads = switch (v) {
+                case "split" -> true;
+                case "each" -> false;
+                default -> throw new IllegalArgumentException("must be 'split' (the step's threads are shared"
+                        + " out over the producers) or 'each' (every producer runs them all), was '" + v + "'");
+            };
+        }
+
+        @JsonSetter("joinTimeout")
+        void joinTimeout(String v) {
+            Duration d = Durations.parse(v);
+            if (d.isZero()) {
+                throw new IllegalArgumentException("must be > 0, was '" + v + "'");
+            }
+            joinTimeout = d;
+        }
+
+        io.tailstream.producer.group.ProducerGroup toGroup() {
+            return new io.tailstream.producer.group.ProducerGroup(count, splitThreads, joinTimeout);
         }
     }
 

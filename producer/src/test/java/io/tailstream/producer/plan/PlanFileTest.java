@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.driver.Plateau;
+import io.tailstream.producer.group.ProducerGroup;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.schemas.block.SampleStatus;
@@ -93,6 +94,40 @@ class PlanFileTest {
         assertThat(plan.plateau()).isNull();
         assertThat(plan.targets().get(0).password().get()).isNull();
         assertThat(plan.reconnectTimeout()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void producers_countAlone_orWithThreadsModeAndJoinTimeout() {
+        assertThat(PlanFile.parse(MINIMAL, "p.yaml", "p", "r", ENV).producers()).isEqualTo(ProducerGroup.ALONE);
+        assertThat(PlanFile.parse(MINIMAL + "producers: 3\n", "p.yaml", "p", "r", ENV).producers())
+                .isEqualTo(new ProducerGroup(3, true, ProducerGroup.DEFAULT_JOIN_TIMEOUT));
+        assertThat(PlanFile.parse(MINIMAL + "producers:\n  count: 2\n  threads: each\n  joinTimeout: 90s\n",
+                "p.yaml", "p", "r", ENV).producers()).isEqualTo(new ProducerGroup(2, false, Duration.ofSeconds(90)));
+    }
+
+    @Test
+    void producers_badValues_nameTheField() {
+        assertThatThrownBy(() -> PlanFile.parse(MINIMAL + "producers:\n  count: 2\n  threads: half\n", "p.yaml",
+                "p", "r", ENV)).hasMessageContaining("p.yaml:8:12").hasMessageContaining("producers.threads")
+                .hasMessageContaining("'split'");
+        assertThatThrownBy(() -> PlanFile.parse(MINIMAL + "producers: 0\n", "p.yaml", "p", "r", ENV))
+                .hasMessageContaining("producers").hasMessageContaining("must be in 1..256, was 0");
+        assertThatThrownBy(() -> PlanFile.parse(MINIMAL + "producers:\n  threads: each\n", "p.yaml", "p", "r",
+                ENV)).hasMessageContaining("producers").hasMessageContaining("count");
+    }
+
+    @Test
+    void producers_refuseAServerTargetsPrepare_andAPlateau() {
+        String server = MINIMAL.replace("jdbc:h2:mem:plan", "jdbc:mysql://127.0.0.1:3306/sbtest");
+        assertThatThrownBy(() -> PlanFile.parse(server + "producers: 2\nprepare: true\n", "p.yaml", "p", "r", ENV))
+                .hasMessageContaining("prepare cannot be combined with producers > 1 on target 'db1'");
+        assertThat(PlanFile.parse(server + "producers: 2\n", "p.yaml", "p", "r", ENV).producers().count())
+                .isEqualTo(2);
+        // an embedded target is each producer's own database
+        assertThat(PlanFile.parse(MINIMAL + "producers: 2\nprepare: true\n", "p.yaml", "p", "r", ENV).prepare())
+                .isTrue();
+        assertThatThrownBy(() -> PlanFile.parse(MINIMAL + "producers: 2\nplateau:\n  minGainPct: 5\n", "p.yaml",
+                "p", "r", ENV)).hasMessageContaining("plateau cannot be combined with producers > 1");
     }
 
     @Test
