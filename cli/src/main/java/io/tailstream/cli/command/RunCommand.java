@@ -15,6 +15,7 @@ import io.tailstream.producer.driver.Plateau;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.emit.SampleSink;
 import io.tailstream.producer.emit.SpoolSettings;
+import io.tailstream.producer.group.ProducerGroup;
 import io.tailstream.producer.plan.PlanException;
 import io.tailstream.producer.plan.PlanFile;
 import io.tailstream.producer.target.TargetException;
@@ -113,6 +114,23 @@ public final class RunCommand implements Callable<Integer> {
                     + " restart, a failover) before it fails as unreachable (default: 10s).")
     Duration reconnectTimeout;
 
+    @Option(names = "--producers", paramLabel = "N",
+            description = "Load generators that share this run: start the same command, with the same --run-id and"
+                    + " --bootstrap-servers, on N machines; each step starts when all N are ready (default: 1, this"
+                    + " producer alone).")
+    Integer producers;
+
+    @Option(names = "--producer-threads", paramLabel = "MODE", defaultValue = "split",
+            description = "With --producers: 'split' shares each step's threads out over the producers (the step"
+                    + " runs the planned count in all), 'each' has every producer run them all (default:"
+                    + " ${DEFAULT-VALUE}).")
+    String producerThreads;
+
+    @Option(names = "--join-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "With --producers: how long a producer ready for a step waits for the others before the"
+                    + " step starts without them (default: 5m).")
+    Duration joinTimeout;
+
     @Option(names = "--plan", paramLabel = "FILE",
             description = "Run the evaluation described by a YAML plan file (targets, workloads, sweep, ...); see"
                     + " docs/plans.md. Combine only with --out, --run-id, --json, --quiet and --bootstrap-servers.")
@@ -143,7 +161,7 @@ public final class RunCommand implements Callable<Integer> {
     static final List<String> PLAN_KEYS = List.of("--url", "--user", "--password-env", "--target-name", "--workload",
             "--tables", "--table-size", "--option", "--read-only-url", "--threads", "--warmup", "--duration",
             "--rounds", "--report-interval", "--prepare", "--transactions", "--rate", "--plateau", "--plateau-patience",
-            "--client-cpu-limit", "--reconnect-timeout");
+            "--client-cpu-limit", "--reconnect-timeout", "--producers", "--producer-threads", "--join-timeout");
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
@@ -164,6 +182,16 @@ public final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "--out applies to the local pipeline only; with --bootstrap-servers run 'archive' and 'report'"
                             + " where the archive lives");
+        }
+        if (plan.producers().shared()) {
+            if (noEmit || kafka.bootstrapServers == null) {
+                throw new ParameterException(spec.commandLine(), "a run shared by " + plan.producers().count()
+                        + " producers needs --bootstrap-servers: its producers meet on one Kafka cluster");
+            }
+            if (runId == null) {
+                throw new ParameterException(spec.commandLine(), "a run shared by " + plan.producers().count()
+                        + " producers needs --run-id: give every producer the same one");
+            }
         }
         long limit = parseSize(spoolLimit);
         Map<String, Object> kafkaConfig;
@@ -257,10 +285,26 @@ public final class RunCommand implements Callable<Integer> {
             Plateau plateau = plateauPct == null ? null : new Plateau(plateauPct, plateauPatience);
             return new RunPlan(id, "adhoc", List.of(t), CommandInputs.workloads(workload, spec.commandLine()),
                     threads, rounds, warmup, measure, reportInterval, prepare || embedded, null, null, transactions,
-                    rate, plateau, clientCpuLimit).withReconnectTimeout(reconnectTimeout);
+                    rate, plateau, clientCpuLimit).withReconnectTimeout(reconnectTimeout).withProducers(group());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+    }
+
+    /** The producer group of {@code --producers}, {@code --producer-threads} and {@code --join-timeout}. */
+    private ProducerGroup group() {
+        boolean split = switch (producerThreads) {
+            case "split" -> true;
+            case "each" -> false;
+            default -> throw new ParameterException(spec.commandLine(), "--producer-threads must be 'split' or 'each',"
+                    + " was '" + producerThreads + "'");
+        };
+        CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+        if (producers == null && (pr.hasMatchedOption("--producer-threads") || joinTimeout != null)) {
+            throw new ParameterException(spec.commandLine(), "--producer-threads and --join-timeout apply to a run"
+                    + " shared by several producers: give --producers");
+        }
+        return producers == null ? null : new ProducerGroup(producers, split, joinTimeout);
     }
 
     private SpoolSettings spool(Path dir, long limit) {
