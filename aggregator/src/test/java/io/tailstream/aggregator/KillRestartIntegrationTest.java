@@ -29,6 +29,9 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -96,18 +99,7 @@ class KillRestartIntegrationTest {
             send(kafka.bootstrapServers(), inputs.subList(half, inputs.size()));
             Process second = child(kafka.bootstrapServers(), state, "second");
             try {
-                Outputs actual = null;
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                while (System.nanoTime() < deadline) {
-                    actual = read(kafka.bootstrapServers());
-                    if (actual.summaries.size() >= expected.summaries.size()
-                            && actual.windows.size() >= expected.windows.size()
-                            && actual.summaries.equals(expected.summaries)) {
-                        break;
-                    }
-                    Thread.sleep(500);
-                    assertThat(second.isAlive()).as("restarted aggregator alive").isTrue();
-                }
+                Outputs actual = awaitOutputs(kafka.bootstrapServers(), expected, second);
                 assertThat(actual.windows).as("windows").containsExactlyElementsOf(expected.windows);
                 assertThat(actual.stalls).as("stalls").isEqualTo(expected.stalls);
                 assertThat(actual.summaries).as("summaries").isEqualTo(expected.summaries);
@@ -115,6 +107,91 @@ class KillRestartIntegrationTest {
                 second.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
             }
         }
+    }
+
+    /**
+     * Two instances in one application id share the run's tasks; one is killed with SIGKILL once output is
+     * committed and both hold tasks; the survivor takes its tasks over, restores their state from the changelogs and
+     * finishes the run: the committed output equals the uninterrupted run's.
+     */
+    @Test
+    void twoInstances_sigkillOne_theOtherTakesOver_andEqualsUninterruptedRun() throws Exception {
+        List<Input> inputs = inputs();
+        Outputs expected = uninterrupted(inputs);
+        String applicationId = "it-two-instances";
+        try (EmbeddedKafka kafka = EmbeddedKafka.start();
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                     kafka.bootstrapServers()))) {
+            TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(1));
+            int half = inputs.size() / 2;
+            send(kafka.bootstrapServers(), inputs.subList(0, half));
+            Process killed = child(kafka.bootstrapServers(), Files.createDirectories(dir.resolve("state-a")), "a",
+                    applicationId);
+            Process survivor = child(kafka.bootstrapServers(), Files.createDirectories(dir.resolve("state-b")), "b",
+                    applicationId);
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+                int committed = 0;
+                int membersWithTasks = 0;
+                while ((committed == 0 || membersWithTasks < 2) && System.nanoTime() < deadline) {
+                    assertThat(killed.isAlive() && survivor.isAlive()).as("both aggregators alive").isTrue();
+                    membersWithTasks = membersWithTasks(admin, applicationId);
+                    committed = read(kafka.bootstrapServers()).windows.size();
+                }
+                assertThat(membersWithTasks).as("instances holding tasks").isEqualTo(2);
+                assertThat(committed).as("windows committed before the kill").isPositive()
+                        .isLessThan(expected.windows.size());
+                LOG.info("killing instance a after {} of {} windows", committed, expected.windows.size());
+                System.out.printf("injected: SIGKILL of one of two aggregator instances after %d of %d windows%n",
+                        committed, expected.windows.size());
+                long killedAt = System.nanoTime();
+                killed.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                send(kafka.bootstrapServers(), inputs.subList(half, inputs.size()));
+                Outputs actual = awaitOutputs(kafka.bootstrapServers(), expected, survivor);
+                System.out.printf("the survivor's output was complete %.1f s after the kill%n",
+                        (System.nanoTime() - killedAt) / 1e9);
+                assertThat(actual.windows).as("windows").containsExactlyElementsOf(expected.windows);
+                assertThat(actual.stalls).as("stalls").isEqualTo(expected.stalls);
+                assertThat(actual.summaries).as("summaries").isEqualTo(expected.summaries);
+                System.out.printf("lost: nothing (%d windows, %d stalls, %d summaries equal the uninterrupted"
+                        + " run's)%n", actual.windows.size(), actual.stalls.size(), actual.summaries.size());
+            } finally {
+                killed.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                survivor.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** Members of the application's consumer group that hold at least one partition. */
+    private static int membersWithTasks(Admin admin, String applicationId) throws Exception {
+        ConsumerGroupDescription group;
+        try {
+            group = admin.describeConsumerGroups(List.of(applicationId)).all().get(30, TimeUnit.SECONDS)
+                    .get(applicationId);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+                return 0; // no instance has joined yet
+            }
+            throw e;
+        }
+        return (int) group.members().stream().filter(m -> !m.assignment().topicPartitions().isEmpty()).count();
+    }
+
+    /** The committed output once it equals {@code expected} or 120 s passed, {@code alive} staying alive. */
+    private static Outputs awaitOutputs(String bootstrap, Outputs expected, Process alive) throws Exception {
+        Outputs actual = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            actual = read(bootstrap);
+            if (actual.summaries.size() >= expected.summaries.size()
+                    && actual.windows.size() >= expected.windows.size()
+                    && actual.summaries.equals(expected.summaries)) {
+                break;
+            }
+            Thread.sleep(500);
+            assertThat(alive.isAlive()).as("aggregator alive").isTrue();
+        }
+        return actual;
     }
 
     /** Windows sorted, last stall per key, last summary per key; emission times zeroed. */
@@ -203,10 +280,14 @@ class KillRestartIntegrationTest {
     }
 
     private Process child(String bootstrap, Path state, String name) throws Exception {
+        return child(bootstrap, state, name, "it-kill-restart");
+    }
+
+    private Process child(String bootstrap, Path state, String name, String applicationId) throws Exception {
         Path log = dir.resolve("aggregator-" + name + ".log");
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), AggregatorChildMain.class.getName(),
-                bootstrap, "it-kill-restart", state.toString())
+                bootstrap, applicationId, state.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         LOG.info("started aggregator '{}' (pid {}), log {}", name, p.pid(), log);
         return p;
