@@ -7,7 +7,10 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.tailstream.aggregator.topology.TopologyListener;
+import io.tailstream.schemas.event.ClientHealth;
+import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.StallEvent;
+import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.WindowStats;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -75,6 +78,16 @@ public final class LiveWindows implements TopologyListener {
         step(stall.runId(), stall.stepId()).stall(stall);
     }
 
+    /** Per-producer series from {@code client_health} and {@code step_ended} ({@link ProducerGauges}). */
+    @Override
+    public void onControl(ControlEvent event) {
+        if (event instanceof ClientHealth h) {
+            run(h.runId()).producer(h.producerId()).health(h);
+        } else if (event instanceof StepEnded e) {
+            run(e.runId()).producer(e.producerId()).ended(e);
+        }
+    }
+
     /** Counts it in {@code tailstream_deadletters_total{topic, reason}} (kept for the process's life). */
     @Override
     public void onDeadLetter(String topic, String reason, String runId) {
@@ -120,6 +133,11 @@ public final class LiveWindows implements TopologyListener {
                            List<StallEvent> openStalls, List<StallEvent> endedStalls) {}
 
     private Step step(String runId, int stepId) {
+        Run run = run(runId);
+        return run.steps.computeIfAbsent(stepId, id -> new Step(runId, id));
+    }
+
+    private Run run(String runId) {
         Run run = runs.get(runId);
         if (run == null) {
             synchronized (runs) {
@@ -131,7 +149,7 @@ public final class LiveWindows implements TopologyListener {
                 }
             }
         }
-        return run.steps.computeIfAbsent(stepId, id -> new Step(runId, id));
+        return run;
     }
 
     private void evictIfFull() {
@@ -144,15 +162,21 @@ public final class LiveWindows implements TopologyListener {
                     scope.meters.forEach(registry::remove);
                 }
             }
+            oldest.producers.values().forEach(p -> p.meters.forEach(registry::remove));
         }
     }
 
     private final class Run {
         final String id;
         final Map<Integer, Step> steps = new ConcurrentHashMap<>();
+        final Map<String, ProducerGauges> producers = new ConcurrentHashMap<>();
 
         Run(String id) {
             this.id = id;
+        }
+
+        ProducerGauges producer(String producerId) {
+            return producers.computeIfAbsent(producerId, p -> new ProducerGauges(registry, id, p));
         }
 
         long newestWindowEpochMs() {

@@ -71,6 +71,7 @@ final class ControlDecodeProcessor implements Processor<String, byte[], String, 
                     + " has no runId");
             return;
         }
+        listener.onControl(event);
         context.forward(new Record<>(event.runId(), new Event(StepInput.control(event)), record.timestamp()));
     }
 

@@ -1,5 +1,6 @@
 package io.tailstream.aggregator.topology;
 
+import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.WindowStats;
 
@@ -22,6 +23,9 @@ public interface TopologyListener {
 
     /** A stall event on its way to {@code tailstream.stalls} (open while it lasts, once more when it ends). */
     default void onStall(StallEvent stall) {}
+
+    /** A control event read and decoded from {@code tailstream.control} (again after a restart or rebalance). */
+    default void onControl(ControlEvent event) {}
 
     /**
      * An input record on its way to {@code tailstream.deadletter}.

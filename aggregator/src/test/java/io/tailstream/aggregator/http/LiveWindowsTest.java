@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.StallEvent;
+import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.WindowStats;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +73,32 @@ class LiveWindowsTest {
         live.onWindow(window("newest", 1, "*", 6000, 1, 0, 1));
         assertThat(live.runs()).extracting(LiveWindows.RunView::run).containsExactly("new", "newest");
         assertThat(registry.scrape()).doesNotContain("run=\"old\"").contains("run=\"newest\"");
+    }
+
+    @Test
+    void onControl_eachProducerOfARunHasSeriesOfItsOwn_latestHealthAndStepTotals() {
+        LiveWindows live = new LiveWindows(registry, 3, 4);
+        live.onControl(new ClientHealth("r", 2_000, "p-a", 1, 40.0, 90.0, 3, 7, Map.of("db", 0.25, "db-ro", 1.5),
+                true, 35.5, 2.0, 2.5));
+        live.onControl(new ClientHealth("r", 1_000, "p-a", 1, 10.0, 20.0, 0, 1, Map.of("db", 9.0), false, 8.0,
+                1.0, 1.0)); // older: does not replace the latest
+        live.onControl(new ClientHealth("r", 1_500, "p-b", 2, 12.0, 30.0, 0, 0, Map.of("db", 0.5), false));
+        live.onControl(new StepEnded("r", 3_000, "p-a", 1, 1_000, 20, 0, "completed", false, 4L, 0L, 0L));
+        live.onControl(new StepEnded("r", 4_000, "p-a", 2, 500, 10, 0, "completed", false, 1L, 0L, 0L));
+        live.onControl(new StepEnded("r", 4_100, "p-a", 2, 500, 10, 0, "completed", false, 1L, 0L, 0L)); // re-sent
+        String text = registry.scrape();
+        assertThat(text).contains("tailstream_producer_load_gen_cpu_percent{producer=\"p-a\",run=\"r\"} 35.5")
+                .contains("tailstream_producer_process_cpu_percent{producer=\"p-a\",run=\"r\"} 40.0")
+                .contains("tailstream_producer_emit_backlog_blocks{producer=\"p-a\",run=\"r\"} 7.0")
+                .contains("tailstream_producer_client_bound{producer=\"p-a\",run=\"r\"} 1.0")
+                .contains("tailstream_producer_rtt_seconds{producer=\"p-a\",run=\"r\"} 0.0015")
+                .contains("tailstream_producer_step{producer=\"p-a\",run=\"r\"} 1.0")
+                .contains("tailstream_producer_samples_sent{producer=\"p-a\",run=\"r\"} 1500.0")
+                .contains("tailstream_producer_blocks_spooled{producer=\"p-a\",run=\"r\"} 5.0")
+                // a version-1 health event: the process's CPU stands for the load generator's
+                .contains("tailstream_producer_load_gen_cpu_percent{producer=\"p-b\",run=\"r\"} 12.0")
+                .contains("tailstream_producer_client_bound{producer=\"p-b\",run=\"r\"} 0.0")
+                .contains("tailstream_producer_samples_sent{producer=\"p-b\",run=\"r\"} 0.0");
     }
 
     @Test
