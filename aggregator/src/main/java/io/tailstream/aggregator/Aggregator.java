@@ -209,6 +209,23 @@ public final class Aggregator implements AutoCloseable {
     }
 
     /** Kafka Streams' current state. */
+    /**
+     * The live monitors of every instance of this application that Kafka Streams knows (their
+     * {@code application.server}, {@code HOST:PORT}), sorted; empty when the instances do not advertise one, or
+     * before the first assignment.
+     */
+    public java.util.List<String> instances() {
+        try {
+            return streams.metadataForAllStreamsClients().stream()
+                    .map(m -> m.hostInfo())
+                    .filter(h -> h.port() > 0)
+                    .map(h -> (h.host().contains(":") ? "[" + h.host() + "]" : h.host()) + ":" + h.port())
+                    .sorted().distinct().toList();
+        } catch (org.apache.kafka.streams.errors.InvalidStateStoreException | IllegalStateException e) {
+            return java.util.List.of(); // not started yet, or stopping
+        }
+    }
+
     public KafkaStreams.State state() {
         return streams.state();
     }

@@ -37,6 +37,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.ThreadMetadata;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,8 +68,11 @@ class StepStageByRunIntegrationTest {
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(PARTITIONS));
             AggregatorConfig config = AggregatorConfig.defaults().withApplicationId(APP);
-            try (Aggregator a = Aggregator.start(kafka.bootstrapServers(), config, stateA);
-                 Aggregator b = Aggregator.start(kafka.bootstrapServers(), config, stateB);
+            // each advertises its live monitor, as `aggregate --http` does, so each can link the other
+            try (Aggregator a = Aggregator.start(kafka.bootstrapServers(), config.withClientOverrides(Map.of(
+                         StreamsConfig.APPLICATION_SERVER_CONFIG, "127.0.0.1:19464")), stateA);
+                 Aggregator b = Aggregator.start(kafka.bootstrapServers(), config.withClientOverrides(Map.of(
+                         StreamsConfig.APPLICATION_SERVER_CONFIG, "127.0.0.1:19465")), stateB);
                  KafkaProducer<String, byte[]> producer = TestProducer.kafkaProducer(kafka.bootstrapServers())) {
                 assertThat(a.awaitRunning(Duration.ofSeconds(60))).isTrue();
                 assertThat(b.awaitRunning(Duration.ofSeconds(60))).isTrue();
@@ -90,6 +94,8 @@ class StepStageByRunIntegrationTest {
                 }
                 LOG.info("step-input partitions owned: instance A {}, instance B {}", stepInputPartitions(a),
                         stepInputPartitions(b));
+                assertThat(a.instances()).containsExactly("127.0.0.1:19464", "127.0.0.1:19465");
+                assertThat(b.instances()).isEqualTo(a.instances());
                 assertThat(a.failure()).isEmpty();
                 assertThat(b.failure()).isEmpty();
             }
@@ -183,6 +189,8 @@ class StepStageByRunIntegrationTest {
                         out.put(s.runId(), s);
                     }
                 }
+                assertThat(a.instances()).containsExactly("127.0.0.1:19464", "127.0.0.1:19465");
+                assertThat(b.instances()).isEqualTo(a.instances());
                 assertThat(a.failure()).isEmpty();
                 assertThat(b.failure()).isEmpty();
             }

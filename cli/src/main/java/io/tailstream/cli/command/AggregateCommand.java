@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -168,8 +169,13 @@ public final class AggregateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         TopicProvisioner.ensure(kafka.bootstrapServers, Topics.all(partitions), kafkaConfig);
-        config = config.withClientOverrides(KafkaOptions.withStreamsReplication(kafka.clientConfig(),
-                TopicProvisioner.replication(kafka.bootstrapServers, kafkaConfig)));
+        java.util.Map<String, String> overrides = new java.util.HashMap<>(KafkaOptions.withStreamsReplication(
+                kafka.clientConfig(), TopicProvisioner.replication(kafka.bootstrapServers, kafkaConfig)));
+        if (httpAddress != null) {
+            // every instance learns the others' monitors through the group's assignment metadata
+            overrides.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertised(httpAddress));
+        }
+        config = config.withClientOverrides(overrides);
         Path dir = stateDir != null ? stateDir : Files.createTempDirectory("tailstream-aggregator-");
         CountDownLatch stopped = new CountDownLatch(1);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -180,7 +186,8 @@ public final class AggregateCommand implements Callable<Integer> {
         try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers, config, dir,
                 httpPort == null ? TopologyListener.NONE : live, status);
              MonitorServer monitor = httpPort == null ? null
-                     : startMonitor(httpAddress, live, aggregator::openWindows, registry, status)) {
+                     : startMonitor(httpAddress, live, aggregator::openWindows, registry,
+                             () -> withInstances(status.snapshot(), advertised(httpAddress), aggregator))) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 aggregator.close();
                 stopped.countDown();
@@ -242,10 +249,39 @@ public final class AggregateCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * How other instances and users reach this monitor: the bound address, or this machine's host name when it is
+     * bound to every address.
+     */
+    static String advertised(InetSocketAddress address) {
+        String host;
+        if (address.getAddress() == null || address.getAddress().isAnyLocalAddress()) {
+            try {
+                host = InetAddress.getLocalHost().getCanonicalHostName();
+            } catch (UnknownHostException e) {
+                host = "localhost";
+            }
+        } else {
+            host = address.getAddress().getHostAddress();
+        }
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort();
+    }
+
+    /** The status with {@code self} and {@code instances}: every instance's monitor, for the live page's links. */
+    private static java.util.Map<String, Object> withInstances(java.util.Map<String, Object> status, String self,
+                                                             Aggregator aggregator) {
+        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>(status);
+        m.put("self", self);
+        java.util.List<String> instances = aggregator.instances();
+        m.put("instances", instances.isEmpty() ? java.util.List.of(self) : instances);
+        return m;
+    }
+
     private static MonitorServer startMonitor(InetSocketAddress address, LiveWindows live, OpenWindows open,
-                                              PrometheusMeterRegistry registry, AggregatorStatus status) {
+                                              PrometheusMeterRegistry registry,
+                                              java.util.function.Supplier<java.util.Map<String, Object>> status) {
         try {
-            return MonitorServer.start(address, live, open, registry, status::snapshot);
+            return MonitorServer.start(address, live, open, registry, status);
         } catch (UncheckedIOException e) {
             throw new UserFacingException("--http-port/--http-bind: " + e.getMessage(), e);
         }
