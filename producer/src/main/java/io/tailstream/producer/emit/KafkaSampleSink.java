@@ -59,7 +59,7 @@ public final class KafkaSampleSink implements SampleSink {
         }
         // may start while Kafka is away: blocks and events are spooled until it answers
         KafkaTransport kafka = new KafkaTransport(bootstrapServers, "tailstream-producer-" + producerId,
-                extraKafkaConfig, SpoolingTransport.KAFKA_MAX_BLOCK, spool.drainTimeout());
+                outageProof(extraKafkaConfig), SpoolingTransport.KAFKA_MAX_BLOCK, spool.drainTimeout());
         SpoolingTransport transport;
         try {
             transport = new SpoolingTransport(kafka, spool, producerId);
@@ -68,6 +68,31 @@ public final class KafkaSampleSink implements SampleSink {
             throw e;
         }
         return new KafkaSampleSink(runId, producerId, transport, Clock.system(), settings);
+    }
+
+    /**
+     * The producer settings under a spool, unless the caller's configuration sets them: what lets a producer live
+     * through a broker outage of any length.
+     * <ul>
+     *   <li>{@code delivery.timeout.ms} without limit. A batch the broker wrote but did not acknowledge before it
+     *       went away, once expired by the client, leaves the idempotent producer's sequence numbers behind the
+     *       broker's: every later batch of the partition was refused as out of order (seen in a broker restart
+     *       test after 120 s of outage: the spool never drained). Unexpired, the batch is retried when the broker
+     *       is back and recognised as a duplicate. The spool bounds what waits this way
+     *       ({@link SpoolSettings#maxInflightBytes()}) and its drain timeout bounds the run's end.</li>
+     *   <li>{@code metadata.recovery.strategy=none}. With Kafka 4's default {@code rebootstrap}, a client that found
+     *       no broker answering dropped its metadata and sometimes did not learn the topics again from the broker
+     *       restarted at the same address, until its batches expired (seen in 2 of 7 restarts of a test broker).
+     *       With {@code none} it keeps asking the brokers it knows. Set it to {@code rebootstrap} in
+     *       {@code --kafka-config} for a cluster whose brokers come back at other addresses.</li>
+     * </ul>
+     */
+    static Map<String, Object> outageProof(Map<String, Object> extraKafkaConfig) {
+        Map<String, Object> cfg = new java.util.HashMap<>(extraKafkaConfig == null ? Map.of() : extraKafkaConfig);
+        cfg.putIfAbsent(org.apache.kafka.clients.producer.ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                Integer.MAX_VALUE);
+        cfg.putIfAbsent(org.apache.kafka.clients.CommonClientConfigs.METADATA_RECOVERY_STRATEGY_CONFIG, "none");
+        return cfg;
     }
 
     /** What the spool did, or null when the sink does not spool. */
