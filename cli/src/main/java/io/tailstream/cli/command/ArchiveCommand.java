@@ -52,8 +52,8 @@ public final class ArchiveCommand implements Callable<Integer> {
     Duration rollInterval;
 
     @Option(names = "--group-id", paramLabel = "ID", defaultValue = ArchiverConfig.DEFAULT_GROUP_ID,
-            description = "Consumer group; offsets are committed only after files are in place (default:"
-                    + " ${DEFAULT-VALUE}).")
+            description = "Consumer group; offsets are committed only after files are in place. Archivers with"
+                    + " the same group and archive folder share the partitions (default: ${DEFAULT-VALUE}).")
     String groupId;
 
     @Option(names = "--connect-timeout", paramLabel = "DURATION", converter = DurationConverter.class,

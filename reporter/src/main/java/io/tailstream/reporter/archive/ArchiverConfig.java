@@ -10,8 +10,8 @@ import java.util.Objects;
  *
  * @param bootstrapServers Kafka bootstrap servers
  * @param archiveDir       root of the archive (created if missing)
- * @param groupId          consumer group whose committed offsets mark what is archived; one archiver per archive
- *                         directory and group
+ * @param groupId          consumer group whose committed offsets mark what is archived; archivers of one group
+ *                         and archive directory share the partitions
  * @param rollInterval     continuous mode: buffered rows are written at least this often
  * @param rollRows         a topic partition's rows are written into files and committed when it holds this many
  *                         rows (the files' size); at most 1,000,000

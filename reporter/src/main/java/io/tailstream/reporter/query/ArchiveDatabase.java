@@ -4,7 +4,9 @@ import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.archive.DatasetColumns;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,7 +24,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -154,17 +155,27 @@ public final class ArchiveDatabase implements AutoCloseable {
             if (!Files.isDirectory(dir)) {
                 continue;
             }
-            try (Stream<Path> paths = Files.find(dir, 2, (p, attrs) -> attrs.isRegularFile()
-                    && p.getFileName().toString().endsWith(".parquet")
-                    && p.getParent().getFileName().toString().startsWith(RUN_DIR_PREFIX))) {
-                Map<String, List<Path>> byRun = paths.sorted().collect(Collectors.groupingBy(
-                        p -> p.getParent().getFileName().toString().substring(RUN_DIR_PREFIX.length()),
-                        TreeMap::new, Collectors.toList()));
-                if (!byRun.isEmpty()) {
-                    out.put(dataset, byRun);
+            // by name only: archivers rename and delete temporary files in these directories meanwhile, which a
+            // listing that also reads each entry's attributes trips over
+            Map<String, List<Path>> byRun = new TreeMap<>();
+            try (DirectoryStream<Path> runs = Files.newDirectoryStream(dir, RUN_DIR_PREFIX + "*")) {
+                for (Path run : runs) {
+                    List<Path> files = new ArrayList<>();
+                    try (DirectoryStream<Path> entries = Files.newDirectoryStream(run, "*.parquet")) {
+                        entries.forEach(files::add);
+                    } catch (NotDirectoryException e) {
+                        continue;
+                    }
+                    if (!files.isEmpty()) {
+                        files.sort(null);
+                        byRun.put(run.getFileName().toString().substring(RUN_DIR_PREFIX.length()), files);
+                    }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("listing " + dir, e);
+            }
+            if (!byRun.isEmpty()) {
+                out.put(dataset, byRun);
             }
         }
         return out;
