@@ -41,7 +41,8 @@ public record ArchiverConfig(
      * being written.
      */
     public static final int DEFAULT_ROW_GROUP_ROWS = 1 << 20;
-    static final int MAX_ROW_GROUP_ROWS = 1 << 24;
+    /** The largest {@link #rowGroupRows()}: 16 Mi rows, about 1 GB of buffer per samples file. */
+    public static final int MAX_ROW_GROUP_ROWS = 1 << 24;
 
     public ArchiverConfig {
         Objects.requireNonNull(archiveDir, "archiveDir");
