@@ -435,7 +435,10 @@ public final class Archiver implements AutoCloseable {
         p.putIfAbsent(ConsumerConfig.METADATA_MAX_AGE_CONFIG, METADATA_MAX_AGE_MS);
         // a killed archiver's partitions go to the others after this long (heartbeats come from the consumer's own
         // thread, so long flushes do not count: those are bounded by max.poll.interval.ms)
-        p.putIfAbsent(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, SESSION_TIMEOUT_MS);
+        if (!"consumer".equalsIgnoreCase(String.valueOf(p.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG)))) {
+            // the classic protocol's client setting; under group.protocol=consumer the broker decides it
+            p.putIfAbsent(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, SESSION_TIMEOUT_MS);
+        }
         return p;
     }
 }
