@@ -100,12 +100,11 @@ class ArchiverGroupIntegrationTest {
 
                 CompletableFuture<Void> traffic = CompletableFuture.runAsync(() -> sendSlowly(producer, live1));
 
-                // kill the child once it committed a samples range of its own and published a file after that
+                // kill the child once it committed a samples range of its own, at a random moment of its next
+                // flushes (it rolls files every 100 ms while traffic lasts)
                 awaitCondition("the child committed samples offsets", theChild, childLog, () ->
                         committed(admin, childPartitions) > 0);
-                long files = sampleFiles(archive);
-                awaitCondition("the child keeps publishing", theChild, childLog, () -> sampleFiles(archive) > files);
-                Thread.sleep(new Random().nextInt(100));
+                Thread.sleep(new Random().nextInt(150));
                 child.destroyForcibly();
                 assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
                 LOG.info("child killed: {} temporary files, {} samples files", temporaries(archive),
