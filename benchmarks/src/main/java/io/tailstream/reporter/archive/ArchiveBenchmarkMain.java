@@ -56,7 +56,7 @@ public final class ArchiveBenchmarkMain {
     }
 
     /** Runs the archiver's JVM to the end and echoes its output (which ends with its RESULT line). */
-    private static void runChild(String bootstrap, Path archive, String heap, List<String> jvmOptions)
+    public static void runChild(String bootstrap, Path archive, String heap, List<String> jvmOptions)
             throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
@@ -80,7 +80,7 @@ public final class ArchiveBenchmarkMain {
     }
 
     /** Bytes per sample by column of the samples dataset, and a check that every sample is there once. */
-    private static void report(Path archive, long samples) throws Exception {
+    public static void report(Path archive, long samples) throws Exception {
         try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement()) {
             try (ResultSet rs = st.executeQuery("SELECT count(*), count(DISTINCT (block_seq, start_us)) FROM samples")) {
                 rs.next();

@@ -67,6 +67,14 @@ public final class QueryBenchmarkMain {
             System.out.printf(Locale.ROOT, "generated %,d samples in %.1f s%n", samples,
                     (System.nanoTime() - t0) / 1e9);
         }
+        runQueries(archive, iterations, args.length > 4 ? args[4] : "");
+    }
+
+    /**
+     * Times every query (those whose name starts with {@code only}) over an archive of this benchmark's shape: one
+     * warm-up, then {@code iterations} runs, each in a fresh {@link ArchiveDatabase}.
+     */
+    static void runQueries(Path archive, int iterations, String only) throws IOException, SQLException {
         System.out.printf(Locale.ROOT, "archive: %,d bytes, samples dataset %,d bytes%n", size(archive),
                 size(archive.resolve("samples")));
         String run3 = runId(3);
@@ -83,9 +91,9 @@ public final class QueryBenchmarkMain {
                 + " quantile_disc(latency_us, 0.99) FROM samples WHERE NOT warmup GROUP BY ALL");
         queries.put("runs (RunCatalog)", null);
         queries.put("compare two runs (RunComparison)", null);
-        System.out.printf("%-40s %8s %8s %8s %8s   (ms, %d iterations, 1 warm-up; open = ArchiveDatabase.open)%n",
-                "query", "open", "p50", "p99", "max", iterations);
-        String only = args.length > 4 ? args[4] : "";
+        System.out.printf("%-40s %8s %8s %8s %8s %8s   (ms, %d iterations, 1 warm-up; open = ArchiveDatabase.open;"
+                + " cpu = the process's CPU time, all threads, p50)%n", "query", "open", "p50", "p99", "max", "cpu",
+                iterations);
         for (Map.Entry<String, String> q : queries.entrySet()) {
             if (!q.getKey().startsWith(only)) {
                 continue;
@@ -97,7 +105,11 @@ public final class QueryBenchmarkMain {
     private static void time(Path archive, String name, String sql, int iterations) throws SQLException {
         long[] totals = new long[iterations];
         long[] opens = new long[iterations];
+        long[] cpus = new long[iterations];
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean();
         for (int i = -1; i < iterations; i++) {
+            long cpu0 = os.getProcessCpuTime();
             long t0 = System.nanoTime();
             try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
                 long t1 = System.nanoTime();
@@ -115,20 +127,23 @@ public final class QueryBenchmarkMain {
                 if (i >= 0) {
                     opens[i] = t1 - t0;
                     totals[i] = System.nanoTime() - t0;
+                    cpus[i] = os.getProcessCpuTime() - cpu0;
                 }
             }
         }
         Arrays.sort(totals);
         Arrays.sort(opens);
-        System.out.printf(Locale.ROOT, "%-40s %8.1f %8.1f %8.1f %8.1f%n", name, rank(opens, 0.5) / 1e6,
-                rank(totals, 0.5) / 1e6, rank(totals, 0.99) / 1e6, totals[totals.length - 1] / 1e6);
+        Arrays.sort(cpus);
+        System.out.printf(Locale.ROOT, "%-40s %8.1f %8.1f %8.1f %8.1f %8.1f%n", name, rank(opens, 0.5) / 1e6,
+                rank(totals, 0.5) / 1e6, rank(totals, 0.99) / 1e6, totals[totals.length - 1] / 1e6,
+                rank(cpus, 0.5) / 1e6);
     }
 
     private static long rank(long[] sorted, double p) {
         return sorted[Math.max(1, (int) Math.ceil(p * sorted.length)) - 1];
     }
 
-    private static String runId(int i) {
+    static String runId(int i) {
         return String.format("bench-%02d", i);
     }
 
@@ -190,10 +205,8 @@ public final class QueryBenchmarkMain {
     /** Writes the archive through the archiver's writer, records numbered per partition as Kafka would. */
     static void generate(Path archive, long total) {
         Map<TopicPartition, Long> next = new HashMap<>();
-        Random rnd = new Random(1);
-        long perStep = total / RUNS / 4;
         try (ArchiveWriter w = new ArchiveWriter(archive, 1_000_000, offsets -> { })) {
-            java.util.function.BiConsumer<String, byte[]> send = (topic, value) -> {
+            generateRecords(total, (topic, value) -> {
                 TopicPartition tp = new TopicPartition(topic, 0);
                 long offset = next.computeIfAbsent(tp, k -> {
                     w.addPartition(k, 0);
@@ -201,7 +214,22 @@ public final class QueryBenchmarkMain {
                 });
                 w.accept(new ConsumerRecord<>(topic, 0, offset, null, value));
                 next.put(tp, offset + 1);
-            };
+            }, run -> w.flushAll());
+        }
+    }
+
+    /**
+     * The benchmark's records as producers would send them: per run, control events and sample blocks (each worker's
+     * blocks of 1,024 samples, end-of-step markers), in the order a producer sends them.
+     *
+     * @param send     receives each record's topic and value
+     * @param runEnded called after each run's last record
+     */
+    static void generateRecords(long total, java.util.function.BiConsumer<String, byte[]> send,
+                                java.util.function.Consumer<String> runEnded) {
+        Random rnd = new Random(1);
+        long perStep = total / RUNS / 4;
+        {
             for (int r = 0; r < RUNS; r++) {
                 String run = runId(r);
                 String producer = "bench-producer";
@@ -257,7 +285,7 @@ public final class QueryBenchmarkMain {
                 }
                 send.accept(Topics.CONTROL, Json.write(new RunEnded(run, stepStartMs, producer, seq, perStep * 4,
                         "completed")));
-                w.flushAll();
+                runEnded.accept(run);
                 System.out.printf(Locale.ROOT, "run %s written%n", run);
             }
         }

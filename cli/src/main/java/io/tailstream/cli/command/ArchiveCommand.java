@@ -51,9 +51,16 @@ public final class ArchiveCommand implements Callable<Integer> {
             + " ${DEFAULT-VALUE}).")
     Duration rollInterval;
 
+    @Option(names = "--row-group-rows", paramLabel = "N", defaultValue = "" + ArchiverConfig.DEFAULT_ROW_GROUP_ROWS,
+            description = "Samples sorted and written per Parquet row group, from 1 to 16777216. This bounds the"
+                    + " archiver's memory: about 64 bytes per row for each samples partition it archives, so about"
+                    + " 64 MB per partition at the default. Smaller row groups save memory but make the files"
+                    + " larger, since each row group repeats its dictionaries (default: ${DEFAULT-VALUE}).")
+    int rowGroupRows;
+
     @Option(names = "--group-id", paramLabel = "ID", defaultValue = ArchiverConfig.DEFAULT_GROUP_ID,
-            description = "Consumer group; offsets are committed only after files are in place (default:"
-                    + " ${DEFAULT-VALUE}).")
+            description = "Consumer group; offsets are committed only after files are in place. Archivers with"
+                    + " the same group and archive folder share the partitions (default: ${DEFAULT-VALUE}).")
     String groupId;
 
     @Option(names = "--connect-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -66,10 +73,14 @@ public final class ArchiveCommand implements Callable<Integer> {
         if (kafka.bootstrapServers == null) {
             throw new ParameterException(spec.commandLine(), "--bootstrap-servers is required");
         }
+        if (rowGroupRows < 1 || rowGroupRows > ArchiverConfig.MAX_ROW_GROUP_ROWS) {
+            throw new ParameterException(spec.commandLine(), "--row-group-rows must be in 1.."
+                    + ArchiverConfig.MAX_ROW_GROUP_ROWS + ", got " + rowGroupRows);
+        }
         ArchiverConfig config;
         try {
             config = ArchiverConfig.of(kafka.bootstrapServers, archive).withRollInterval(rollInterval)
-                    .withGroupId(groupId).withKafkaProperties(kafka.clientConfig());
+                    .withRowGroupRows(rowGroupRows).withGroupId(groupId).withKafkaProperties(kafka.clientConfig());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

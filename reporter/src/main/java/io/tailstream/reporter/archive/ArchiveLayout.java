@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,6 +76,7 @@ public final class ArchiveLayout {
     public static final String RUN_KEY = "run_id";
 
     static final String TMP_SUFFIX = ".tmp";
+    private static final String TAG = "~";
     private static final Pattern SOURCE_FILE = Pattern.compile("^(.+)-p(\\d+)-(\\d{19})-(\\d{19})\\.parquet$");
 
     private ArchiveLayout() {}
@@ -97,8 +97,19 @@ public final class ArchiveLayout {
         if (!Files.isDirectory(dir)) {
             return false;
         }
-        try (Stream<Path> files = Files.walk(dir, 2)) {
-            return files.anyMatch(p -> p.getFileName().toString().endsWith(".parquet"));
+        // by name only (see runFiles)
+        try (java.nio.file.DirectoryStream<Path> runs = Files.newDirectoryStream(dir)) {
+            for (Path run : runs) {
+                if (!Files.isDirectory(run)) {
+                    continue;
+                }
+                try (java.nio.file.DirectoryStream<Path> files = Files.newDirectoryStream(run, "*.parquet")) {
+                    if (files.iterator().hasNext()) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         } catch (IOException e) {
             throw new UncheckedIOException("listing " + dir, e);
         }
@@ -109,13 +120,38 @@ public final class ArchiveLayout {
         return String.format("%s-p%d-%019d-%019d.parquet", topic, partition, fromOffset, toOffset);
     }
 
-    /** A file's source range parsed from its name, if it was written from a topic. */
     /**
-     * The temporary name of a source file still being written, from the offset of its first record: hidden, and
-     * deleted as a stale temporary if the archiver dies before publishing it.
+     * The temporary name of a source file still being written, from the offset of its first record: hidden, tagged
+     * with its partition and the writing instance (see {@link #temporaryName}), and deleted as a stale temporary by
+     * the next instance the partition is assigned to if this one dies before publishing it.
      */
-    static String openFileName(String topic, int partition, long fromOffset) {
-        return "." + topic + "-p" + partition + "-" + String.format("%019d", fromOffset) + ".parquet" + TMP_SUFFIX;
+    static String openFileName(String topic, int partition, long fromOffset, String instance) {
+        return temporaryName(topic + "-p" + partition + "-" + String.format("%019d", fromOffset) + ".parquet", topic,
+                partition, instance);
+    }
+
+    /**
+     * The hidden temporary name under which a file is written before it is renamed to {@code finalName}: {@code
+     * .FINAL~TOPIC-pN~INSTANCE.tmp}. The partition tag says which topic partition's owner wrote it (Kafka topic
+     * names never contain {@code ~}), so the instance a partition is assigned to next can delete what an earlier
+     * owner left; the instance tag keeps two archivers writing the same directory from ever sharing a temporary file.
+     */
+    static String temporaryName(String finalName, String topic, int partition, String instance) {
+        return "." + finalName + TAG + topic + "-p" + partition + TAG + instance + TMP_SUFFIX;
+    }
+
+    /** A random tag for one archive writer's temporary files. */
+    static String newInstanceTag() {
+        return java.util.UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** The {@code TOPIC-pN} tag of a temporary file's name, or null if it has none (written before tags existed). */
+    static String temporaryPartitionTag(String fileName) {
+        if (!fileName.endsWith(TMP_SUFFIX)) {
+            return null;
+        }
+        String[] parts = fileName.split(TAG, -1);
+        return parts.length == 3 ? parts[1] : null;
     }
 
     public static Optional<SourceRange> parseSourceFileName(String fileName) {
@@ -130,18 +166,48 @@ public final class ArchiveLayout {
     /** The topic partition and inclusive offset range a file was written from. */
     public record SourceRange(String topic, int partition, long fromOffset, long toOffset) {}
 
-    /** Every source range found in the archive's datasets (a range is listed once per file). */
-    static List<SourceRange> sourceRanges(Path archive) {
-        List<SourceRange> out = new ArrayList<>();
+    /**
+     * Deletes the temporary files of the given {@code TOPIC-pN} partition tags, and those without a tag (left by
+     * an archiver from before tags existed), that earlier owners of the partitions left behind; returns how many.
+     * Called when the partitions are assigned: whoever wrote these files no longer owns the partitions, so a file
+     * is either stale or belongs to an instance the group has already replaced, whose rename then fails.
+     */
+    static int deleteStaleTemporaries(Path archive, java.util.Set<String> partitionTags) throws IOException {
+        int deleted = 0;
+        for (Path file : runFiles(archive)) {
+            String name = file.getFileName().toString();
+            if (!name.endsWith(TMP_SUFFIX)) {
+                continue;
+            }
+            String tag = temporaryPartitionTag(name);
+            if ((tag == null || partitionTags.contains(tag)) && Files.deleteIfExists(file)) {
+                deleted++;
+            }
+        }
+        return deleted;
+    }
+
+    /**
+     * Every file in the archive's run directories ({@code archive/DATASET/run_id=RUN/FILE}), listed by name only:
+     * other archivers may rename and delete files in the same directories meanwhile, which a listing that also
+     * reads each file's attributes would trip over.
+     */
+    static List<Path> runFiles(Path archive) {
+        List<Path> out = new ArrayList<>();
         for (String dataset : DATASETS) {
             Path dir = archive.resolve(dataset);
             if (!Files.isDirectory(dir)) {
                 continue;
             }
-            try (Stream<Path> files = Files.walk(dir, 2)) {
-                files.map(p -> parseSourceFileName(p.getFileName().toString()))
-                        .flatMap(Optional::stream)
-                        .forEach(out::add);
+            try (java.nio.file.DirectoryStream<Path> runs = Files.newDirectoryStream(dir)) {
+                for (Path run : runs) {
+                    if (!run.getFileName().toString().startsWith(RUN_KEY + "=")) {
+                        continue;
+                    }
+                    try (java.nio.file.DirectoryStream<Path> files = Files.newDirectoryStream(run)) {
+                        files.forEach(out::add);
+                    }
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException("listing " + dir, e);
             }
@@ -149,26 +215,13 @@ public final class ArchiveLayout {
         return out;
     }
 
-    /** Deletes temporary files a crashed writer left behind; returns how many. */
-    static int deleteStaleTemporaries(Path archive) {
-        if (!Files.isDirectory(archive)) {
-            return 0;
-        }
-        try (Stream<Path> files = Files.walk(archive, 3)) {
-            List<Path> stale = files.filter(p -> p.getFileName().toString().endsWith(TMP_SUFFIX)).toList();
-            for (Path p : stale) {
-                Files.deleteIfExists(p);
-            }
-            return stale.size();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cleaning temporary files under " + archive, e);
-        }
-    }
-
-    /** Writes a file under a temporary name, forces it to disk, then renames it over {@code target} atomically. */
-    static void writeAtomically(Path target, FileBody body) throws IOException {
+    /**
+     * Writes a file under a temporary name ({@code tmpName}, see {@link #temporaryName}), forces it to disk, then
+     * renames it over {@code target} atomically.
+     */
+    static void writeAtomically(Path target, String tmpName, FileBody body) throws IOException {
         Files.createDirectories(target.getParent());
-        Path tmp = target.resolveSibling(target.getFileName() + TMP_SUFFIX);
+        Path tmp = target.resolveSibling(tmpName);
         Files.deleteIfExists(tmp);
         try {
             body.writeTo(tmp);

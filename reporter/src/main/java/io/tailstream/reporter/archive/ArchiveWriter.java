@@ -91,7 +91,8 @@ public final class ArchiveWriter implements AutoCloseable {
     /** Rebuilds a run's derived dataset from the run's archived source files. */
     @FunctionalInterface
     private interface Derivation {
-        void rebuild(String run) throws IOException, SQLException;
+        /** @param source the partition whose flush triggered the rebuild: tags the temporary file */
+        void rebuild(String run, TopicPartition source) throws IOException, SQLException;
     }
 
     /** Receives the offsets to commit after a flush put every file of their ranges in place. */
@@ -120,7 +121,8 @@ public final class ArchiveWriter implements AutoCloseable {
     private final Map<String, Long> rowsByDataset = new TreeMap<>();
     /** Per run, its control events as the derived steps and runs datasets need them. */
     private final Map<String, ControlHistory> controlHistories = new HashMap<>();
-    private final List<SourceRange> existingRanges;
+    /** Tags this writer's temporary files: two archivers writing one directory never share one. */
+    private final String instance = ArchiveLayout.newInstanceTag();
     /** The datasets flushed from a partition's buffered rows, in the order they are written and derived from. */
     private final List<BufferedDataset<?>> buffered = List.of(
             new BufferedDataset<>(ArchiveLayout.BLOCKS, ArchiveSchemas.BLOCKS, r -> r.blocks, null, null),
@@ -132,14 +134,14 @@ public final class ArchiveWriter implements AutoCloseable {
             new BufferedDataset<>(ArchiveLayout.CLIENT_HEALTH, ArchiveSchemas.CLIENT_HEALTH, r -> r.clientHealth, null,
                     null),
             new BufferedDataset<>(ArchiveLayout.STALL_EVENTS, ArchiveSchemas.STALL_EVENTS, r -> r.stalls, null,
-                    run -> rebuildLastPerKey(run, ArchiveLayout.STALL_EVENTS, ArchiveLayout.STALLS,
+                    (run, tp) -> rebuildLastPerKey(run, tp, ArchiveLayout.STALL_EVENTS, ArchiveLayout.STALLS,
                             "step_id, kind, start_ms", "open, at_ms DESC, kafka_offset DESC")),
             new BufferedDataset<>(ArchiveLayout.SUMMARY_EVENTS, ArchiveSchemas.SUMMARY_EVENTS, r -> r.summaries, null,
-                    run -> rebuildLastPerKey(run, ArchiveLayout.SUMMARY_EVENTS, ArchiveLayout.SUMMARIES, "step_id, op",
+                    (run, tp) -> rebuildLastPerKey(run, tp, ArchiveLayout.SUMMARY_EVENTS, ArchiveLayout.SUMMARIES, "step_id, op",
                             "at_ms DESC, kafka_offset DESC")),
             // one record is many rows (all with the record's at_ms and offset): rank keeps every row of the last
             new BufferedDataset<>(ArchiveLayout.RUN_SUMMARY_EVENTS, ArchiveSchemas.RUN_SUMMARY_EVENTS,
-                    r -> r.runSummaries, null, run -> rebuildQualified(run, ArchiveLayout.RUN_SUMMARY_EVENTS,
+                    r -> r.runSummaries, null, (run, tp) -> rebuildQualified(run, tp, ArchiveLayout.RUN_SUMMARY_EVENTS,
                             ArchiveLayout.RUN_SUMMARIES, "rank() OVER (ORDER BY at_ms DESC, kafka_offset DESC) = 1",
                             "kind, target, workload, threads, op, round, basis, single_target, multi_target,"
                                     + " single_threads")));
@@ -183,36 +185,93 @@ public final class ArchiveWriter implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the archive directory " + archiveDir, e);
         }
-        int stale = ArchiveLayout.deleteStaleTemporaries(archiveDir);
-        if (stale > 0) {
-            LOG.info("deleted {} temporary files left by an interrupted archiver", stale);
-        }
-        this.existingRanges = ArchiveLayout.sourceRanges(archiveDir);
     }
 
     /**
      * Starts buffering a partition whose consumption starts at {@code startOffset} (the committed offset). Files
-     * already in the archive for offsets at or after it come from a flush whose commit was lost: their end offsets
-     * become flush boundaries, so re-archiving replaces them.
+     * already in the archive for offsets at or after it come from a flush whose commit was lost (this archiver's or
+     * the partition's previous owner's: the directory is listed now, not at start): their end offsets become flush
+     * boundaries, so re-archiving replaces them under the same names. Temporary files an earlier owner of the
+     * partition left are deleted.
      */
     public void addPartition(TopicPartition tp, long startOffset) {
-        pending.put(tp, new PendingPartition(tp));
-        TreeSet<Long> boundaries = new TreeSet<>();
-        for (SourceRange r : existingRanges) {
-            if (!r.topic().equals(tp.topic()) || r.partition() != tp.partition() || r.toOffset() < startOffset) {
-                continue;
+        addPartitions(Map.of(tp, startOffset));
+    }
+
+    /** {@link #addPartition} for several partitions at once (one listing of the archive). */
+    public void addPartitions(Map<TopicPartition, Long> startOffsets) {
+        Set<String> tags = new TreeSet<>();
+        startOffsets.keySet().forEach(tp -> tags.add(tp.topic() + "-p" + tp.partition()));
+        try {
+            int stale = ArchiveLayout.deleteStaleTemporaries(archiveDir, tags);
+            if (stale > 0) {
+                LOG.info("deleted {} temporary files left by an interrupted archiver", stale);
             }
-            if (r.fromOffset() < startOffset) {
-                LOG.warn("archive file range {}-{} of {} straddles the committed offset {}: offsets were reset;"
-                        + " re-archived rows may duplicate", r.fromOffset(), r.toOffset(), tp, startOffset);
-            } else {
-                boundaries.add(r.toOffset());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cleaning temporary files under " + archiveDir, e);
+        }
+        List<Path> files = ArchiveLayout.runFiles(archiveDir);
+        for (Map.Entry<TopicPartition, Long> e : startOffsets.entrySet()) {
+            TopicPartition tp = e.getKey();
+            long startOffset = e.getValue();
+            removePartitions(List.of(tp));
+            pending.put(tp, new PendingPartition(tp));
+            TreeSet<Long> boundaries = new TreeSet<>();
+            for (Path file : files) {
+                Optional<SourceRange> parsed = ArchiveLayout.parseSourceFileName(file.getFileName().toString());
+                if (parsed.isEmpty()) {
+                    continue;
+                }
+                SourceRange r = parsed.get();
+                if (!r.topic().equals(tp.topic()) || r.partition() != tp.partition() || r.toOffset() < startOffset) {
+                    continue;
+                }
+                if (r.fromOffset() < startOffset) {
+                    LOG.warn("archive file range {}-{} of {} straddles the committed offset {}: offsets were reset;"
+                            + " re-archived rows may duplicate", r.fromOffset(), r.toOffset(), tp, startOffset);
+                } else {
+                    boundaries.add(r.toOffset());
+                }
+            }
+            if (!boundaries.isEmpty()) {
+                LOG.info("{}: files beyond the committed offset {} (an interrupted flush); re-archiving with the"
+                        + " same boundaries {}", tp, startOffset, boundaries);
+                replayBoundaries.put(tp, boundaries);
             }
         }
-        if (!boundaries.isEmpty()) {
-            LOG.info("{}: files beyond the committed offset {} (an interrupted flush); re-archiving with the same"
-                    + " boundaries {}", tp, startOffset, boundaries);
-            replayBoundaries.put(tp, boundaries);
+    }
+
+    /**
+     * The offset after the last file found beyond the committed offset when the partition was added, or -1: until
+     * the partition is consumed up to there, its buffer is only written at those files' boundaries.
+     */
+    public long replayEnd(TopicPartition tp) {
+        TreeSet<Long> b = replayBoundaries.get(tp);
+        return b == null || b.isEmpty() ? -1 : b.last() + 1;
+    }
+
+    /**
+     * Stops buffering partitions (revoked or lost in a rebalance, after a {@link #flush} of what may be kept):
+     * drops what they still buffer, uncommitted, for their next owner to archive from the committed offset.
+     */
+    public void removePartitions(Collection<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            PendingPartition pp = pending.remove(tp);
+            replayBoundaries.remove(tp);
+            if (pp == null) {
+                continue;
+            }
+            for (PendingPartition.RunRows rows : pp.byRun.values()) {
+                if (rows.samples != null) {
+                    try {
+                        rows.samples.discard();
+                    } catch (IOException e) {
+                        LOG.warn("deleting an unfinished samples file of {} failed (its next owner deletes it): {}",
+                                tp, e.getMessage());
+                    }
+                    rows.samples = null;
+                }
+            }
         }
     }
 
@@ -240,7 +299,7 @@ public final class ArchiveWriter implements AutoCloseable {
             long b = boundaries.pollFirst();
             LOG.warn("{}: replay boundary {} passed without its record; flushing at {}", tp, b,
                     pp.lastOffset);
-            flush(List.of(pp));
+            flush(List.of(pp), true);
         }
         switch (tp.topic()) {
             case Topics.SAMPLES -> addBlock(pp, r);
@@ -254,9 +313,9 @@ public final class ArchiveWriter implements AutoCloseable {
         pp.consumed(r.offset());
         if (boundaries != null && !boundaries.isEmpty() && boundaries.first() == r.offset()) {
             boundaries.pollFirst();
-            flush(List.of(pp));
+            flush(List.of(pp), true);
         } else if (pp.rows >= rollRows) {
-            flush(List.of(pp));
+            flush(List.of(pp), false);
         }
     }
 
@@ -276,7 +335,7 @@ public final class ArchiveWriter implements AutoCloseable {
         PendingPartition.RunRows rows = pp.run(h.runId());
         if (rows.samples == null) {
             rows.samples = new SampleFile(ArchiveLayout.runDir(archiveDir, ArchiveLayout.SAMPLES, h.runId())
-                    .resolve(ArchiveLayout.openFileName(r.topic(), r.partition(), r.offset())), rowGroupRows, encoder,
+                    .resolve(ArchiveLayout.openFileName(r.topic(), r.partition(), r.offset(), instance)), rowGroupRows, encoder,
                     spareSampleBuffers);
         }
         SampleColumns samples = rows.samples.buffer;
@@ -429,17 +488,39 @@ public final class ArchiveWriter implements AutoCloseable {
 
     // ---- flushing ----
 
-    /** Writes and commits everything buffered. */
+    /**
+     * Writes and commits everything buffered, but for a partition being re-archived short of its next replay
+     * boundary (see {@link #addPartition}): a file ending elsewhere would overlap the one the boundary belongs to.
+     */
     public void flushAll() {
-        flush(pending.values());
+        flush(pending.values(), false);
     }
 
-    private void flush(Collection<PendingPartition> partitions) {
+    /** {@link #flushAll} for some partitions (those revoked in a rebalance); partitions not added are ignored. */
+    public void flush(Collection<TopicPartition> partitions) {
+        List<PendingPartition> pps = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            PendingPartition pp = pending.get(tp);
+            if (pp != null) {
+                pps.add(pp);
+            }
+        }
+        flush(pps, false);
+    }
+
+    /** True while a partition's buffer ends short of its next replay boundary. */
+    private boolean shortOfReplayBoundary(PendingPartition pp) {
+        TreeSet<Long> boundaries = replayBoundaries.get(pp.partition);
+        return boundaries != null && !boundaries.isEmpty() && pp.lastOffset < boundaries.first();
+    }
+
+    /** @param atBoundary the buffers end at a replay boundary (or past one whose record is gone): write them */
+    private void flush(Collection<PendingPartition> partitions, boolean atBoundary) {
         Map<TopicPartition, OffsetAndMetadata> commits = new LinkedHashMap<>();
-        Map<BufferedDataset<?>, Set<String>> toDerive = new HashMap<>();
+        Map<BufferedDataset<?>, Map<String, TopicPartition>> toDerive = new HashMap<>();
         try {
             for (PendingPartition pp : partitions) {
-                if (pp.isEmpty()) {
+                if (pp.isEmpty() || !atBoundary && shortOfReplayBoundary(pp)) {
                     continue;
                 }
                 TopicPartition tp = pp.partition;
@@ -452,8 +533,8 @@ public final class ArchiveWriter implements AutoCloseable {
                         rows.samples = null;
                     }
                     for (BufferedDataset<?> dataset : buffered) {
-                        if (write(dataset, rows, run, name) && dataset.derive() != null) {
-                            toDerive.computeIfAbsent(dataset, d -> new TreeSet<>()).add(run);
+                        if (write(dataset, rows, run, name, tp) && dataset.derive() != null) {
+                            toDerive.computeIfAbsent(dataset, d -> new TreeMap<>()).putIfAbsent(run, tp);
                         }
                     }
                     touchedRuns.add(run);
@@ -461,8 +542,8 @@ public final class ArchiveWriter implements AutoCloseable {
                 commits.put(tp, new OffsetAndMetadata(pp.lastOffset + 1));
             }
             for (BufferedDataset<?> dataset : buffered) {
-                for (String run : toDerive.getOrDefault(dataset, Set.of())) {
-                    dataset.derive().rebuild(run);
+                for (Map.Entry<String, TopicPartition> e : toDerive.getOrDefault(dataset, Map.of()).entrySet()) {
+                    dataset.derive().rebuild(e.getKey(), e.getValue());
                 }
             }
         } catch (IOException e) {
@@ -496,8 +577,8 @@ public final class ArchiveWriter implements AutoCloseable {
     }
 
     /** Writes the run's buffered rows of the dataset, if it has any, in the dataset's order; false if none. */
-    private <T> boolean write(BufferedDataset<T> dataset, PendingPartition.RunRows rows, String run, String fileName)
-            throws IOException {
+    private <T> boolean write(BufferedDataset<T> dataset, PendingPartition.RunRows rows, String run, String fileName,
+                              TopicPartition source) throws IOException {
         List<T> buffer = dataset.rows().apply(rows);
         if (buffer.isEmpty()) {
             return false;
@@ -508,15 +589,15 @@ public final class ArchiveWriter implements AutoCloseable {
             ordered.sort(dataset.order());
         }
         List<T> out = ordered;
-        write(dataset.name(), run, fileName, dataset.schema(), w -> out.forEach(w::write));
+        write(dataset.name(), run, fileName, source, dataset.schema(), w -> out.forEach(w::write));
         return true;
     }
 
-    private <T> void write(String dataset, String run, String fileName, TableSchema<T> schema,
+    private <T> void write(String dataset, String run, String fileName, TopicPartition source, TableSchema<T> schema,
                            Consumer<ParquetTableWriter<T>> rows) throws IOException {
         Path target = ArchiveLayout.runDir(archiveDir, dataset, run).resolve(fileName);
         long[] count = new long[1];
-        ArchiveLayout.writeAtomically(target, tmp -> {
+        ArchiveLayout.writeAtomically(target, temporaryName(fileName, source), tmp -> {
             try (ParquetTableWriter<T> w = ParquetTableWriter.open(tmp, schema)) {
                 rows.accept(w);
                 count[0] = w.rows();
@@ -530,16 +611,17 @@ public final class ArchiveWriter implements AutoCloseable {
      * Recomputes a run's {@code steps} and {@code runs} files from all of its archived control events (those
      * archived since the last rebuild read, the others kept by the run's {@link ControlHistory}).
      */
-    private void rebuildDerived(String run) throws SQLException, IOException {
+    private void rebuildDerived(String run, TopicPartition source) throws SQLException, IOException {
         List<ControlEvent> events = controlHistories.computeIfAbsent(run, r -> new ControlHistory())
                 .update(duckdb(), ArchiveLayout.runDir(archiveDir, ArchiveLayout.CONTROL, run));
         List<StepRow> steps = ControlProjection.steps(events);
         if (!steps.isEmpty()) {
-            write(ArchiveLayout.STEPS, run, "steps.parquet", ArchiveSchemas.STEPS, w -> steps.forEach(w::write));
+            write(ArchiveLayout.STEPS, run, "steps.parquet", source, ArchiveSchemas.STEPS,
+                    w -> steps.forEach(w::write));
         }
         Optional<RunRow> runRow = ControlProjection.run(events);
         if (runRow.isPresent()) {
-            write(ArchiveLayout.RUNS, run, "runs.parquet", ArchiveSchemas.RUNS, w -> w.write(runRow.get()));
+            write(ArchiveLayout.RUNS, run, "runs.parquet", source, ArchiveSchemas.RUNS, w -> w.write(runRow.get()));
         }
     }
 
@@ -547,9 +629,9 @@ public final class ArchiveWriter implements AutoCloseable {
      * Rewrites a run's derived {@code dataset}/{@code dataset}.parquet from all its {@code source} files: the last
      * record per key (by {@code order}), without the Kafka coordinates, sorted by key.
      */
-    private void rebuildLastPerKey(String run, String source, String dataset, String key, String order)
-            throws IOException {
-        rebuildQualified(run, source, dataset, "row_number() OVER (PARTITION BY " + key + " ORDER BY " + order
+    private void rebuildLastPerKey(String run, TopicPartition tp, String source, String dataset, String key,
+                                   String order) throws IOException {
+        rebuildQualified(run, tp, source, dataset, "row_number() OVER (PARTITION BY " + key + " ORDER BY " + order
                 + ") = 1", key);
     }
 
@@ -557,14 +639,14 @@ public final class ArchiveWriter implements AutoCloseable {
      * Rewrites a run's derived {@code dataset}/{@code dataset}.parquet from all its {@code source} files: the rows
      * for which {@code qualify} (a window predicate) holds, without the Kafka coordinates, sorted by {@code sortBy}.
      */
-    private void rebuildQualified(String run, String source, String dataset, String qualify, String sortBy)
-            throws IOException {
+    private void rebuildQualified(String run, TopicPartition tp, String source, String dataset, String qualify,
+                                  String sortBy) throws IOException {
         Path sourceDir = ArchiveLayout.runDir(archiveDir, source, run);
         String read = "read_parquet(" + ArchiveDatabase.sqlString(sourceDir.toAbsolutePath() + "/*.parquet")
                 + ", hive_partitioning=false, union_by_name=true)";
         Path target = ArchiveLayout.runDir(archiveDir, dataset, run).resolve(dataset + ".parquet");
         long[] count = new long[1];
-        ArchiveLayout.writeAtomically(target, tmp -> {
+        ArchiveLayout.writeAtomically(target, temporaryName(dataset + ".parquet", tp), tmp -> {
             try (Statement st = duckdb().createStatement()) {
                 count[0] = st.executeUpdate("COPY (SELECT * EXCLUDE (kafka_partition, kafka_offset) FROM " + read
                         + " QUALIFY " + qualify
@@ -576,6 +658,10 @@ public final class ArchiveWriter implements AutoCloseable {
         });
         filesWritten++;
         rowsByDataset.merge(dataset, count[0], Long::sum);
+    }
+
+    private String temporaryName(String fileName, TopicPartition source) {
+        return ArchiveLayout.temporaryName(fileName, source.topic(), source.partition(), instance);
     }
 
     private Connection duckdb() throws SQLException {
@@ -616,19 +702,7 @@ public final class ArchiveWriter implements AutoCloseable {
 
     @Override
     public void close() {
-        for (PendingPartition pp : pending.values()) {
-            for (PendingPartition.RunRows rows : pp.byRun.values()) {
-                if (rows.samples != null) {
-                    try {
-                        rows.samples.discard();
-                    } catch (IOException e) {
-                        LOG.warn("deleting an unfinished samples file failed (it is deleted at the next start): {}",
-                                e.getMessage());
-                    }
-                    rows.samples = null;
-                }
-            }
-        }
+        removePartitions(List.copyOf(pending.keySet()));
         encoder.shutdownNow();
         if (duckdb != null) {
             try {

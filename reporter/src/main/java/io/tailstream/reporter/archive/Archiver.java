@@ -4,6 +4,7 @@ import io.tailstream.schemas.Topics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -15,12 +16,17 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,8 +46,16 @@ import org.slf4j.LoggerFactory;
  * the same offsets again, so the rewritten files replace the old ones under the same names. Neither duplicates
  * nor gaps, which {@link ArchiveVerifier} proves from block sequences.
  *
- * <p>One archiver per archive directory and consumer group: it assigns itself every partition of the six topics
- * (no group rebalancing), so several archivers on one group would write the same ranges.
+ * <h2>Several archivers</h2>
+ * Archivers of one consumer group share the partitions through the group's assignment (the consumer subscribes to
+ * the six topics). A partition changes owner only in a rebalance: the revoking owner first flushes and commits what
+ * it buffered of it ({@link ConsumerRebalanceListener#onPartitionsRevoked}); the new owner starts at the committed
+ * offset, deletes the temporary files earlier owners left for that partition, and lists the archive for files of
+ * the partition beyond the committed offset (a flush whose commit was lost: a crash, or a commit refused because
+ * the group had moved on) to rewrite them at the same boundaries. Files are named after their topic partition, so
+ * instances never write the same name except when re-archiving the same range, and temporary files carry the
+ * writing instance's tag. A partition lost without a revocation (this instance was expelled from the group) is
+ * dropped uncommitted.
  *
  * <p>Thread safety: {@link #runUntilCaughtUp()} or {@link #runUntilClosed()} runs on one thread; {@link #close()}
  * may be called from any thread and makes a running loop flush, commit and return within a poll interval (200 ms)
@@ -55,7 +69,13 @@ public final class Archiver implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(200);
     /** A caught-up run gives up when no partition moved for this long: the broker is gone or stuck. */
     private static final Duration NO_PROGRESS_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration REFRESH_PARTITIONS = Duration.ofSeconds(10);
+    /** The consumer subscribes to these topics by pattern: topics created after start are picked up. */
+    private static final Pattern TOPIC_PATTERN = Pattern.compile(TOPICS.stream().map(Pattern::quote)
+            .collect(Collectors.joining("|")));
+    /** How often the consumer looks for new topics matching {@link #TOPIC_PATTERN}. */
+    private static final String METADATA_MAX_AGE_MS = "10000";
+    /** How long the group waits for a silent member before giving its partitions to the others. */
+    static final String SESSION_TIMEOUT_MS = "10000";
     /** How often catching up reports done/total, rate and ETA. */
     public static final Duration CATCH_UP_PROGRESS_INTERVAL = Duration.ofSeconds(5);
     /** How often continuous archiving reports its lag. */
@@ -67,6 +87,21 @@ public final class Archiver implements AutoCloseable {
     private final ProgressListener progress;
     /** Position of each assigned partition when it was assigned: what was consumed since is progress. */
     private final Map<TopicPartition, Long> startPositions = new HashMap<>();
+    /** Records consumed of partitions this instance no longer owns. */
+    private long recordsDoneReleased;
+    /** Catching up: records from the assigned partitions' start positions to their targets. */
+    private long recordsTotal;
+    /** Catching up: per partition, the offset to archive up to (its end offset at start, or at its assignment). */
+    private final Map<TopicPartition, Long> targets = new HashMap<>();
+    /** Catching up: owned partitions not yet consumed up to their target. */
+    private final Set<TopicPartition> remaining = new HashSet<>();
+    private boolean catchingUp;
+    /** Between a revocation (or the start) and the assignment that ends the rebalance. */
+    private boolean awaitingAssignment = true;
+    /** When a partition last moved or was assigned, for the no-progress check. */
+    private long lastProgressNanos;
+    /** Set by {@link #close()} before the consumer leaves the group: revoked partitions are dropped, not flushed. */
+    private volatile boolean releasing;
     private long consumingSinceNanos;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean closing;
@@ -95,8 +130,121 @@ public final class Archiver implements AutoCloseable {
         this.progress = progress;
         this.consumer = new KafkaConsumer<>(consumerProperties(config));
         // the writer calls back into the consumer on this same thread, the only thread that uses the consumer
-        this.writer = new ArchiveWriter(config.archiveDir(), config.rollRows(), config.rowGroupRows(),
-                consumer::commitSync);
+        this.writer = new ArchiveWriter(config.archiveDir(), config.rollRows(), config.rowGroupRows(), this::commit);
+    }
+
+    /**
+     * Commits after a flush. A commit the group refuses (a rebalance under way, or this instance expelled) leaves
+     * the flushed files beyond the committed offset: the partition's next owner rewrites them at the same
+     * boundaries, and a later commit by this instance (still owning the partition) covers them.
+     */
+    private void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        try {
+            consumer.commitSync(offsets);
+        } catch (CommitFailedException | RebalanceInProgressException e) {
+            LOG.warn("the group refused the commit of {} ({}): the partitions' next owner re-archives those ranges"
+                    + " into the same files", offsets.keySet(), e.getMessage());
+        }
+    }
+
+    /** Ties the writer's buffers to the group's assignment. Runs on the archiving thread, inside poll. */
+    private final class Rebalance implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            awaitingAssignment = true;
+            if (partitions.isEmpty()) {
+                return;
+            }
+            if (releasing) {
+                // close(): the loop flushed what it could; whatever is left (a failed loop) stays uncommitted
+                writer.removePartitions(partitions);
+            } else {
+                // before anyone else gets them: write and commit what is buffered, so the next owner starts there
+                writer.flush(partitions);
+                writer.removePartitions(partitions);
+            }
+            release(partitions);
+            LOG.info("partitions revoked: {}", names(partitions));
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            awaitingAssignment = true;
+            // already someone else's: nothing may be committed, and the files of the buffer are not written
+            writer.removePartitions(partitions);
+            release(partitions);
+            LOG.warn("partitions lost (this archiver left the group's generation): {}; their next owner archives"
+                    + " them from the committed offsets", names(partitions));
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            awaitingAssignment = false;
+            lastProgressNanos = System.nanoTime();
+            if (partitions.isEmpty()) {
+                return;
+            }
+            Map<TopicPartition, Long> starts = new TreeMap<>(Comparator.comparing(TopicPartition::toString));
+            for (TopicPartition tp : partitions) {
+                starts.put(tp, consumer.position(tp)); // the committed offset, or the beginning
+            }
+            writer.addPartitions(starts);
+            if (catchingUp) {
+                List<TopicPartition> unknown = partitions.stream().filter(tp -> !targets.containsKey(tp)).toList();
+                if (!unknown.isEmpty()) {
+                    targets.putAll(consumer.endOffsets(unknown));
+                }
+            }
+            List<TopicPartition> done = new ArrayList<>();
+            for (Map.Entry<TopicPartition, Long> e : starts.entrySet()) {
+                TopicPartition tp = e.getKey();
+                startPositions.put(tp, e.getValue());
+                if (!catchingUp) {
+                    continue;
+                }
+                // files a previous owner published beyond the committed offset are rewritten whole
+                long target = Math.max(targets.get(tp), writer.replayEnd(tp));
+                targets.put(tp, target);
+                recordsTotal += Math.max(0, target - e.getValue());
+                if (e.getValue() < target) {
+                    remaining.add(tp);
+                } else {
+                    done.add(tp);
+                }
+            }
+            if (!done.isEmpty()) {
+                consumer.pause(done);
+            }
+            LOG.info("partitions assigned: {}", names(partitions));
+        }
+
+        private void release(Collection<TopicPartition> partitions) {
+            for (TopicPartition tp : partitions) {
+                Long start = startPositions.remove(tp);
+                if (start == null) {
+                    continue;
+                }
+                long position = safePosition(tp, start);
+                recordsDoneReleased += Math.max(0, position - start);
+                if (remaining.remove(tp)) {
+                    recordsTotal -= Math.max(0, targets.getOrDefault(tp, position) - position);
+                }
+            }
+        }
+    }
+
+    /** The consumer's position of a partition it may no longer own (then {@code fallback}). */
+    private long safePosition(TopicPartition tp, long fallback) {
+        try {
+            return consumer.position(tp, Duration.ZERO);
+        } catch (RuntimeException e) {
+            return fallback;
+        }
+    }
+
+    private static String names(Collection<TopicPartition> partitions) {
+        return partitions.stream().map(TopicPartition::toString).sorted().collect(Collectors.joining(", "));
     }
 
     /**
@@ -114,30 +262,31 @@ public final class Archiver implements AutoCloseable {
         }
     }
 
-    /** See {@link #archiveUntilCaughtUp(String, Path)}. Call at most once per archiver. */
+    /**
+     * See {@link #archiveUntilCaughtUp(String, Path)}. With several archivers in the group, this one archives the
+     * partitions it is assigned, each up to its end offset at start (at its assignment for a topic created later;
+     * further if files of an interrupted flush reach beyond it), and returns once every partition it owns is there.
+     * Call at most once per archiver.
+     */
     public ArchiveSummary runUntilCaughtUp() {
         long t0 = System.nanoTime();
         running = true;
         try {
-            Set<TopicPartition> assigned = refreshAssignment();
-            Map<TopicPartition, Long> ends = consumer.endOffsets(assigned);
-            Set<TopicPartition> remaining = new HashSet<>();
-            for (TopicPartition tp : assigned) {
-                if (consumer.position(tp) < ends.get(tp)) {
-                    remaining.add(tp);
-                } else {
-                    consumer.pause(List.of(tp));
+            catchingUp = true;
+            List<TopicPartition> existing = new ArrayList<>();
+            for (String topic : TOPICS) {
+                List<PartitionInfo> infos = consumer.partitionsFor(topic);
+                if (infos != null) {
+                    infos.forEach(i -> existing.add(new TopicPartition(topic, i.partition())));
                 }
             }
-            LOG.info("archiving {} partitions with new records up to end offsets {}", remaining.size(), ends);
-            long recordsTotal = 0;
-            for (TopicPartition tp : assigned) {
-                recordsTotal += Math.max(0, ends.get(tp) - startPositions.get(tp));
-            }
-            long lastProgress = System.nanoTime();
-            consumingSinceNanos = lastProgress;
-            long lastReport = lastProgress;
-            while (!remaining.isEmpty() && !closing) {
+            targets.putAll(consumer.endOffsets(existing));
+            LOG.info("archiving the group's share of {} partitions up to end offsets {}", existing.size(), targets);
+            consumer.subscribe(TOPIC_PATTERN, new Rebalance());
+            lastProgressNanos = System.nanoTime();
+            consumingSinceNanos = lastProgressNanos;
+            long lastReport = lastProgressNanos;
+            while ((awaitingAssignment || !remaining.isEmpty()) && !closing) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
                 writer.accept(records);
                 if (System.nanoTime() - lastReport >= CATCH_UP_PROGRESS_INTERVAL.toNanos()) {
@@ -147,19 +296,20 @@ public final class Archiver implements AutoCloseable {
                 boolean moved = !records.isEmpty();
                 for (var it = remaining.iterator(); it.hasNext(); ) {
                     TopicPartition tp = it.next();
-                    if (consumer.position(tp) >= ends.get(tp)) {
+                    if (consumer.position(tp) >= targets.get(tp)) {
                         it.remove();
                         consumer.pause(List.of(tp));
                         moved = true;
                     }
                 }
                 if (moved) {
-                    lastProgress = System.nanoTime();
-                } else if (System.nanoTime() - lastProgress > NO_PROGRESS_TIMEOUT.toNanos()) {
+                    lastProgressNanos = System.nanoTime();
+                } else if (System.nanoTime() - lastProgressNanos > NO_PROGRESS_TIMEOUT.toNanos()) {
                     Map<String, Long> positions = new TreeMap<>();
                     remaining.forEach(tp -> positions.put(tp.toString(), consumer.position(tp)));
                     throw new IllegalStateException("archiver made no progress for " + NO_PROGRESS_TIMEOUT
-                            + " at positions " + positions + ", end offsets " + ends + " ("
+                            + (awaitingAssignment ? " waiting for the group to assign partitions" : "")
+                            + " at positions " + positions + ", targets " + targets + " ("
                             + config.bootstrapServers() + ")");
                 }
             }
@@ -180,9 +330,8 @@ public final class Archiver implements AutoCloseable {
         long t0 = System.nanoTime();
         running = true;
         try {
-            refreshAssignment();
+            consumer.subscribe(TOPIC_PATTERN, new Rebalance());
             long lastFlush = System.nanoTime();
-            long lastRefresh = lastFlush;
             long lastReport = lastFlush;
             consumingSinceNanos = lastFlush;
             while (!closing) {
@@ -195,11 +344,6 @@ public final class Archiver implements AutoCloseable {
                 if (now - lastFlush >= config.rollInterval().toNanos()) {
                     writer.flushAll();
                     lastFlush = now;
-                }
-                if (now - lastRefresh >= REFRESH_PARTITIONS.toNanos()) {
-                    // topics created after start (an external cluster provisioned later) are picked up here
-                    refreshAssignment();
-                    lastRefresh = now;
                 }
             }
             writer.flushAll();
@@ -233,46 +377,15 @@ public final class Archiver implements AutoCloseable {
             }
             closed = true;
         }
+        releasing = true;
+        // leaves the group: the others take this instance's partitions from the offsets committed by the loop
         consumer.close(Duration.ofSeconds(5));
         writer.close();
     }
 
-    private Set<TopicPartition> refreshAssignment() {
-        Set<TopicPartition> current = new HashSet<>(consumer.assignment());
-        List<TopicPartition> added = new ArrayList<>();
-        for (String topic : TOPICS) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic);
-            if (infos == null) {
-                continue;
-            }
-            for (PartitionInfo info : infos) {
-                TopicPartition tp = new TopicPartition(topic, info.partition());
-                if (current.add(tp)) {
-                    added.add(tp);
-                }
-            }
-        }
-        if (added.isEmpty()) {
-            return current;
-        }
-        added.sort(Comparator.comparing(TopicPartition::toString));
-        consumer.assign(current);
-        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(added));
-        Map<TopicPartition, Long> beginning = consumer.beginningOffsets(added);
-        for (TopicPartition tp : added) {
-            OffsetAndMetadata c = committed.get(tp);
-            long start = c != null ? c.offset() : beginning.get(tp);
-            consumer.seek(tp, start);
-            startPositions.put(tp, start);
-            writer.addPartition(tp, start);
-        }
-        LOG.debug("assigned {} new partitions: {}", added.size(), added);
-        return current;
-    }
-
     /** Tells the listener how far the archiver is; {@code recordsTotal} -1 when archiving continuously. */
     private void report(long recordsTotal) {
-        long done = 0;
+        long done = recordsDoneReleased;
         long lag = -1;
         for (Map.Entry<TopicPartition, Long> e : startPositions.entrySet()) {
             TopicPartition tp = e.getKey();
@@ -319,6 +432,13 @@ public final class Archiver implements AutoCloseable {
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         // sample blocks may reach the topic's 8 MB record limit
         p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 * 1024 * 1024));
+        p.putIfAbsent(ConsumerConfig.METADATA_MAX_AGE_CONFIG, METADATA_MAX_AGE_MS);
+        // a killed archiver's partitions go to the others after this long (heartbeats come from the consumer's own
+        // thread, so long flushes do not count: those are bounded by max.poll.interval.ms)
+        if (!"consumer".equalsIgnoreCase(String.valueOf(p.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG)))) {
+            // the classic protocol's client setting; under group.protocol=consumer the broker decides it
+            p.putIfAbsent(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, SESSION_TIMEOUT_MS);
+        }
         return p;
     }
 }

@@ -10,8 +10,8 @@ import java.util.Objects;
  *
  * @param bootstrapServers Kafka bootstrap servers
  * @param archiveDir       root of the archive (created if missing)
- * @param groupId          consumer group whose committed offsets mark what is archived; one archiver per archive
- *                         directory and group
+ * @param groupId          consumer group whose committed offsets mark what is archived; archivers of one group
+ *                         and archive directory share the partitions
  * @param rollInterval     continuous mode: buffered rows are written at least this often
  * @param rollRows         a topic partition's rows are written into files and committed when it holds this many
  *                         rows (the files' size); at most 1,000,000
@@ -41,7 +41,8 @@ public record ArchiverConfig(
      * being written.
      */
     public static final int DEFAULT_ROW_GROUP_ROWS = 1 << 20;
-    static final int MAX_ROW_GROUP_ROWS = 1 << 24;
+    /** The largest {@link #rowGroupRows()}: 16 Mi rows, about 1 GB of buffer per samples file. */
+    public static final int MAX_ROW_GROUP_ROWS = 1 << 24;
 
     public ArchiverConfig {
         Objects.requireNonNull(archiveDir, "archiveDir");

@@ -4,7 +4,9 @@ import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.archive.DatasetColumns;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,7 +24,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,10 +81,12 @@ public final class ArchiveDatabase implements AutoCloseable {
         Map<String, Map<String, List<Path>>> files = listFiles(archive);
         List<ArchiveProblem> problems = new ArrayList<>();
         Map<Path, List<String>> fileColumns = new HashMap<>();
+        Map<Path, String> fileSchemas = new HashMap<>();
         files.forEach((dataset, byRun) -> byRun.forEach((run, paths) -> paths.forEach(p -> {
             ParquetFiles.Check check = ParquetFiles.check(p);
             check.problem().ifPresent(reason -> problems.add(new ArchiveProblem(run, p, reason)));
             fileColumns.put(p.toAbsolutePath(), check.columns());
+            fileSchemas.put(p.toAbsolutePath(), check.schema());
         })));
         Connection c = DriverManager.getConnection("jdbc:duckdb:");
         try {
@@ -102,8 +105,11 @@ public final class ArchiveDatabase implements AutoCloseable {
                     // the columns of the files, from the footers checked above (no second read)
                     Set<String> inFiles = new LinkedHashSet<>();
                     good.forEach(f -> inFiles.addAll(fileColumns.getOrDefault(Path.of(f), List.of())));
+                    // one schema (the usual case): DuckDB binds the view from the first file instead of reading
+                    // every file's footer again to unite the columns by name, at every query
+                    boolean oneSchema = good.stream().map(f -> fileSchemas.get(Path.of(f))).distinct().count() <= 1;
                     st.execute("CREATE VIEW " + dataset + " AS " + viewSelect(dataset, inFiles,
-                            good.isEmpty() ? null : readParquet(good)));
+                            good.isEmpty() ? null : readParquet(good, !oneSchema)));
                     if (!good.isEmpty()) {
                         present.add(dataset);
                     }
@@ -154,17 +160,27 @@ public final class ArchiveDatabase implements AutoCloseable {
             if (!Files.isDirectory(dir)) {
                 continue;
             }
-            try (Stream<Path> paths = Files.find(dir, 2, (p, attrs) -> attrs.isRegularFile()
-                    && p.getFileName().toString().endsWith(".parquet")
-                    && p.getParent().getFileName().toString().startsWith(RUN_DIR_PREFIX))) {
-                Map<String, List<Path>> byRun = paths.sorted().collect(Collectors.groupingBy(
-                        p -> p.getParent().getFileName().toString().substring(RUN_DIR_PREFIX.length()),
-                        TreeMap::new, Collectors.toList()));
-                if (!byRun.isEmpty()) {
-                    out.put(dataset, byRun);
+            // by name only: archivers rename and delete temporary files in these directories meanwhile, which a
+            // listing that also reads each entry's attributes trips over
+            Map<String, List<Path>> byRun = new TreeMap<>();
+            try (DirectoryStream<Path> runs = Files.newDirectoryStream(dir, RUN_DIR_PREFIX + "*")) {
+                for (Path run : runs) {
+                    List<Path> files = new ArrayList<>();
+                    try (DirectoryStream<Path> entries = Files.newDirectoryStream(run, "*.parquet")) {
+                        entries.forEach(files::add);
+                    } catch (NotDirectoryException e) {
+                        continue;
+                    }
+                    if (!files.isEmpty()) {
+                        files.sort(null);
+                        byRun.put(run.getFileName().toString().substring(RUN_DIR_PREFIX.length()), files);
+                    }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("listing " + dir, e);
+            }
+            if (!byRun.isEmpty()) {
+                out.put(dataset, byRun);
             }
         }
         return out;
@@ -184,9 +200,14 @@ public final class ArchiveDatabase implements AutoCloseable {
                                                      Map<String, Map<String, List<Path>>> files, Set<String> broken)
             throws SQLException {
         List<ArchiveProblem> out = new ArrayList<>();
+        Set<String> samplesFiles = new java.util.HashSet<>();
+        files.getOrDefault(ArchiveLayout.SAMPLES, Map.of()).forEach((run, paths) -> paths.forEach(p ->
+                samplesFiles.add(run + "/" + p.getFileName())));
+        // only a blocks file without its samples file needs reading: does it list any sample?
         List<String> blockFiles = files.getOrDefault(ArchiveLayout.BLOCKS, Map.of()).entrySet().stream()
                 .filter(e -> !broken.contains(e.getKey()))
-                .flatMap(e -> e.getValue().stream())
+                .flatMap(e -> e.getValue().stream().filter(p -> !samplesFiles.contains(e.getKey() + "/"
+                        + p.getFileName())))
                 .map(p -> p.toAbsolutePath().toString())
                 .toList();
         if (blockFiles.isEmpty()) {
@@ -209,10 +230,13 @@ public final class ArchiveDatabase implements AutoCloseable {
         return out;
     }
 
-    /** A DuckDB table expression reading Parquet files of the archive layout; {@code files} must not be empty. */
-    private static String readParquet(List<String> files) {
+    /**
+     * A DuckDB table expression reading Parquet files of the archive layout; {@code files} must not be empty. Files
+     * of different schemas (written before and after a column was added) need {@code unionByName}.
+     */
+    private static String readParquet(List<String> files, boolean unionByName) {
         return "read_parquet(" + sqlList(files) + ", hive_partitioning=true, hive_types={'"
-                + ArchiveLayout.RUN_KEY + "': VARCHAR}, union_by_name=true)";
+                + ArchiveLayout.RUN_KEY + "': VARCHAR}, union_by_name=" + unionByName + ")";
     }
 
     private static String sqlList(List<String> values) {

@@ -34,8 +34,10 @@ final class ParquetFiles {
      *
      * @param problem why the file cannot be read, or empty if its structure is sound
      * @param columns the file's top-level column names from its footer (empty when it has a problem)
+     * @param schema  the footer's whole schema (names, types, repetition, nesting) as text: files with equal
+     *                schemas read alike (empty when it has a problem)
      */
-    record Check(Optional<String> problem, List<String> columns) {}
+    record Check(Optional<String> problem, List<String> columns, String schema) {}
 
     /** Why the file cannot be read, or empty if its structure is sound. */
     static Optional<String> problem(Path file) {
@@ -71,14 +73,14 @@ final class ParquetFiles {
             if (meta.getNum_rows() < 0) {
                 return bad("footer declares " + meta.getNum_rows() + " rows");
             }
-            return new Check(Optional.empty(), topLevelColumns(meta.getSchema()));
+            return new Check(Optional.empty(), topLevelColumns(meta.getSchema()), meta.getSchema().toString());
         } catch (IOException | RuntimeException e) {
             return bad("unreadable footer (" + e.getMessage() + ")");
         }
     }
 
     private static Check bad(String reason) {
-        return new Check(Optional.of(reason), List.of());
+        return new Check(Optional.of(reason), List.of(), "");
     }
 
     /** The names of the root's children in the footer's depth-first schema list (nested fields skipped). */

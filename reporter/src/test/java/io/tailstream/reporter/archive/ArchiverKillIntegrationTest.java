@@ -1,5 +1,7 @@
 package io.tailstream.reporter.archive;
 
+import static io.tailstream.reporter.archive.ArchiverChildren.longOf;
+import static io.tailstream.reporter.archive.ArchiverChildren.temporaries;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.infra.kafka.EmbeddedKafka;
@@ -10,7 +12,6 @@ import io.tailstream.schemas.Topics;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -59,7 +60,7 @@ class ArchiverKillIntegrationTest {
             for (int i = 0; i < KILLS; i++) {
                 Path log = tmp.resolve("child-" + i + ".log");
                 long t0 = System.nanoTime();
-                Process child = startChild(kafka.bootstrapServers(), archive, log);
+                Process child = ArchiverChildren.start(kafka.bootstrapServers(), archive, "kill", 2000, log);
                 // kill only once this child has moved files into place, then 0-150 ms later: mid flush
                 waitForMoreFiles(archive, filesBefore, child, log);
                 Thread.sleep(rnd.nextInt(150));
@@ -127,16 +128,6 @@ class ArchiverKillIntegrationTest {
         }
     }
 
-    private static Process startChild(String bootstrap, Path archive, Path log) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-Dorg.slf4j.simpleLogger.log.io.tailstream=info",
-                "-cp", System.getProperty("java.class.path"), ArchiverChildMain.class.getName(),
-                bootstrap, archive.toString(), "kill", "2000"));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    }
-
     private static void waitForMoreFiles(Path archive, long before, Process child, Path log) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (sampleFiles(archive) <= before) {
@@ -170,22 +161,6 @@ class ArchiverKillIntegrationTest {
         }
         try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement()) {
             return longOf(st, "SELECT count(*) FROM samples");
-        }
-    }
-
-    private static long temporaries(Path archive) throws IOException {
-        if (!Files.isDirectory(archive)) {
-            return 0;
-        }
-        try (Stream<Path> files = Files.walk(archive)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(ArchiveLayout.TMP_SUFFIX)).count();
-        }
-    }
-
-    private static long longOf(Statement st, String sql) throws SQLException {
-        try (ResultSet rs = st.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
         }
     }
 }
