@@ -52,7 +52,7 @@ class MetricsEndpointsIntegrationTest {
                 try {
                     String url = await(() -> out.urlAfter("archiver metrics on "), archive, 60);
                     PrometheusScrape last = await(() -> {
-                        PrometheusScrape s = scrape(url);
+                        PrometheusScrape s = PrometheusScrape.of(url);
                         return s.value("tailstream_archiver_samples_total") == sent && s.value(SAMPLES_LAG) == 0
                                 && s.value("tailstream_archiver_files_published_total") > 0 ? s : null;
                     }, archive, 120);
@@ -85,7 +85,7 @@ class MetricsEndpointsIntegrationTest {
                     dir.resolve("spool").toString(), "--http-port", "0"));
             String url = await(() -> out.urlAfter("producer metrics on "), run, 60);
             PrometheusScrape outage = await(() -> {
-                PrometheusScrape s = scrape(url);
+                PrometheusScrape s = PrometheusScrape.of(url);
                 return s.value("tailstream_producer_spool_bytes") > 64 * 1024 ? s : null;
             }, run, 90);
             assertThat(outage.value("tailstream_producer_spooling")).isEqualTo(1);
@@ -103,40 +103,10 @@ class MetricsEndpointsIntegrationTest {
         }
     }
 
-    /** Polls {@code probe} every 100 ms until it gives non-null; fails when {@code command} ends first or in time. */
-    /** The last scrape, for the failure message. */
-    private static volatile String lastScrape = "";
-
-    private static PrometheusScrape scrape(String url) throws IOException, InterruptedException {
-        PrometheusScrape s = PrometheusScrape.of(url);
-        lastScrape = s.text;
-        return s;
-    }
-
-    private static <T> T await(Probe<T> probe, Object command, int seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (true) {
-            T value;
-            try {
-                value = probe.get();
-            } catch (IOException e) {
-                value = null; // not listening yet
-            }
-            if (value != null) {
-                return value;
-            }
-            boolean ended = command instanceof Thread t ? !t.isAlive() : ((CompletableFuture<?>) command).isDone();
-            assertThat(ended).as("the command ended before the condition was met; last scrape:\n" + lastScrape)
-                    .isFalse();
-            assertThat(System.nanoTime()).as("condition met within " + seconds + " s; last scrape:\n" + lastScrape)
-                    .isLessThan(deadline);
-            Thread.sleep(100);
-        }
-    }
-
-    @FunctionalInterface
-    interface Probe<T> {
-        T get() throws Exception;
+    /** {@link PrometheusScrape#await}, failing as soon as {@code command} (a thread or a future) ended. */
+    private static <T> T await(PrometheusScrape.Probe<T> probe, Object command, int seconds) throws Exception {
+        return PrometheusScrape.await(probe, seconds,
+                () -> command instanceof Thread t ? !t.isAlive() : ((CompletableFuture<?>) command).isDone());
     }
 
     private static long samplesSent(String json) {

@@ -1,5 +1,7 @@
 package io.tailstream.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -52,6 +56,39 @@ final class PrometheusScrape {
         };
     }
 
+    /** The text of the last scrape (of any endpoint), for failure messages. */
+    private static volatile String last = "";
+
+    /** A condition that gives a value once met, else null; an IOException counts as not yet (not listening). */
+    @FunctionalInterface
+    interface Probe<T> {
+        T get() throws Exception;
+    }
+
+    /**
+     * Polls {@code probe} every 100 ms until it gives non-null; fails, showing the last scrape, when
+     * {@code commandEnded} says the command under test ended first, or after {@code seconds}.
+     */
+    static <T> T await(Probe<T> probe, int seconds, BooleanSupplier commandEnded) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (true) {
+            T value;
+            try {
+                value = probe.get();
+            } catch (IOException e) {
+                value = null;
+            }
+            if (value != null) {
+                return value;
+            }
+            assertThat(commandEnded.getAsBoolean()).as("the command ended before the condition was met; last"
+                    + " scrape:\n" + last).isFalse();
+            assertThat(System.nanoTime()).as("condition met within " + seconds + " s; last scrape:\n" + last)
+                    .isLessThan(deadline);
+            Thread.sleep(100);
+        }
+    }
+
     /** GETs {@code url}; fails unless it answers 200 with the Prometheus text content type. */
     static PrometheusScrape of(String url) throws IOException, InterruptedException {
         HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
@@ -59,6 +96,7 @@ final class PrometheusScrape {
         if (r.statusCode() != 200 || !r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain")) {
             throw new IllegalStateException(url + " answered " + r.statusCode() + " " + r.headers().map());
         }
+        last = r.body();
         return new PrometheusScrape(r.body());
     }
 
