@@ -1,9 +1,9 @@
 package io.tailstream.cli.command;
 
-import io.tailstream.cli.UserFacingException;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tailstream.aggregator.http.MetricsServer;
+import io.tailstream.cli.UserFacingException;
 import io.tailstream.cli.metrics.ArchiverMetrics;
 import io.tailstream.cli.options.DurationConverter;
 import io.tailstream.cli.options.HttpOptions;
