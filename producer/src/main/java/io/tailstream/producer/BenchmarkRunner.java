@@ -91,6 +91,11 @@ public final class BenchmarkRunner {
         this.coordinator = coordinator;
     }
 
+    /** Where this runner's samples and events go (its spool and counters, for a metrics endpoint). */
+    public SampleSink sink() {
+        return sink;
+    }
+
     /**
      * Runs a plan against Kafka at {@code bootstrapServers} (topics must exist, e.g. via infra's
      * {@code TopicProvisioner}), with the default producer id and emitter settings.

@@ -143,10 +143,7 @@ public final class MonitorServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String method = exchange.getRequestMethod();
-            if (!"GET".equals(method) && !"HEAD".equals(method)) {
-                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-                send(exchange, 405, "text/plain; charset=utf-8", ("method " + method + " not allowed: the monitor is"
-                        + " read-only\n").getBytes(StandardCharsets.UTF_8));
+            if (!readOnly(exchange)) {
                 return;
             }
             String path = exchange.getRequestURI().getPath();
@@ -286,7 +283,19 @@ public final class MonitorServer implements AutoCloseable {
         send(exchange, 200, "application/json", Json.write(body));
     }
 
-    private static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
+    /** True for GET and HEAD; anything else is answered 405 with {@code Allow: GET, HEAD} here. */
+    static boolean readOnly(HttpExchange exchange) throws IOException {
+        String method = exchange.getRequestMethod();
+        if ("GET".equals(method) || "HEAD".equals(method)) {
+            return true;
+        }
+        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+        send(exchange, 405, "text/plain; charset=utf-8", ("method " + method + " not allowed: the endpoint is"
+                + " read-only\n").getBytes(StandardCharsets.UTF_8));
+        return false;
+    }
+
+    static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", contentType);
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
         boolean head = "HEAD".equals(exchange.getRequestMethod());

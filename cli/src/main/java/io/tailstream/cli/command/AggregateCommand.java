@@ -12,6 +12,7 @@ import io.tailstream.aggregator.topology.TopologyListener;
 import io.tailstream.aggregator.stall.StallConfig;
 import io.tailstream.cli.UserFacingException;
 import io.tailstream.cli.options.DurationConverter;
+import io.tailstream.cli.options.HttpOptions;
 import io.tailstream.cli.options.KafkaOptions;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.schemas.Topics;
@@ -148,20 +149,7 @@ public final class AggregateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        if (http != null) {
-            if (httpPort != null || spec.commandLine().getParseResult().hasMatchedOption("--http-bind")) {
-                throw new ParameterException(spec.commandLine(), "--http cannot be combined with --http-port or"
-                        + " --http-bind");
-            }
-            splitHttp();
-        }
-        if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
-            throw new ParameterException(spec.commandLine(), "--http-port must be in 0..65535, got " + httpPort);
-        }
-        if (httpPort == null && spec.commandLine().getParseResult().hasMatchedOption("--http-bind")) {
-            throw new ParameterException(spec.commandLine(), "--http-bind needs --http-port");
-        }
-        InetSocketAddress httpAddress = httpPort == null ? null : httpAddress();
+        InetSocketAddress httpAddress = HttpOptions.address(spec.commandLine(), http, httpPort, httpBind);
         java.util.Map<String, Object> kafkaConfig;
         try {
             kafkaConfig = kafka.clientConfigObjects();
@@ -184,8 +172,8 @@ public final class AggregateCommand implements Callable<Integer> {
         AggregatorStatus status = new AggregatorStatus(line -> System.out.println("aggregator: " + line));
         status.bindTo(registry);
         try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers, config, dir,
-                httpPort == null ? TopologyListener.NONE : live, status);
-             MonitorServer monitor = httpPort == null ? null
+                httpAddress == null ? TopologyListener.NONE : live, status);
+             MonitorServer monitor = httpAddress == null ? null
                      : startMonitor(httpAddress, live, aggregator::openWindows, registry,
                              () -> withInstances(status.snapshot(), advertised(httpAddress), aggregator))) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -222,30 +210,6 @@ public final class AggregateCommand implements Callable<Integer> {
                 throw new UserFacingException("the aggregator did not start within " + STARTUP_TIMEOUT.toSeconds()
                         + " s (state " + aggregator.state() + ")");
             }
-        }
-    }
-
-    /** {@code HOST:PORT} (an IPv6 host in brackets) into {@link #httpBind} and {@link #httpPort}. */
-    private void splitHttp() {
-        int colon = http.lastIndexOf(':');
-        String port = colon < 0 ? "" : http.substring(colon + 1);
-        String host = colon < 0 ? "" : http.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        if (host.isEmpty() || !port.matches("[0-9]{1,5}")) {
-            throw new ParameterException(spec.commandLine(), "--http must be HOST:PORT, e.g. 127.0.0.1:9464, got '"
-                    + http + "'");
-        }
-        httpBind = host;
-        httpPort = Integer.parseInt(port);
-    }
-
-    private InetSocketAddress httpAddress() {
-        try {
-            return new InetSocketAddress(InetAddress.getByName(httpBind), httpPort);
-        } catch (UnknownHostException e) {
-            throw new ParameterException(spec.commandLine(), "--http-bind: unknown address '" + httpBind + "'", e);
         }
     }
 

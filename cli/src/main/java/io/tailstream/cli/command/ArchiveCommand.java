@@ -1,11 +1,17 @@
 package io.tailstream.cli.command;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tailstream.aggregator.http.MetricsServer;
 import io.tailstream.cli.UserFacingException;
+import io.tailstream.cli.metrics.ArchiverMetrics;
 import io.tailstream.cli.options.DurationConverter;
+import io.tailstream.cli.options.HttpOptions;
 import io.tailstream.cli.options.KafkaOptions;
 import io.tailstream.reporter.archive.ArchiveSummary;
 import io.tailstream.reporter.archive.Archiver;
 import io.tailstream.reporter.archive.ArchiverConfig;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -68,6 +74,9 @@ public final class ArchiveCommand implements Callable<Integer> {
             + " (default: ${DEFAULT-VALUE}).")
     Duration connectTimeout;
 
+    @Mixin
+    HttpOptions http = new HttpOptions();
+
     @Override
     public Integer call() {
         if (kafka.bootstrapServers == null) {
@@ -77,6 +86,7 @@ public final class ArchiveCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--row-group-rows must be in 1.."
                     + ArchiverConfig.MAX_ROW_GROUP_ROWS + ", got " + rowGroupRows);
         }
+        InetSocketAddress metricsAddress = http.address(spec.commandLine());
         ArchiverConfig config;
         try {
             config = ArchiverConfig.of(kafka.bootstrapServers, archive).withRollInterval(rollInterval)
@@ -87,7 +97,14 @@ public final class ArchiveCommand implements Callable<Integer> {
         awaitCluster(kafka.bootstrapServers, kafka.clientConfig(), connectTimeout);
         ArchiveSummary summary;
         // every few seconds: done/total, rate and ETA while catching up; the lag while archiving continuously
-        try (Archiver archiver = new Archiver(config, progress -> System.out.println(progress.line()))) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (Archiver archiver = new Archiver(config, progress -> System.out.println(progress.line()));
+             MetricsServer metrics = metricsAddress == null ? null
+                     : HttpOptions.serve(metricsAddress, registry)) {
+            if (metrics != null) {
+                ArchiverMetrics.bind(registry, archiver);
+                System.out.println("archiver metrics on " + metrics.url());
+            }
             if (untilCaughtUp) {
                 summary = archiver.runUntilCaughtUp();
             } else {

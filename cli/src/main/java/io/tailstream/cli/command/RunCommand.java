@@ -1,8 +1,13 @@
 package io.tailstream.cli.command;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tailstream.aggregator.http.MetricsServer;
 import io.tailstream.cli.Cli;
 import io.tailstream.cli.UserFacingException;
+import io.tailstream.cli.metrics.ProducerMetrics;
 import io.tailstream.cli.options.DurationConverter;
+import io.tailstream.cli.options.HttpOptions;
 import io.tailstream.cli.options.KafkaOptions;
 import io.tailstream.cli.options.TargetOptions;
 import io.tailstream.cli.options.ThreadCountsConverter;
@@ -21,11 +26,13 @@ import io.tailstream.producer.plan.PlanFile;
 import io.tailstream.producer.target.TargetException;
 import io.tailstream.schemas.Topics;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -166,6 +173,12 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
 
+    @Mixin
+    HttpOptions http = new HttpOptions();
+
+    /** The running sink, for {@code /metrics}; a field, as Micrometer holds its meters' state weakly. */
+    private final AtomicReference<SampleSink> runningSink = new AtomicReference<>();
+
     @Override
     public Integer call() {
         String id = runId != null ? runId : RunIds.next("run");
@@ -193,6 +206,11 @@ public final class RunCommand implements Callable<Integer> {
                         + " producers needs --run-id: give every producer the same one");
             }
         }
+        if (http.given(spec.commandLine()) && (noEmit || kafka.bootstrapServers == null)) {
+            throw new ParameterException(spec.commandLine(), "--http/--http-port serve a producer's /metrics: they"
+                    + " need --bootstrap-servers (a local run shows its figures on the console)");
+        }
+        InetSocketAddress metricsAddress = http.address(spec.commandLine());
         long limit = parseSize(spoolLimit);
         Map<String, Object> kafkaConfig;
         try {
@@ -221,15 +239,27 @@ public final class RunCommand implements Callable<Integer> {
             return LocalRuns.runLocally(plan, outDir, console, json, spool(spoolDir != null ? spoolDir : outDir,
                     limit));
         }
-        if (!TopicProvisioner.ensureOrDefer(kafka.bootstrapServers, Topics.all(LocalPipeline.PARTITIONS),
-                kafkaConfig, Duration.ofSeconds(5))) {
-            console.println("Kafka at " + kafka.bootstrapServers + " does not answer: the run starts anyway and"
-                    + " spools until it does");
-        }
+        // served before Kafka is asked anything: a spool that fills while Kafka is away is seen here, not on Kafka
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         RunResult result;
-        try (GracefulStop stop = GracefulStop.install(console)) {
-            result = BenchmarkRunner.run(plan, kafka.bootstrapServers, kafkaConfig, console,
-                    spool(spoolDir != null ? spoolDir : Path.of("."), limit), stop::attach);
+        try (MetricsServer metrics = metricsAddress == null ? null
+                : HttpOptions.serve(metricsAddress, registry)) {
+            if (metrics != null) {
+                ProducerMetrics.bind(registry, runningSink);
+                console.println("producer metrics on " + metrics.url());
+            }
+            if (!TopicProvisioner.ensureOrDefer(kafka.bootstrapServers, Topics.all(LocalPipeline.PARTITIONS),
+                    kafkaConfig, Duration.ofSeconds(5))) {
+                console.println("Kafka at " + kafka.bootstrapServers + " does not answer: the run starts anyway and"
+                        + " spools until it does");
+            }
+            try (GracefulStop stop = GracefulStop.install(console)) {
+                result = BenchmarkRunner.run(plan, kafka.bootstrapServers, kafkaConfig, console,
+                        spool(spoolDir != null ? spoolDir : Path.of("."), limit), runner -> {
+                            runningSink.set(runner.sink());
+                            stop.attach(runner);
+                        });
+            }
         }
         return printResult(result, String.format("run %s: %,d samples in %,d blocks sent to %s", result.runId(),
                 result.samplesSent(), result.blocksSent(), kafka.bootstrapServers), console);

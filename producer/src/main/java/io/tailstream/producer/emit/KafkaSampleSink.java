@@ -101,6 +101,11 @@ public final class KafkaSampleSink implements SampleSink {
         return transport instanceof SpoolingTransport s ? s.stats() : null;
     }
 
+    @Override
+    public SpoolingTransport.SpoolNow spoolNow() {
+        return transport instanceof SpoolingTransport s ? s.now() : null;
+    }
+
     /** What the spool holds and Kafka's last error ({@link SpoolingTransport#describe()}), for messages. */
     public String spoolState() {
         return transport instanceof SpoolingTransport s ? s.describe() : "no spool";

@@ -22,6 +22,11 @@ public interface SampleSink extends AutoCloseable {
         return null;
     }
 
+    /** What the spool holds now, or null when this sink does not spool. */
+    default SpoolingTransport.SpoolNow spoolNow() {
+        return null;
+    }
+
     /** Most bytes the spool held at once since the previous call (a step's peak); 0 when this sink does not spool. */
     default long takeSpoolHighWaterBytes() {
         return 0;

@@ -436,6 +436,26 @@ public final class SpoolingTransport implements BlockTransport {
                 heldHighWaterBytes, spoolEpisodes, controlEventsSpooled, TimeUnit.NANOSECONDS.toMillis(nanos));
     }
 
+    /**
+     * What the spool holds at this moment, for a metrics endpoint.
+     *
+     * @param heldBytes            bytes both spool files hold on disk (written and not yet replayed)
+     * @param blocksWaiting        blocks in the spool, not yet handed to Kafka
+     * @param controlEventsWaiting control events not yet acknowledged
+     * @param spooling             whether new blocks go to the spool (Kafka slow or away, or the spool not yet
+     *                             replayed)
+     * @param limitBytes           the spool's limit ({@code --spool-limit}); reaching it stops the run
+     * @param blocksSpooled        blocks appended to the spool since the start (a block spooled again counts again)
+     */
+    public record SpoolNow(long heldBytes, long blocksWaiting, long controlEventsWaiting, boolean spooling,
+                           long limitBytes, long blocksSpooled) {}
+
+    /** What the spool holds now. */
+    public synchronized SpoolNow now() {
+        return new SpoolNow(spool.heldBytes() + controlSpool.heldBytes(), spooledAcks.size(),
+                controlWaitingLocked(), spooling, settings.limitBytes(), blocksSpooled);
+    }
+
     /** Most bytes both spool files held at once since the previous call (or the start): a step's peak. */
     public synchronized long takePeriodHighWaterBytes() {
         long peak = periodHighWaterBytes;

@@ -673,6 +673,16 @@ public final class ArchiveWriter implements AutoCloseable {
 
 
     /** Samples decoded so far. */
+    /** Parquet files moved into place so far (replacements after a crash included). */
+    public long filesWritten() {
+        return filesWritten;
+    }
+
+    /** Records that could not be decoded and were skipped so far. */
+    public long corruptRecords() {
+        return corruptRecords;
+    }
+
     public long samplesSeen() {
         return samplesSeen;
     }

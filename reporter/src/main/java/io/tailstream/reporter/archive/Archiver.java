@@ -64,7 +64,8 @@ import org.slf4j.LoggerFactory;
 public final class Archiver implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Archiver.class);
-    private static final List<String> TOPICS = List.of(Topics.SAMPLES, Topics.WINDOWS, Topics.CONTROL,
+    /** The topics archived, in the order they are assigned. */
+    public static final List<String> TOPICS = List.of(Topics.SAMPLES, Topics.WINDOWS, Topics.CONTROL,
             Topics.STALLS, Topics.SUMMARIES, Topics.RUN_SUMMARIES);
     private static final Duration POLL = Duration.ofMillis(200);
     /** A caught-up run gives up when no partition moved for this long: the broker is gone or stuck. */
@@ -80,6 +81,8 @@ public final class Archiver implements AutoCloseable {
     public static final Duration CATCH_UP_PROGRESS_INTERVAL = Duration.ofSeconds(5);
     /** How often continuous archiving reports its lag. */
     public static final Duration CONTINUOUS_PROGRESS_INTERVAL = Duration.ofSeconds(30);
+    /** How often the loop publishes {@link #status()}. */
+    public static final Duration STATUS_INTERVAL = Duration.ofSeconds(1);
 
     private final ArchiverConfig config;
     private final KafkaConsumer<byte[], byte[]> consumer;
@@ -107,6 +110,8 @@ public final class Archiver implements AutoCloseable {
     private volatile boolean closing;
     private volatile boolean running;
     private boolean closed;
+    private volatile ArchiverStatus status = ArchiverStatus.NONE;
+    private long lastStatusNanos;
 
     /** Receives a progress report every few seconds from the archiving thread (it must return quickly). */
     @FunctionalInterface
@@ -289,6 +294,7 @@ public final class Archiver implements AutoCloseable {
             while ((awaitingAssignment || !remaining.isEmpty()) && !closing) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
                 writer.accept(records);
+                publishStatusEverySecond();
                 if (System.nanoTime() - lastReport >= CATCH_UP_PROGRESS_INTERVAL.toNanos()) {
                     report(recordsTotal);
                     lastReport = System.nanoTime();
@@ -314,6 +320,7 @@ public final class Archiver implements AutoCloseable {
                 }
             }
             writer.flushAll();
+            publishStatus();
             return summary(t0);
         } finally {
             running = false;
@@ -336,6 +343,7 @@ public final class Archiver implements AutoCloseable {
             consumingSinceNanos = lastFlush;
             while (!closing) {
                 writer.accept(consumer.poll(POLL));
+                publishStatusEverySecond();
                 long now = System.nanoTime();
                 if (now - lastReport >= CONTINUOUS_PROGRESS_INTERVAL.toNanos()) {
                     report(-1);
@@ -347,6 +355,7 @@ public final class Archiver implements AutoCloseable {
                 }
             }
             writer.flushAll();
+            publishStatus();
             return summary(t0);
         } finally {
             running = false;
@@ -381,6 +390,52 @@ public final class Archiver implements AutoCloseable {
         // leaves the group: the others take this instance's partitions from the offsets committed by the loop
         consumer.close(Duration.ofSeconds(5));
         writer.close();
+    }
+
+    /**
+     * What the archiver has done and how far behind it is, as its loop last published it (at most
+     * {@link #STATUS_INTERVAL} old while it runs; {@link ArchiverStatus#NONE} before it started). Thread safe: for a
+     * metrics endpoint.
+     */
+    public ArchiverStatus status() {
+        return status;
+    }
+
+    private void publishStatusEverySecond() {
+        if (status == ArchiverStatus.NONE || System.nanoTime() - lastStatusNanos >= STATUS_INTERVAL.toNanos()) {
+            publishStatus();
+        }
+    }
+
+    /** On the loop's thread, the consumer's: positions and lags come from its last fetch responses, no request. */
+    private void publishStatus() {
+        lastStatusNanos = System.nanoTime();
+        long done = recordsDoneReleased;
+        Map<String, Long> lag = new TreeMap<>();
+        for (Map.Entry<TopicPartition, Long> e : startPositions.entrySet()) {
+            TopicPartition tp = e.getKey();
+            done += consumer.position(tp) - e.getValue();
+            OptionalLong l = consumer.currentLag(tp);
+            if (l.isPresent()) {
+                lag.merge(tp.topic(), l.getAsLong(), Long::sum);
+            }
+        }
+        long blocks = writer.blocksSeen();
+        long samples = writer.samplesSeen();
+        Long samplesLag = lag.get(Topics.SAMPLES);
+        long lagSamples = samplesLag == null || (samplesLag > 0 && blocks == 0) ? -1
+                : Math.round(samplesLag * (blocks == 0 ? 0 : (double) samples / blocks));
+        double lagSeconds;
+        long sealedUs = writer.latestSealedAtUs();
+        if (samplesLag != null && samplesLag == 0) {
+            lagSeconds = 0;
+        } else if (samplesLag == null || sealedUs <= 0) {
+            lagSeconds = -1;
+        } else {
+            lagSeconds = Math.max(0, System.currentTimeMillis() - sealedUs / 1000) / 1000.0;
+        }
+        status = new ArchiverStatus(done, samples, blocks, writer.filesWritten(), writer.corruptRecords(), lag,
+                lagSamples, lagSeconds);
     }
 
     /** Tells the listener how far the archiver is; {@code recordsTotal} -1 when archiving continuously. */
