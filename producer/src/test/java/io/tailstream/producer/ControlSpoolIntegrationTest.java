@@ -145,6 +145,9 @@ class ControlSpoolIntegrationTest {
             SpoolIntegrationTest.awaitTrue(() -> sink.published().stream().anyMatch(j -> j.contains(
                     "\"type\":\"step_started\"") && j.contains("\"stepId\":2,")), 30);
             SpoolIntegrationTest.awaitTrue(() -> sink.spoolStats().controlEventsSpooled() > 0, 30);
+            // and its blocks, once more than the 64 KiB in flight are waiting (the producer keeps what is in flight
+            // until the broker is back, so a restart before that would leave the spool without a block)
+            SpoolIntegrationTest.awaitTrue(() -> sink.spoolStats().blocksSpooled() > 0, 30);
             second = EmbeddedKafka.start(logDir, true, brokerPort, controllerPort);
             result = run.get(120, TimeUnit.SECONDS);
             stats = sink.spoolStats();
