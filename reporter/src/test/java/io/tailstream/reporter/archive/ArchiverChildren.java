@@ -1,15 +1,26 @@
 package io.tailstream.reporter.archive;
 
+import io.tailstream.reporter.SyntheticRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-/** What the tests that run archivers in child JVMs share: starting one, and looking at the archive it left. */
+/**
+ * What the tests that run archivers in child JVMs share: starting one, sending the traffic it archives, and looking
+ * at the archive it left.
+ */
 final class ArchiverChildren {
 
     private ArchiverChildren() {}
@@ -23,6 +34,48 @@ final class ArchiverChildren {
                 "-cp", System.getProperty("java.class.path"), ArchiverChildMain.class.getName(),
                 bootstrap, archive.toString(), group, String.valueOf(rows));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** An idempotent {@code acks=all} producer of the records a test archives. */
+    static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+        // one request in flight: a fresh topic's leader moves can otherwise reorder and expire batches
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** Sends and waits for every acknowledgement: what the archive must hold is exactly what landed. */
+    static void send(KafkaProducer<byte[], byte[]> producer, List<SyntheticRun.Rec> records) {
+        List<Future<?>> acks = new ArrayList<>();
+        for (SyntheticRun.Rec r : records) {
+            acks.add(producer.send(new ProducerRecord<>(r.topic(), r.partition(), r.key(), r.value())));
+        }
+        producer.flush();
+        for (Future<?> ack : acks) {
+            try {
+                ack.get();
+            } catch (Exception e) {
+                throw new IllegalStateException("a record did not land: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Live traffic: the records in 40 slices, a slice every 100 ms. */
+    static void sendSlowly(KafkaProducer<byte[], byte[]> producer, List<SyntheticRun.Rec> records) {
+        int slice = Math.max(1, records.size() / 40);
+        for (int from = 0; from < records.size(); from += slice) {
+            send(producer, records.subList(from, Math.min(records.size(), from + slice)));
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
     }
 
     /** Temporary files anywhere in the archive. */

@@ -1,6 +1,9 @@
 package io.tailstream.reporter.archive;
 
 import static io.tailstream.reporter.archive.ArchiverChildren.longOf;
+import static io.tailstream.reporter.archive.ArchiverChildren.producer;
+import static io.tailstream.reporter.archive.ArchiverChildren.send;
+import static io.tailstream.reporter.archive.ArchiverChildren.sendSlowly;
 import static io.tailstream.reporter.archive.ArchiverChildren.temporaries;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,12 +24,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -37,10 +38,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -242,47 +240,6 @@ class ArchiverGroupIntegrationTest {
                 .withKafkaProperties(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, clientId,
                         ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000",
                         ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1000"));
-    }
-
-    private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
-        // one request in flight: a fresh topic's leader moves can otherwise reorder and expire batches
-        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
-        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-    }
-
-    /** Sends and waits for every acknowledgement: what the archive must hold is exactly what landed. */
-    private static void send(KafkaProducer<byte[], byte[]> producer, List<SyntheticRun.Rec> records) {
-        List<Future<?>> acks = new ArrayList<>();
-        for (SyntheticRun.Rec r : records) {
-            acks.add(producer.send(new ProducerRecord<>(r.topic(), r.partition(), r.key(), r.value())));
-        }
-        producer.flush();
-        for (Future<?> ack : acks) {
-            try {
-                ack.get();
-            } catch (Exception e) {
-                throw new IllegalStateException("a record did not land: " + e.getMessage(), e);
-            }
-        }
-    }
-
-    /** Live traffic: the records in 40 slices, a slice every 100 ms. */
-    private static void sendSlowly(KafkaProducer<byte[], byte[]> producer, List<SyntheticRun.Rec> records) {
-        int slice = Math.max(1, records.size() / 40);
-        for (int from = 0; from < records.size(); from += slice) {
-            send(producer, records.subList(from, Math.min(records.size(), from + slice)));
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
     }
 
     /** Samples partitions by the client id of the group member that owns them. */

@@ -1,10 +1,13 @@
 package io.tailstream.reporter.archive;
 
 import static io.tailstream.reporter.archive.ArchiverChildren.longOf;
+import static io.tailstream.reporter.archive.ArchiverChildren.producer;
+import static io.tailstream.reporter.archive.ArchiverChildren.send;
+import static io.tailstream.reporter.archive.ArchiverChildren.sendSlowly;
 import static io.tailstream.reporter.archive.ArchiverChildren.temporaries;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.infra.kafka.EmbeddedKafka;
+import io.tailstream.infra.kafka.KafkaCluster;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.reporter.SyntheticRun;
 import io.tailstream.reporter.query.ArchiveDatabase;
@@ -14,25 +17,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Exactly once under SIGKILL: an archiver in a child JVM is killed ({@code destroyForcibly}, i.e. SIGKILL) while it
- * writes, renames and commits small files, restarted, killed again, and finally left to finish. Block sequences,
- * sample counts and a latency checksum then prove neither duplicates nor gaps.
+ * Exactly once under SIGKILL, on a three-node cluster (each node a JVM of its own; topics with three replicas, two
+ * in sync): an archiver in a child JVM archives continuously while a soak's traffic goes on, and is killed
+ * ({@code destroyForcibly}, i.e. SIGKILL) while it writes, renames and commits small files, restarted, killed again,
+ * and finally left to finish. Block sequences, sample counts and a latency checksum then prove neither duplicates
+ * nor gaps. (Kills on a single broker: {@link ArchiverGroupIntegrationTest}.)
  */
 class ArchiverKillIntegrationTest {
 
@@ -50,9 +51,14 @@ class ArchiverKillIntegrationTest {
                 new SyntheticRun.StepSpec("t1", "oltp_point_select", 8, 1, 1, 500, 2500),
                 new SyntheticRun.StepSpec("t2", "oltp_read_write", 8, 1, 20, 500, 2500)),
                 10_000, PARTITIONS, 1_760_000_000_000L);
-        try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+        List<SyntheticRun.Rec> records = run.allRecords(PARTITIONS, PARTITIONS);
+        try (KafkaCluster kafka = KafkaCluster.start(3);
+             KafkaProducer<byte[], byte[]> producer = producer(kafka.bootstrapServers())) {
             TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(PARTITIONS));
-            produce(kafka.bootstrapServers(), run);
+            // a backlog, then the rest as live traffic while archivers are killed
+            send(producer, records.subList(0, records.size() / 2));
+            CompletableFuture<Void> traffic = CompletableFuture.runAsync(
+                    () -> sendSlowly(producer, records.subList(records.size() / 2, records.size())));
 
             Random rnd = new Random(42);
             int killedWhilePartial = 0;
@@ -76,6 +82,7 @@ class ArchiverKillIntegrationTest {
                 }
             }
             assertThat(killedWhilePartial).as("kills that interrupted an unfinished archive").isGreaterThan(0);
+            traffic.get(120, TimeUnit.SECONDS);
 
             long t0 = System.nanoTime();
             // big files now: the files of uncommitted ranges are still rewritten at their old boundaries
@@ -103,28 +110,6 @@ class ArchiverKillIntegrationTest {
             assertThat(longOf(st, "SELECT count(*) FROM windows")).isEqualTo(run.windows.size());
             assertThat(longOf(st, "SELECT count(*) FROM control")).isEqualTo(run.control.size());
             assertThat(longOf(st, "SELECT samples_sent FROM runs")).isEqualTo(run.rows.size());
-        }
-    }
-
-    /** Sends every record and waits for each acknowledgement: what the archive must hold is exactly what landed. */
-    private static void produce(String bootstrap, SyntheticRun run) throws Exception {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
-        // one batch in flight: a fresh topic's leader moves can otherwise reorder and expire batches
-        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
-        List<java.util.concurrent.Future<?>> acks = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
-            for (SyntheticRun.Rec r : run.allRecords(PARTITIONS, PARTITIONS)) {
-                acks.add(producer.send(new ProducerRecord<>(r.topic(), r.partition(), r.key(), r.value())));
-            }
-            producer.flush();
-        }
-        for (java.util.concurrent.Future<?> ack : acks) {
-            ack.get(); // throws with the broker's error if a record did not land
         }
     }
 
