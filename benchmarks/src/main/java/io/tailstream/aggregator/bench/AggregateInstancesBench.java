@@ -65,8 +65,9 @@ public final class AggregateInstancesBench {
             int measurement = 0;
             for (int round = 0; round < rounds; round++) {
                 for (int instances = 1; instances <= maxInstances; instances++) {
-                    String app = "bench-" + instances + "-" + round;
-                    double rate = measure(kafka.bootstrapServers(), admin, app, instances, partitions, records);
+                    AggregatorConfig config = AggregatorConfig.defaults()
+                            .withApplicationId("bench-" + instances + "-" + round).withStreamThreads(1);
+                    double rate = measure(kafka.bootstrapServers(), admin, config, instances, partitions, records);
                     rates[instances][round] = rate;
                     System.out.printf("measurement %d: %d instance(s): %,.0f samples/s%n", ++measurement,
                             instances, rate);
@@ -81,10 +82,13 @@ public final class AggregateInstancesBench {
         }
     }
 
-    /** Steady rate of {@code instances} aggregators of application {@code app}, samples per second. */
-    private static double measure(String bootstrap, Admin admin, String app, int instances,
-                                  List<TopicPartition> partitions, long records) throws Exception {
-        AggregatorConfig config = AggregatorConfig.defaults().withApplicationId(app).withStreamThreads(1);
+    /**
+     * Steady rate of {@code instances} aggregators of {@code config} (a fresh application id), samples per second:
+     * input records committed from the first commit until {@code records} are, times the samples per block.
+     */
+    static double measure(String bootstrap, Admin admin, AggregatorConfig config, int instances,
+                          List<TopicPartition> partitions, long records) throws Exception {
+        String app = config.applicationId();
         List<Aggregator> running = new ArrayList<>();
         try {
             for (int i = 0; i < instances; i++) {
@@ -113,7 +117,7 @@ public final class AggregateInstancesBench {
         }
     }
 
-    private static long committed(Admin admin, String app, List<TopicPartition> partitions) throws Exception {
+    static long committed(Admin admin, String app, List<TopicPartition> partitions) throws Exception {
         Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(app)
                 .partitionsToOffsetAndMetadata().get(Duration.ofSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
         long sum = 0;
@@ -124,7 +128,7 @@ public final class AggregateInstancesBench {
         return sum;
     }
 
-    private static double median(double[] values) {
+    static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         int n = sorted.length;
