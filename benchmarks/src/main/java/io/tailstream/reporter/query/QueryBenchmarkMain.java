@@ -87,8 +87,11 @@ public final class QueryBenchmarkMain {
                 + " WHERE start_us BETWEEN " + mid + " AND " + (mid + 10_000_000L));
         queries.put("per-second QPS of one step", "SELECT (start_us + latency_us) // 1000000 AS s, sum(queries)"
                 + " FROM samples WHERE run_id = '" + run3 + "' AND step_id = 1 GROUP BY s ORDER BY s");
+        queries.put("P99 of one step, counted per latency", countedP99("run_id = '" + run3
+                + "' AND step_id = 2 AND NOT warmup"));
         queries.put("P99 per run and step over all samples", "SELECT run_id, step_id, count(*),"
                 + " quantile_disc(latency_us, 0.99) FROM samples WHERE NOT warmup GROUP BY ALL");
+        queries.put("P99 per run and step, counted per latency", countedP99("NOT warmup"));
         queries.put("runs (RunCatalog)", null);
         queries.put("compare two runs (RunComparison)", null);
         System.out.printf("%-40s %8s %8s %8s %8s %8s   (ms, %d iterations, 1 warm-up; open = ArchiveDatabase.open;"
@@ -100,6 +103,51 @@ public final class QueryBenchmarkMain {
             }
             time(archive, q.getKey(), q.getValue(), iterations);
         }
+        if ("P99".startsWith(only) || only.startsWith("P99")) {
+            sameRows(archive, queries.get("P99 per run and step over all samples"),
+                    queries.get("P99 per run and step, counted per latency"));
+        }
+    }
+
+    /**
+     * The nearest-rank P99 per run and step from counts per latency value (docs/history.md): a hash aggregation into
+     * one row per distinct latency, then cumulative counts; the P99 is the smallest latency whose cumulative count
+     * reaches {@code ceil(0.99 n)}, compared in integers.
+     */
+    static String countedP99(String where) {
+        return """
+                SELECT run_id, step_id, any_value(total) AS n,
+                       min(latency_us) FILTER (WHERE upto * 100 >= total * 99) AS p99_us
+                FROM (SELECT run_id, step_id, latency_us,
+                             sum(n) OVER (PARTITION BY run_id, step_id ORDER BY latency_us
+                                          ROWS UNBOUNDED PRECEDING) AS upto,
+                             sum(n) OVER (PARTITION BY run_id, step_id) AS total
+                      FROM (SELECT run_id, step_id, latency_us, count(*) AS n FROM samples WHERE %s GROUP BY ALL))
+                GROUP BY run_id, step_id""".formatted(where);
+    }
+
+    /** Fails unless both queries give the same rows (in any order): the counted P99 is the exact one. */
+    private static void sameRows(Path archive, String a, String b) throws SQLException {
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
+            List<String> left = rows(db, a);
+            List<String> right = rows(db, b);
+            if (!left.equals(right)) {
+                throw new IllegalStateException("the counted P99 differs from quantile_disc:\n" + left + "\n" + right);
+            }
+            System.out.printf(Locale.ROOT, "counted P99 per run and step = quantile_disc's: %d rows, equal%n",
+                    left.size());
+        }
+    }
+
+    private static List<String> rows(ArchiveDatabase db, String sql) throws SQLException {
+        List<String> out = new java.util.ArrayList<>();
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1) + "/" + rs.getInt(2) + ": n=" + rs.getLong(3) + " p99=" + rs.getLong(4));
+            }
+        }
+        java.util.Collections.sort(out);
+        return out;
     }
 
     private static void time(Path archive, String name, String sql, int iterations) throws SQLException {

@@ -27,7 +27,8 @@ import java.util.stream.Collectors;
  *   <li>QPS and TPS count successful samples ({@code status = 'ok'}) only: their statements and their number;
  *       errors are a rate of their own with a count per class;</li>
  *   <li>latency statistics of successful and of failed samples are computed apart, by nearest rank
- *       ({@code quantile_disc}), so failures never enter the percentiles or the mean of the work done;</li>
+ *       (the value at rank {@code ceil(p × n)}, DuckDB's {@code quantile_disc}), so failures never enter the
+ *       percentiles or the mean of the work done;</li>
  *   <li>completed steps of a key are pooled; a step that did not complete (failed, interrupted, never ended) is
  *       never pooled with them but gets figures of its own, marked with its outcome.</li>
  * </ul>
@@ -50,27 +51,36 @@ public final class StepFigures {
     /** Ops whose mean latency is WAL (writes). */
     public static final List<String> WRITE_OPS = List.of("update", "insert", "write", "read_modify_write");
 
-    // The measured samples are read once (materialized). One aggregation gives each pooled key, another each step
-    // of the keys that pool several (a key of one step is that step's figures: no second sort); one sort per group
-    // for the five percentiles of successful samples (a list argument shares it). A last pass over the successful
-    // samples above each key's P99.9 gives the slowest 0.1%'s share of latency time.
-    // %1$s: the run ids as literals (DuckDB prunes hive partitions only for constants); %2$s: the pooling run key.
+    // The measured samples are read once, into counts per (run, step, status, op, latency): a hash aggregation whose
+    // result is small (a step has thousands of distinct microsecond latencies, not millions), where a sort per group
+    // of every latency cost seconds per ten million samples. Percentiles are nearest-rank over the cumulative counts
+    // in integer arithmetic; means, sums, maxima and error classes are sums over the counts. Each figure is computed
+    // per pooled key and, where a key pools several steps, per step (a key of one step is that step's figures).
+    // %1$s: the run ids as literals (DuckDB prunes hive partitions only for constants); %2$s: the pooling run key;
+    // %3$s, %4$s: read and write ops.
     private static final String SQL = """
             WITH st AS (
               SELECT run_id, step_id, target, workload, threads, round, started_at_ms, outcome,
                      CASE WHEN measure_end_us > measure_start_us THEN measure_end_us - measure_start_us END AS exact_us
               FROM steps WHERE run_id IN (%1$s)),
-            m AS MATERIALIZED (
-              SELECT s.run_id, s.step_id, %2$s AS run_key, st.target, st.workload, st.threads,
-                     CASE WHEN st.outcome = 'completed' THEN '' ELSE s.run_id || '/' || s.step_id END AS part,
-                     s.latency_us, s.status = 'ok' AS ok, s.status, s.queries, s.op, s.start_us,
-                     s.start_us + s.latency_us AS end_us
-              FROM samples s JOIN st ON s.run_id = st.run_id AND s.step_id = st.step_id
-              WHERE NOT s.warmup AND s.run_id IN (%1$s)),
+            c AS MATERIALIZED (
+              SELECT s.run_id, s.step_id, s.status, s.op, s.latency_us, count(*) AS n,
+                     sum(s.latency_us) AS lat_sum,
+                     sum(CASE WHEN s.status = 'ok' THEN s.queries ELSE greatest(s.queries - 1, 0) END) AS queries,
+                     min(s.start_us) AS first_start_us, max(s.start_us + s.latency_us) AS last_end_us
+              FROM samples s SEMI JOIN st ON s.run_id = st.run_id AND s.step_id = st.step_id
+              WHERE NOT s.warmup AND s.run_id IN (%1$s)
+              GROUP BY s.run_id, s.step_id, s.status, s.op, s.latency_us),
+            m AS (
+              SELECT c.run_id, c.step_id, %2$s AS run_key, st.target, st.workload, st.threads,
+                     CASE WHEN st.outcome = 'completed' THEN '' ELSE c.run_id || '/' || c.step_id END AS part,
+                     c.status, c.status = 'ok' AS ok, c.op, c.latency_us, c.n, c.lat_sum, c.queries,
+                     c.first_start_us, c.last_end_us
+              FROM c JOIN st ON c.run_id = st.run_id AND c.step_id = st.step_id),
             per_step AS (
               SELECT m.run_id, m.step_id, any_value(m.run_key) AS run_key, any_value(m.workload) AS workload,
                      any_value(m.target) AS target, any_value(m.threads) AS threads, any_value(m.part) AS part,
-                     coalesce(any_value(st.exact_us), max(m.end_us) - min(m.start_us)) AS span_us,
+                     coalesce(any_value(st.exact_us), max(m.last_end_us) - min(m.first_start_us)) AS span_us,
                      any_value(st.exact_us) IS NOT NULL AS exact, any_value(st.round) AS round,
                      any_value(st.outcome) AS outcome, any_value(st.started_at_ms) AS started_at_ms
               FROM m JOIN st ON m.run_id = st.run_id AND m.step_id = st.step_id
@@ -80,35 +90,82 @@ public final class StepFigures {
                      count(*) AS steps, any_value(run_id) AS one_run, any_value(step_id) AS one_step,
                      any_value(round) AS one_round, any_value(outcome) AS one_outcome
               FROM per_step GROUP BY ALL),
-            agg AS (
-              SELECT run_key, workload, target, threads, part, NULL AS run_id, NULL AS step_id, true AS pooled, %5$s
-              FROM m GROUP BY run_key, workload, target, threads, part
+            -- the counts once per pooled key and once per step of the keys that pool several
+            g AS (
+              SELECT run_key, workload, target, threads, part, true AS pooled, NULL AS run_id, NULL AS step_id,
+                     status, ok, op, latency_us, n, lat_sum, queries
+              FROM m
               UNION ALL
-              -- each step alone, only where a key pools several: one step's figures are its key's
-              SELECT run_key, workload, target, threads, part, run_id, step_id, false AS pooled, %5$s
-              FROM m SEMI JOIN (SELECT * FROM grp WHERE steps > 1) g USING (run_key, workload, target, threads, part)
-              GROUP BY run_key, workload, target, threads, part, run_id, step_id),
-            thr AS (
-              SELECT run_key, workload, target, threads, part, ok_q[4] AS p999 FROM agg
-              WHERE pooled AND ok_q IS NOT NULL),
+              SELECT run_key, workload, target, threads, part, false AS pooled, run_id, step_id,
+                     status, ok, op, latency_us, n, lat_sum, queries
+              FROM m SEMI JOIN (SELECT * FROM grp WHERE steps > 1) USING (run_key, workload, target, threads, part)),
+            agg AS (
+              SELECT run_key, workload, target, threads, part, pooled, run_id, step_id,
+                     CAST(sum(n) AS BIGINT) AS n, CAST(coalesce(sum(n) FILTER (WHERE ok), 0) AS BIGINT) AS n_ok,
+                     CAST(sum(queries) AS BIGINT) AS ok_queries,
+                     CAST(sum(lat_sum) FILTER (WHERE ok) AS BIGINT) AS ok_sum,
+                     max(latency_us) FILTER (WHERE ok) AS ok_max,
+                     sum(lat_sum) FILTER (WHERE NOT ok) AS err_sum,
+                     max(latency_us) FILTER (WHERE NOT ok) AS err_max,
+                     CAST(sum(lat_sum) FILTER (WHERE ok AND op IN (%3$s)) AS DOUBLE)
+                         / sum(n) FILTER (WHERE ok AND op IN (%3$s)) AS read_mean,
+                     CAST(sum(lat_sum) FILTER (WHERE ok AND op IN (%4$s)) AS DOUBLE)
+                         / sum(n) FILTER (WHERE ok AND op IN (%4$s)) AS write_mean
+              FROM g GROUP BY ALL),
+            errs AS (
+              SELECT run_key, workload, target, threads, part, pooled, run_id, step_id,
+                     CAST(to_json(map(list(status), list(n))) AS VARCHAR) AS errors_by_class
+              FROM (SELECT run_key, workload, target, threads, part, pooled, run_id, step_id, status,
+                           CAST(sum(n) AS BIGINT) AS n
+                    FROM g WHERE NOT ok GROUP BY ALL)
+              GROUP BY ALL),
+            -- nearest rank: the smallest latency whose cumulative count reaches ceil(p x n), i.e. upto >= p x n
+            cum AS (
+              SELECT run_key, workload, target, threads, part, pooled, run_id, step_id, ok, latency_us, n,
+                     sum(n) OVER (PARTITION BY run_key, workload, target, threads, part, pooled, run_id, step_id, ok
+                                  ORDER BY latency_us ROWS UNBOUNDED PRECEDING) AS upto,
+                     sum(n) OVER (PARTITION BY run_key, workload, target, threads, part, pooled, run_id, step_id, ok)
+                         AS total
+              FROM (SELECT run_key, workload, target, threads, part, pooled, run_id, step_id, ok, latency_us,
+                           sum(n) AS n
+                    FROM g GROUP BY ALL)),
+            q AS (
+              SELECT run_key, workload, target, threads, part, pooled, run_id, step_id, ok,
+                     min(latency_us) FILTER (WHERE upto * 10000 >= total * 5000) AS p50,
+                     min(latency_us) FILTER (WHERE upto * 10000 >= total * 9500) AS p95,
+                     min(latency_us) FILTER (WHERE upto * 10000 >= total * 9900) AS p99,
+                     min(latency_us) FILTER (WHERE upto * 10000 >= total * 9990) AS p999,
+                     min(latency_us) FILTER (WHERE upto * 10000 >= total * 9999) AS p9999
+              FROM cum GROUP BY ALL),
+            -- the successful samples above each pooled key's P99.9: the share of latency time of the slowest 0.1%%
             tail AS (
-              SELECT t.run_key, t.workload, t.target, t.threads, t.part,
-                     CAST(sum(m.latency_us) AS BIGINT) AS above_sum, count(*) AS above_n
-              FROM m JOIN thr t ON m.run_key = t.run_key AND m.workload = t.workload AND m.target = t.target
-                   AND m.threads = t.threads AND m.part = t.part AND m.latency_us > t.p999
-              -- most samples are below every key's P99.9: a scalar test drops them before the join
-              WHERE m.ok AND m.latency_us > (SELECT min(p999) FROM thr)
+              SELECT c.run_key, c.workload, c.target, c.threads, c.part,
+                     CAST(sum(c.latency_us * c.n) AS BIGINT) AS above_sum, CAST(sum(c.n) AS BIGINT) AS above_n
+              FROM cum c JOIN q ON c.run_key = q.run_key AND c.workload = q.workload AND c.target = q.target
+                   AND c.threads = q.threads AND c.part = q.part AND q.pooled AND q.ok
+              WHERE c.pooled AND c.ok AND c.latency_us > q.p999
               GROUP BY ALL)
             SELECT a.run_key, a.workload, a.target, a.threads, a.part, a.pooled, a.run_id, a.step_id,
-                   a.n, a.n_ok, a.ok_queries, a.errors_by_class,
-                   a.ok_mean, a.ok_q[1], a.ok_q[2], a.ok_q[3], a.ok_q[4], a.ok_q[5], a.ok_max, a.ok_sum,
-                   a.err_mean, a.err_q[1], a.err_q[2], a.err_q[3], a.err_q[4], a.err_q[5], a.err_max,
+                   a.n, a.n_ok, a.ok_queries, e.errors_by_class,
+                   CAST(a.ok_sum AS DOUBLE) / nullif(a.n_ok, 0), qo.p50, qo.p95, qo.p99, qo.p999, qo.p9999, a.ok_max,
+                   a.ok_sum,
+                   CAST(a.err_sum AS DOUBLE) / nullif(a.n - a.n_ok, 0), qe.p50, qe.p95, qe.p99, qe.p999, qe.p9999,
+                   a.err_max,
                    a.read_mean, a.write_mean,
                    CASE WHEN a.pooled THEN g.span_us ELSE p.span_us END,
                    CASE WHEN a.pooled THEN g.exact ELSE p.exact END,
                    t.above_sum, t.above_n, p.round, p.outcome,
                    g.steps, g.one_run, g.one_step, g.one_round, g.one_outcome
             FROM agg a
+            LEFT JOIN errs e ON e.run_key = a.run_key AND e.workload = a.workload AND e.target = a.target
+                 AND e.threads = a.threads AND e.part = a.part AND e.pooled = a.pooled
+                 AND e.run_id IS NOT DISTINCT FROM a.run_id AND e.step_id IS NOT DISTINCT FROM a.step_id
+            LEFT JOIN q qo ON qo.ok AND qo.run_key = a.run_key AND qo.workload = a.workload AND qo.target = a.target
+                 AND qo.threads = a.threads AND qo.part = a.part AND qo.pooled = a.pooled
+                 AND qo.run_id IS NOT DISTINCT FROM a.run_id AND qo.step_id IS NOT DISTINCT FROM a.step_id
+            LEFT JOIN q qe ON NOT qe.ok AND qe.run_key = a.run_key AND qe.workload = a.workload
+                 AND qe.target = a.target AND qe.threads = a.threads AND qe.part = a.part AND qe.pooled = a.pooled
+                 AND qe.run_id IS NOT DISTINCT FROM a.run_id AND qe.step_id IS NOT DISTINCT FROM a.step_id
             LEFT JOIN per_step p ON NOT a.pooled AND p.run_id = a.run_id AND p.step_id = a.step_id
             LEFT JOIN grp g ON a.pooled AND g.run_key = a.run_key AND g.workload = a.workload
                  AND g.target = a.target AND g.threads = a.threads AND g.part = a.part
@@ -117,21 +174,6 @@ public final class StepFigures {
             ORDER BY a.run_key, a.workload, a.target, a.threads, a.part <> '', a.part, a.pooled, p.started_at_ms,
                      a.run_id, a.step_id
             """;
-
-    /** The figures computed for a pooled key and for each of its steps (%3$s, %4$s: read and write ops). */
-    private static final String AGGREGATES = """
-            count(*) AS n, count(*) FILTER (WHERE ok) AS n_ok,
-                     CAST(sum(CASE WHEN ok THEN queries ELSE greatest(queries - 1, 0) END) AS BIGINT) AS ok_queries,
-                     CAST(to_json(histogram(status) FILTER (WHERE NOT ok)) AS VARCHAR) AS errors_by_class,
-                     avg(latency_us) FILTER (WHERE ok) AS ok_mean,
-                     quantile_disc(latency_us, [0.5, 0.95, 0.99, 0.999, 0.9999]) FILTER (WHERE ok) AS ok_q,
-                     max(latency_us) FILTER (WHERE ok) AS ok_max,
-                     CAST(sum(latency_us) FILTER (WHERE ok) AS BIGINT) AS ok_sum,
-                     avg(latency_us) FILTER (WHERE NOT ok) AS err_mean,
-                     quantile_disc(latency_us, [0.5, 0.95, 0.99, 0.999, 0.9999]) FILTER (WHERE NOT ok) AS err_q,
-                     max(latency_us) FILTER (WHERE NOT ok) AS err_max,
-                     avg(latency_us) FILTER (WHERE ok AND op IN (%3$s)) AS read_mean,
-                     avg(latency_us) FILTER (WHERE ok AND op IN (%4$s)) AS write_mean""";
 
     /** Per-run figures of every (target, workload, threads) of the given runs that has measured samples. */
     public static List<StepFigure> of(ArchiveDatabase db, Collection<String> runIds) throws SQLException {
@@ -149,8 +191,8 @@ public final class StepFigures {
             return List.of();
         }
         String runs = runIds.stream().map(ArchiveDatabase::sqlString).collect(Collectors.joining(", "));
-        String sql = SQL.formatted(runs, pooling == Pooling.PER_RUN ? "s.run_id" : "''", list(READ_OPS),
-                list(WRITE_OPS), AGGREGATES.formatted(runs, "", list(READ_OPS), list(WRITE_OPS)));
+        String sql = SQL.formatted(runs, pooling == Pooling.PER_RUN ? "c.run_id" : "''", list(READ_OPS),
+                list(WRITE_OPS));
         List<StepFigure> out = new ArrayList<>();
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             List<StepFigure> steps = new ArrayList<>();
@@ -243,7 +285,7 @@ public final class StepFigures {
         long aboveN = rs.getLong(33);
         if (aboveN > k) {
             throw new IllegalStateException("more samples above the P99.9 (" + aboveN + ") than ranked above it ("
-                    + k + ") of " + n + ": quantile_disc is not nearest-rank here");
+                    + k + ") of " + n + ": the percentiles are not nearest-rank");
         }
         return new long[] {k, aboveSum + (k - aboveN) * p999};
     }

@@ -55,6 +55,32 @@ class HistoryQueriesTest {
         }
     }
 
+    /**
+     * Steps of a handful of samples, where the rank {@code ceil(p × n)} is an integer for some percentiles and not
+     * for others, and where rounding p × n the wrong way picks a neighbour: every figure against the reference model.
+     */
+    @Test
+    void stepFigures_smallSteps_nearestRankAtEveryCount(@TempDir Path dir) throws SQLException {
+        List<SyntheticRun> runs = new java.util.ArrayList<>();
+        for (int rate : new int[] {1, 2, 3, 5, 7, 10, 13, 20}) {
+            runs.add(QueryFixtures.run("small-" + rate, rate, rate, QueryFixtures.T0 + rate * 86_400_000L));
+        }
+        QueryFixtures.archive(dir, runs.toArray(SyntheticRun[]::new));
+        java.util.Set<Long> counts = new java.util.TreeSet<>();
+        try (ArchiveDatabase db = ArchiveDatabase.open(dir)) {
+            for (SyntheticRun run : runs) {
+                List<StepFigure> actual = StepFigures.of(db, List.of(run.runId));
+                List<ExactFigures.Expected> expected = QueryFixtures.expected(run);
+                assertThat(actual).hasSameSizeAs(expected);
+                for (int i = 0; i < expected.size(); i++) {
+                    assertFigure(actual.get(i), expected.get(i));
+                    counts.add(actual.get(i).samples());
+                }
+            }
+        }
+        assertThat(counts).as("distinct step sizes covered").hasSizeGreaterThan(5);
+    }
+
     /** Every figure of {@code a} against the reference model; rates and means within 1e-9, the rest exact. */
     static void assertFigure(StepFigure a, ExactFigures.Expected e) {
         assertThat(a.samples()).isEqualTo(e.samples());

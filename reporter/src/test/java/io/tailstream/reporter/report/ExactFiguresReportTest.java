@@ -166,6 +166,32 @@ class ExactFiguresReportTest {
         }
     }
 
+    /** The counted-percentile query of docs/history.md gives quantile_disc's P99 for every run and step. */
+    @Test
+    void docsCountedPercentileQuery_equalsQuantileDisc() throws Exception {
+        String docs = Files.readString(Path.of("..").toAbsolutePath().normalize().resolve("docs/history.md"));
+        int section = docs.indexOf("## Exact percentiles over many samples");
+        int from = docs.indexOf("results/archive \"", section) + "results/archive \"".length();
+        String counted = docs.substring(from, docs.indexOf('"', from));
+        String sorted = "SELECT run_id, step_id, count(*), quantile_disc(latency_us, 0.99) FROM samples"
+                + " WHERE NOT warmup AND status = 'ok' GROUP BY ALL ORDER BY ALL";
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement()) {
+            List<String> expected = rows(st, sorted);
+            assertThat(expected).hasSize(SPECS.size());
+            assertThat(rows(st, counted)).isEqualTo(expected);
+        }
+    }
+
+    private static List<String> rows(Statement st, String sql) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1) + "/" + rs.getInt(2) + " n=" + rs.getLong(3) + " p99=" + rs.getLong(4));
+            }
+        }
+        return out;
+    }
+
     @Test
     void failedTransactions_countedAsErrors_theirLatenciesApart() {
         SummaryRow r = row(model, "oltp_point_select", "h2-file", 8);
