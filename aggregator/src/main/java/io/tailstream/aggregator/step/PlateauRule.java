@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * @param minGainPct least gain, % of the best lower level, that still counts as rising
  * @param patience   flat levels in a row that make a plateau
  */
-public record PlateauRule(double minGainPct, int patience) {
+record PlateauRule(double minGainPct, int patience) {
 
     /** The rule when the run's plan set none: 5 % (the producer's documented example), one flat level. */
     public static final PlateauRule DEFAULT = new PlateauRule(5.0, 1);

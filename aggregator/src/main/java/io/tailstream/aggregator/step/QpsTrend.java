@@ -13,7 +13,7 @@ package io.tailstream.aggregator.step;
  * @param sumQQ  Σ qps²
  * @param sumTQ  Σ t·qps
  */
-public record QpsTrend(long n, long spanMs, double sumT, double sumTT, double sumQ, double sumQQ, double sumTQ) {
+record QpsTrend(long n, long spanMs, double sumT, double sumTT, double sumQ, double sumQQ, double sumTQ) {
 
     /**
      * Whole measured windows a trend needs, in time: a slope in % per hour or a coefficient of variation over a few

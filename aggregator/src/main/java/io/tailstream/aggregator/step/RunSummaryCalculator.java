@@ -19,7 +19,7 @@ import java.util.function.ToDoubleFunction;
  * over each step's exact measured span), so the pooled figures are Σ statements (transactions) of successful measured
  * samples / Σ exact spans. Stateless and thread safe.
  */
-public final class RunSummaryCalculator {
+final class RunSummaryCalculator {
 
     private RunSummaryCalculator() {}
 

@@ -17,7 +17,7 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Immutable and thread safe.
  */
-public final class SparseHistogram {
+final class SparseHistogram {
 
     public static final SparseHistogram EMPTY = new SparseHistogram(new long[0], new long[0], 0, 0);
 

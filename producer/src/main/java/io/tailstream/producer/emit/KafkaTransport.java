@@ -20,7 +20,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * producer of their own. Ordering across the two is not needed: a step's end waits for every block's
  * acknowledgement ({@link #flush()}) before its control events are sent. Thread safe (Kafka producers are).
  */
-public final class KafkaTransport implements BlockTransport {
+final class KafkaTransport implements BlockTransport {
 
     /** {@code max.block.ms} of a sink without a spool: a send may wait this long for metadata or buffer space. */
     static final Duration MAX_BLOCK = Duration.ofSeconds(30);

@@ -1,7 +1,7 @@
 package io.tailstream.producer.group;
 
 /** The producers of a shared run cannot agree: they run different plans, or the control topic cannot be read. */
-public final class GroupException extends RuntimeException {
+final class GroupException extends RuntimeException {
 
     public GroupException(String message) {
         super(message);

@@ -28,7 +28,7 @@ import java.util.TreeSet;
  *
  * <p>Not thread safe.
  */
-public final class StepAgreement {
+final class StepAgreement {
 
     /**
      * A decided step.

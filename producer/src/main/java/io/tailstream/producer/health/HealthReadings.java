@@ -10,7 +10,7 @@ package io.tailstream.producer.health;
  * @param machineCpuPct    the machine's CPU use over the platform's recent window, 0..100, or -1 if unavailable
  * @param cpus             processors available to the JVM
  */
-public record HealthReadings(long wallNanos, long gcMillis, double machineCpuPct, int cpus) {
+record HealthReadings(long wallNanos, long gcMillis, double machineCpuPct, int cpus) {
 
     /** GC time between {@code earlier} and this reading, ms. */
     public long gcMillisSince(HealthReadings earlier) {

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** Embedded H2 2.x: identity columns, manual-commit transactions (no network round trip to save). */
-public final class H2Dialect implements Dialect {
+final class H2Dialect implements Dialect {
 
     static final H2Dialect INSTANCE = new H2Dialect();
 

@@ -17,7 +17,7 @@ import java.util.Set;
  * send the same protocol messages (facts.md); {@code useServerPrepStmts} and {@code cachePrepStmts} mean the same
  * to both drivers.
  */
-public final class MySqlDialect implements Dialect {
+final class MySqlDialect implements Dialect {
 
     static final MySqlDialect INSTANCE = new MySqlDialect();
 

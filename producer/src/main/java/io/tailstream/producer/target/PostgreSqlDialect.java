@@ -16,7 +16,7 @@ import org.postgresql.PGStatement;
  * execution ({@code prepareThreshold=5}); a benchmark's statements run thousands of times, so steady state is
  * server-side prepared as with sysbench. Stateless and thread safe.
  */
-public final class PostgreSqlDialect implements Dialect {
+final class PostgreSqlDialect implements Dialect {
 
     static final PostgreSqlDialect INSTANCE = new PostgreSqlDialect();
 

@@ -3,7 +3,7 @@ package io.tailstream.reporter.output;
 import java.math.BigDecimal;
 
 /** How a value reads as text in every output format: numbers in plain decimal notation without trailing zeros. */
-public final class Values {
+final class Values {
 
     private Values() {}
 

@@ -23,7 +23,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  *
  * <p>Thread safe: compressors hold no state.
  */
-public final class HadoopFreeCodecFactory implements CompressionCodecFactory {
+final class HadoopFreeCodecFactory implements CompressionCodecFactory {
 
     /** ZSTD level used when the writer does not name one: 3 is zstd's default, fast and already dense. */
     public static final int DEFAULT_ZSTD_LEVEL = 3;

@@ -6,7 +6,7 @@ package io.tailstream.reporter.report;
  * latency outlier) therefore stays visible at any zoom-out, which averaging would hide. Only charts use it; table
  * figures are always computed from every sample. Stateless and thread safe.
  */
-public final class Downsample {
+final class Downsample {
 
     /** Buckets per chart: 2 points each, so a chart carries at most about 2,400 points. */
     public static final int DEFAULT_BUCKETS = 1200;

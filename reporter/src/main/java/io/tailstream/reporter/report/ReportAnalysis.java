@@ -43,7 +43,7 @@ import java.util.function.ToDoubleFunction;
  *       round computed alone); <b>win</b> otherwise.</li>
  * </ol>
  */
-public final class ReportAnalysis {
+final class ReportAnalysis {
 
     /** Metrics of the verdict, in the order shown. */
     public static final List<String> METRICS = List.of("throughput", "p99", "cost");

@@ -26,7 +26,7 @@ import java.util.function.Function;
  * item is {@code pass}, {@code flag} (with the offending steps, rows or targets) or {@code na} (the archive lacks the
  * data to decide, e.g. no client CPU figures). Stateless and thread safe.
  */
-public final class ReportChecks {
+final class ReportChecks {
 
     /** Fewer rounds than this cannot show run-to-run variance. */
     public static final int MIN_ROUNDS = 3;

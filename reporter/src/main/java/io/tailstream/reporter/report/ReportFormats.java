@@ -21,7 +21,7 @@ import java.util.Locale;
  * They carry the same numbers as the HTML page because all read the same {@link ReportModel}. Stateless and
  * thread safe.
  */
-public final class ReportFormats {
+final class ReportFormats {
 
     /** CSV columns, in order. */
     public static final List<String> CSV_COLUMNS = List.of("workload", "target", "threads", "rounds", "transactions",

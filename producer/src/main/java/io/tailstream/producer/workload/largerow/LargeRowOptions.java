@@ -16,7 +16,7 @@ import java.util.TreeSet;
  * @param rowsPerInsert    rows per INSERT statement (one statement per transaction, auto-commit)
  * @param rowsPerTable     rows {@code prepare} loads into each table (0: the soak starts from empty tables)
  */
-public record LargeRowOptions(int tables, int valueBytes, int indexKeyBytes, int rowsPerInsert, long rowsPerTable) {
+record LargeRowOptions(int tables, int valueBytes, int indexKeyBytes, int rowsPerInsert, long rowsPerTable) {
 
     static final String FAMILY = "large_row_insert option";
 

@@ -6,7 +6,7 @@ import io.tailstream.producer.target.Dialect;
  * The SQL text of sysbench 1.0.20's {@code oltp_common.lua}, table by table. Kept verbatim (spacing included) so a
  * statement digest on the server matches sysbench's; the tests compare it with the Lua source.
  */
-public final class OltpSql {
+final class OltpSql {
 
     /** {@code c_value_template}: 10 groups of 11 digits, 119 characters. */
     public static final String C_TEMPLATE = "###########-###########-###########-"

@@ -35,7 +35,7 @@ import java.util.Set;
  * @param randSpecRes        percentage of draws that are special values
  * @param randParetoH        shape of the Pareto distribution
  */
-public record SysbenchOptions(
+record SysbenchOptions(
         int tables,
         int tableSize,
         int rangeSize,

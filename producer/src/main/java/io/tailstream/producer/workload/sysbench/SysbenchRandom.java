@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
  *
  * <p>Owned by one worker thread; not thread safe.
  */
-public final class SysbenchRandom {
+final class SysbenchRandom {
 
     /** Doubles uniform in [0, 1). */
     @FunctionalInterface

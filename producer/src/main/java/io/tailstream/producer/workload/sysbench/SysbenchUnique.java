@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * is not sysbench's; what {@code oltp_insert} relies on (unique, spread over the range) is. Values are unsigned
  * 32-bit, returned in a {@code long}. Thread safe.
  */
-public final class SysbenchUnique {
+final class SysbenchUnique {
 
     /** The largest prime below 2^32 that is 3 mod 4: x -> x^2 mod p is then a permutation of [0, p). */
     static final long PRIME = 4_294_967_291L;

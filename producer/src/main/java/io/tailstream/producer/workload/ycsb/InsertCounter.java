@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Shared by every worker of a step. Thread safe: {@link #next()} is an atomic increment; {@link #acknowledge} takes
  * a lock (inserts are a few percent of operations in the core workloads).
  */
-public final class InsertCounter {
+final class InsertCounter {
 
     private final AtomicLong next;
     private volatile long limit;

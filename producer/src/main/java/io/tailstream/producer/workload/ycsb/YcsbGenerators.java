@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
  * instance draws from the {@link SplittableRandom} it is given; a worker owns its instances, so none is thread
  * safe.
  */
-public final class YcsbGenerators {
+final class YcsbGenerators {
 
     /** {@code ZipfianGenerator.ZIPFIAN_CONSTANT}. */
     public static final double ZIPFIAN_CONSTANT = 0.99;

@@ -33,7 +33,7 @@ import java.util.TreeSet;
  * @param zeroPadding               digits the key number is zero-padded to
  * @param insertStart               first key number
  */
-public record YcsbOptions(
+record YcsbOptions(
         String table,
         long recordCount,
         long operationCount,

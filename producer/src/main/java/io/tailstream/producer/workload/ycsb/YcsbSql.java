@@ -6,7 +6,7 @@ import io.tailstream.producer.target.Dialect;
  * The SQL of YCSB's JDBC binding ({@code JdbcDBClient}) over {@code usertable(YCSB_KEY, FIELD0..)}: one statement per
  * operation, product-neutral (LIMIT with a parameter works on MySQL, MariaDB, PostgreSQL and H2).
  */
-public final class YcsbSql {
+final class YcsbSql {
 
     public static final String KEY = "YCSB_KEY";
 
