@@ -1,14 +1,12 @@
 package io.tailstream.aggregator.http;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.WindowStats;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
@@ -18,14 +16,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The aggregator's read-only live monitor over HTTP (the JDK's {@link HttpServer}, two threads):
+ * The aggregator's read-only live monitor over HTTP (the JDK's HTTP server, two threads):
  *
  * <ul>
  *   <li>{@code GET /metrics}: Prometheus text format of {@link LiveWindows}' meters;</li>
@@ -47,27 +43,23 @@ import org.slf4j.LoggerFactory;
 public final class MonitorServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MonitorServer.class);
-    /** Prometheus text exposition format 0.0.4. */
-    static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
     private static final int DEFAULT_LIMIT = 60;
 
-    private final HttpServer server;
-    private final ExecutorService executor;
     private final LiveWindows live;
     private final OpenWindows openWindows;
     private final PrometheusMeterRegistry registry;
     private final byte[] page;
     private final Supplier<Map<String, Object>> status;
+    private final ReadOnlyHttp http;
 
-    private MonitorServer(HttpServer server, ExecutorService executor, LiveWindows live, OpenWindows openWindows,
+    private MonitorServer(InetSocketAddress address, LiveWindows live, OpenWindows openWindows,
                           PrometheusMeterRegistry registry, byte[] page, Supplier<Map<String, Object>> status) {
         this.status = status;
-        this.server = server;
-        this.executor = executor;
         this.live = live;
         this.openWindows = openWindows;
         this.registry = registry;
         this.page = page;
+        this.http = ReadOnlyHttp.start(address, 2, "tailstream-monitor-http", this::answer);
     }
 
     /**
@@ -105,68 +97,43 @@ public final class MonitorServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read live.html", e);
         }
-        HttpServer server;
-        try {
-            server = HttpServer.create(address, 16);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot listen on " + address + ": " + e.getMessage(), e);
-        }
-        ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "tailstream-monitor-http");
-            t.setDaemon(true);
-            return t;
-        });
-        MonitorServer monitor = new MonitorServer(server, executor, live, open, registry, page, status);
-        server.createContext("/", monitor::handle);
-        server.setExecutor(executor);
-        server.start();
-        LOG.info("live monitor on http://{}:{}/", server.getAddress().getHostString(), server.getAddress().getPort());
+        MonitorServer monitor = new MonitorServer(address, live, open, registry, page, status);
+        LOG.info("live monitor on {}", monitor.url());
         return monitor;
     }
 
     /** The bound address (with the actual port). */
     public InetSocketAddress address() {
-        return server.getAddress();
+        return http.address();
     }
 
     /** The page's URL, e.g. {@code http://127.0.0.1:9464/}. */
     public String url() {
-        return "http://" + server.getAddress().getHostString() + ":" + server.getAddress().getPort() + "/";
+        return http.url("/");
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        http.close();
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            String method = exchange.getRequestMethod();
-            if (!readOnly(exchange)) {
-                return;
+    private void answer(HttpExchange exchange, String path) throws IOException {
+        try {
+            switch (path) {
+                case "/" -> ReadOnlyHttp.send(exchange, 200, "text/html; charset=utf-8", page);
+                case "/metrics" -> ReadOnlyHttp.send(exchange, 200, ReadOnlyHttp.PROMETHEUS_CONTENT_TYPE,
+                        registry.scrape().getBytes(StandardCharsets.UTF_8));
+                case "/api/runs" -> sendJson(exchange, Map.of("runs", runs()));
+                case "/api/status" -> sendJson(exchange, status.get());
+                case "/api/windows" -> sendJson(exchange, windows(query(exchange.getRequestURI().getRawQuery())));
+                default -> ReadOnlyHttp.sendText(exchange, 404, "no such resource: " + path
+                        + " (try /, /metrics, /api/status, /api/runs, /api/windows)\n");
             }
-            String path = exchange.getRequestURI().getPath();
-            try {
-                switch (path) {
-                    case "/" -> send(exchange, 200, "text/html; charset=utf-8", page);
-                    case "/metrics" -> send(exchange, 200, PROMETHEUS_CONTENT_TYPE,
-                            registry.scrape().getBytes(StandardCharsets.UTF_8));
-                    case "/api/runs" -> sendJson(exchange, Map.of("runs", runs()));
-                    case "/api/status" -> sendJson(exchange, status.get());
-                    case "/api/windows" -> sendJson(exchange, windows(query(exchange.getRequestURI().getRawQuery())));
-                    default -> send(exchange, 404, "text/plain; charset=utf-8",
-                            ("no such resource: " + path + " (try /, /metrics, /api/status, /api/runs, /api/windows)\n")
-                                    .getBytes(StandardCharsets.UTF_8));
-                }
-            } catch (BadRequest e) {
-                send(exchange, 400, "text/plain; charset=utf-8",
-                        (e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
-            } catch (RuntimeException e) {
-                LOG.warn("monitor request {} {} failed", method, exchange.getRequestURI(), e);
-                send(exchange, 500, "text/plain; charset=utf-8",
-                        ("internal error: " + e + "\n").getBytes(StandardCharsets.UTF_8));
-            }
+        } catch (BadRequest e) {
+            ReadOnlyHttp.sendText(exchange, 400, e.getMessage() + "\n");
+        } catch (RuntimeException e) {
+            LOG.warn("monitor request {} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+            ReadOnlyHttp.sendText(exchange, 500, "internal error: " + e + "\n");
         }
     }
 
@@ -280,31 +247,7 @@ public final class MonitorServer implements AutoCloseable {
     }
 
     private static void sendJson(HttpExchange exchange, Object body) throws IOException {
-        send(exchange, 200, "application/json", Json.write(body));
-    }
-
-    /** True for GET and HEAD; anything else is answered 405 with {@code Allow: GET, HEAD} here. */
-    static boolean readOnly(HttpExchange exchange) throws IOException {
-        String method = exchange.getRequestMethod();
-        if ("GET".equals(method) || "HEAD".equals(method)) {
-            return true;
-        }
-        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-        send(exchange, 405, "text/plain; charset=utf-8", ("method " + method + " not allowed: the endpoint is"
-                + " read-only\n").getBytes(StandardCharsets.UTF_8));
-        return false;
-    }
-
-    static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", contentType);
-        exchange.getResponseHeaders().set("Cache-Control", "no-store");
-        boolean head = "HEAD".equals(exchange.getRequestMethod());
-        exchange.sendResponseHeaders(status, head ? -1 : body.length);
-        if (!head) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        }
+        ReadOnlyHttp.send(exchange, 200, "application/json", Json.write(body));
     }
 
     /** A request the server cannot answer as asked (400). */
