@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tailstream.aggregator.testing.ExactWindows;
 import io.tailstream.aggregator.testing.TestProducer;
+import io.tailstream.infra.kafka.BacklogProducer;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.schemas.Topics;
@@ -27,7 +28,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.PartitionInfo;
@@ -212,17 +212,7 @@ class AggregatorIntegrationTest {
     }
 
     private static KafkaProducer<String, byte[]> producer(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        // one request in flight: when a partition's first batch meets a broker whose metadata lags the topic's
-        // creation, later batches already in flight fail with out-of-order sequences, which the Kafka client
-        // retries until the delivery timeout (seen on a loaded machine: blocks lost, or a send stuck for minutes)
-        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        Properties p = BacklogProducer.settings(bootstrap);
         KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(),
                 new ByteArraySerializer());
         producer.partitionsFor(Topics.SAMPLES); // the topic's metadata before the first send

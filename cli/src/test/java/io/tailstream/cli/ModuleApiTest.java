@@ -83,6 +83,7 @@ class ModuleApiTest {
     /** Public for tests and benchmarks in other packages only, which main code of other packages does not use. */
     static final Map<String, String> PUBLIC_FOR_TESTS = Map.of(
             "schemas.block.Sample", "a sample as tests and benchmarks of every stage write blocks of them",
+            "infra.kafka.BacklogProducer", "how tests and benchmarks put a backlog on a broker",
             "reporter.archive.ArchiveVerifier", "the block check pipeline tests run over an archive",
             "reporter.archive.BlockCheck", "what ArchiveVerifier returns",
             "reporter.archive.ArchiveWriter", "writes test archives for the query and report tests",

@@ -4,6 +4,7 @@ import io.tailstream.aggregator.AggregationProgress;
 import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.aggregator.testing.TestProducer;
+import io.tailstream.infra.kafka.BacklogProducer;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.schemas.TopicSpec;
@@ -183,14 +184,9 @@ public final class AggregateBench {
     }
 
     private static KafkaProducer<String, byte[]> producer(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+        Properties p = BacklogProducer.settings(bootstrap);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 1024 * 1024);
-        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
         return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     }
 }

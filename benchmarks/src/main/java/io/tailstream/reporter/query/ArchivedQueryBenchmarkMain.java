@@ -1,5 +1,6 @@
 package io.tailstream.reporter.query;
 
+import io.tailstream.infra.kafka.BacklogProducer;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.reporter.archive.ArchiveBenchmarkMain;
@@ -9,12 +10,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Properties;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The query benchmark on an archive written by the archiver itself (not a unit test; figures in
@@ -63,20 +61,8 @@ public final class ArchivedQueryBenchmarkMain {
     }
 
     private static void produce(String bootstrap, long samples) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
-        p.put(ProducerConfig.COMPRESSION_ZSTD_LEVEL_CONFIG, 1);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
-        // one request in flight, as the archiver tests' backlogs: no reordering on a freshly created topic
-        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         List<Future<?>> acks = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer = BacklogProducer.create(bootstrap)) {
             QueryBenchmarkMain.generateRecords(samples, (topic, value) -> {
                 acks.add(producer.send(new ProducerRecord<>(topic, 0, null, value)));
                 if (acks.size() >= 10_000) {

@@ -9,13 +9,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * What the tests that run archivers in child JVMs share: starting one, sending the traffic it archives, and looking
@@ -34,18 +31,6 @@ final class ArchiverChildren {
                 "-cp", System.getProperty("java.class.path"), ArchiverChildMain.class.getName(),
                 bootstrap, archive.toString(), group, String.valueOf(rows));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    }
-
-    /** An idempotent {@code acks=all} producer of the records a test archives. */
-    static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
-        // one request in flight: a fresh topic's leader moves can otherwise reorder and expire batches
-        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
-        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     /** Sends and waits for every acknowledgement: what the archive must hold is exactly what landed. */

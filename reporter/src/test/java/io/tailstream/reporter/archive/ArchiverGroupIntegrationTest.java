@@ -1,12 +1,12 @@
 package io.tailstream.reporter.archive;
 
 import static io.tailstream.reporter.archive.ArchiverChildren.longOf;
-import static io.tailstream.reporter.archive.ArchiverChildren.producer;
 import static io.tailstream.reporter.archive.ArchiverChildren.send;
 import static io.tailstream.reporter.archive.ArchiverChildren.sendSlowly;
 import static io.tailstream.reporter.archive.ArchiverChildren.temporaries;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tailstream.infra.kafka.BacklogProducer;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.reporter.HistoryEvents;
@@ -82,7 +82,7 @@ class ArchiverGroupIntegrationTest {
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
             String bootstrap = kafka.bootstrapServers();
             TopicProvisioner.ensure(bootstrap, Topics.all(PARTITIONS));
-            try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
+            try (KafkaProducer<byte[], byte[]> producer = BacklogProducer.create(bootstrap)) {
                 send(producer, backlog);
 
                 // a child JVM and this one share the group

@@ -1,12 +1,12 @@
 package io.tailstream.reporter.archive;
 
 import static io.tailstream.reporter.archive.ArchiverChildren.longOf;
-import static io.tailstream.reporter.archive.ArchiverChildren.producer;
 import static io.tailstream.reporter.archive.ArchiverChildren.send;
 import static io.tailstream.reporter.archive.ArchiverChildren.sendSlowly;
 import static io.tailstream.reporter.archive.ArchiverChildren.temporaries;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tailstream.infra.kafka.BacklogProducer;
 import io.tailstream.infra.kafka.KafkaCluster;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.reporter.SyntheticRun;
@@ -53,7 +53,7 @@ class ArchiverKillIntegrationTest {
                 10_000, PARTITIONS, 1_760_000_000_000L);
         List<SyntheticRun.Rec> records = run.allRecords(PARTITIONS, PARTITIONS);
         try (KafkaCluster kafka = KafkaCluster.start(3);
-             KafkaProducer<byte[], byte[]> producer = producer(kafka.bootstrapServers())) {
+             KafkaProducer<byte[], byte[]> producer = BacklogProducer.create(kafka.bootstrapServers())) {
             TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(PARTITIONS));
             // a backlog, then the rest as live traffic while archivers are killed
             send(producer, records.subList(0, records.size() / 2));

@@ -1,5 +1,6 @@
 package io.tailstream.reporter.archive;
 
+import io.tailstream.infra.kafka.BacklogProducer;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.SampleBlock;
 import io.tailstream.schemas.block.SampleBlockEncoder;
@@ -13,14 +14,11 @@ import io.tailstream.schemas.event.TargetInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * A backlog of samples put on a broker as producers put it there: one run, one producer per samples partition,
@@ -48,17 +46,6 @@ final class SampleBacklog {
 
     /** Sends {@code total} samples split over {@code partitions} producers and waits for every acknowledgement. */
     static Sent produce(String bootstrap, long total, int partitions) throws Exception {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
-        p.put(ProducerConfig.COMPRESSION_ZSTD_LEVEL_CONFIG, 1);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        // one request in flight: a first batch meeting a broker whose metadata lags the topic's creation would
-        // otherwise fail the batches behind it with out-of-order sequences, retried until the delivery timeout
-        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         List<Future<?>> acks = new ArrayList<>();
         Random rnd = new Random(1);
         Map<String, Map<Long, Integer>> perBlock = new TreeMap<>();
@@ -66,8 +53,7 @@ final class SampleBacklog {
         long latencySum = 0;
         TargetInfo target = new TargetInfo("mysql", "jdbc:mysql://db1/sbtest", "MySQL", "8.4.3", Map.of(), 900.0,
                 "USD", 1, null);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer = BacklogProducer.create(bootstrap)) {
             for (int k = 0; k < partitions; k++) {
                 String producerId = "producer-" + k;
                 int partition = k;
