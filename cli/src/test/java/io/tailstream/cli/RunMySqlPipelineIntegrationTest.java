@@ -31,23 +31,18 @@ class RunMySqlPipelineIntegrationTest {
     // per test, not @BeforeAll: an abort there hides the test and its reason from the Surefire report
     @BeforeEach
     void server() {
-        server = MySqlTestServer.require();
-        // the command reads the password only from a named environment variable, which a JVM cannot set
-        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("TAILSTREAM_MYSQL_PASSWORD") != null,
-                "needs TAILSTREAM_MYSQL_PASSWORD in the environment (the command takes --password-env)");
+        server = PasswordEnvTarget.require();
     }
 
     @Test
     void prepareRunCleanup_throughTheLocalPipeline_leakNoPassword() throws Exception {
-        String[] target = {"--url", server.url(), "--user", server.user(), "--password-env",
-                "TAILSTREAM_MYSQL_PASSWORD", "--workload", "oltp_point_select,oltp_read_write", "--tables", "2",
-                "--table-size", "1000"};
-        String console = capture(() -> assertThat(Cli.commandLine().execute(concat(new String[] {"prepare"}, target)))
-                .isZero());
-        console += capture(() -> assertThat(Cli.commandLine().execute(concat(new String[] {"run"}, target,
+        String[] target = PasswordEnvTarget.options(server, "oltp_point_select,oltp_read_write", 2, 1000);
+        String console = capture(() -> assertThat(Cli.commandLine().execute(PasswordEnvTarget.args("prepare",
+                target))).isZero());
+        console += capture(() -> assertThat(Cli.commandLine().execute(PasswordEnvTarget.args("run", target,
                 new String[] {"--threads", "4", "--warmup", "1s", "--duration", "2s", "--report-interval", "1",
                         "--out", out.toString(), "--target-name", "mariadb-local"}))).isZero());
-        console += capture(() -> assertThat(Cli.commandLine().execute(concat(new String[] {"cleanup"}, target)))
+        console += capture(() -> assertThat(Cli.commandLine().execute(PasswordEnvTarget.args("cleanup", target)))
                 .isZero());
 
         assertThat(console).containsPattern("samples: [\\d,]+ sent = [\\d,]+ aggregated = [\\d,]+ archived");
@@ -102,9 +97,5 @@ class RunMySqlPipelineIntegrationTest {
         String s = captured.toString(StandardCharsets.UTF_8);
         stdout.print(s);
         return s;
-    }
-
-    private static String[] concat(String[]... parts) {
-        return java.util.Arrays.stream(parts).flatMap(java.util.Arrays::stream).toArray(String[]::new);
     }
 }

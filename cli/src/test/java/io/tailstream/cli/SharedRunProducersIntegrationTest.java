@@ -57,17 +57,13 @@ class SharedRunProducersIntegrationTest {
 
     @BeforeEach
     void server() {
-        server = MySqlTestServer.require();
-        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("TAILSTREAM_MYSQL_PASSWORD") != null,
-                "needs TAILSTREAM_MYSQL_PASSWORD in the environment (the command takes --password-env)");
+        server = PasswordEnvTarget.require();
     }
 
     @Test
     void threeProducerProcesses_startEachStepTogether_andAddUpExactly() throws Exception {
-        String[] target = {"--url", server.url(), "--user", server.user(), "--password-env",
-                "TAILSTREAM_MYSQL_PASSWORD", "--workload", "oltp_point_select", "--tables", "1", "--table-size",
-                "1000"};
-        assertThat(Cli.commandLine().execute(concat(new String[] {"prepare"}, target))).isZero();
+        String[] target = PasswordEnvTarget.options(server, "oltp_point_select", 1, 1000);
+        assertThat(Cli.commandLine().execute(PasswordEnvTarget.args("prepare", target))).isZero();
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             String bootstrap = kafka.bootstrapServers();
             TopicProvisioner.ensure(bootstrap, Topics.all(2));
@@ -92,7 +88,7 @@ class SharedRunProducersIntegrationTest {
                 check(bootstrap);
             }
         } finally {
-            Cli.commandLine().execute(concat(new String[] {"cleanup"}, target));
+            Cli.commandLine().execute(PasswordEnvTarget.args("cleanup", target));
         }
     }
 
@@ -241,13 +237,5 @@ class SharedRunProducersIntegrationTest {
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
-    }
-
-    private static String[] concat(String[]... parts) {
-        List<String> all = new ArrayList<>();
-        for (String[] p : parts) {
-            all.addAll(List.of(p));
-        }
-        return all.toArray(String[]::new);
     }
 }
