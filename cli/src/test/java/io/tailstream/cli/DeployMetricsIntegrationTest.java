@@ -67,14 +67,14 @@ class DeployMetricsIntegrationTest {
                 served.addAll(PrometheusScrape.of(producerUrl).names);
 
                 sendUnreadableBlock(bootstrap);
-                // windows, a step's stall gauge and the dead-letter counter exist once the aggregator saw them
-                PrometheusScrape aggregator = await(() -> {
-                    PrometheusScrape s = PrometheusScrape.of(aggregatorUrl);
-                    return s.names.containsAll(Set.of("tailstream_window_qps", "tailstream_stalls_open",
-                            "tailstream_deadletters_total")) ? s : null;
-                }, 120);
-                served.addAll(aggregator.names);
-                served.addAll(PrometheusScrape.of(archiverUrl).names);
+                // windows, a step's stall gauge and the dead-letter counter exist once the aggregator saw them, and a
+                // scope's meters are registered one after the other: scrape until every name is served or 120 s
+                // have passed (then the assertion below names what is missing)
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                do {
+                    served.addAll(PrometheusScrape.of(aggregatorUrl).names);
+                    served.addAll(PrometheusScrape.of(archiverUrl).names);
+                } while (!served.containsAll(referenced) && System.nanoTime() < deadline && pause());
                 assertThat(run.get(180, TimeUnit.SECONDS)).isZero();
             } finally {
                 // both run until Ctrl-C; in-process, an interrupt ends them
@@ -98,6 +98,12 @@ class DeployMetricsIntegrationTest {
             producer.send(new ProducerRecord<>(Topics.SAMPLES, "deploy-metrics-1/noise",
                     "not a sample block".getBytes(StandardCharsets.UTF_8))).get(60, TimeUnit.SECONDS);
         }
+    }
+
+    /** Waits 200 ms between scrapes; true, to go on. */
+    private static boolean pause() throws InterruptedException {
+        Thread.sleep(200);
+        return true;
     }
 
     private static <T> T await(PrometheusScrape.Probe<T> probe, int seconds) throws Exception {
