@@ -141,7 +141,10 @@ class MariaDbStallIntegrationTest {
             AggregatorConfig config = AggregatorConfig.defaults().withApplicationId("it-" + runId);
             try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers(), config, stateDir)) {
                 assertThat(aggregator.awaitRunning(Duration.ofSeconds(60))).isTrue();
-                RunPlan plan = new RunPlan(runId, "stall-test", List.of(target), List.of(WRITE_ONLY), List.of(2), 1,
+                // one worker: with two, FLUSH TABLES WITH READ LOCK can meet one worker waiting for a row lock of
+                // the other, whose next statement waits for the global read lock; neither InnoDB nor the metadata
+                // locks see that cycle, and the lock is only taken after innodb_lock_wait_timeout (seen once in CI)
+                RunPlan plan = new RunPlan(runId, "stall-test", List.of(target), List.of(WRITE_ONLY), List.of(1), 1,
                         Duration.ofSeconds(2), measure, 1, false, null, null);
                 CompletableFuture<RunResult> load = CompletableFuture.supplyAsync(
                         () -> BenchmarkRunner.run(plan, kafka.bootstrapServers(), console));
