@@ -113,6 +113,7 @@ public final class ArchiveWriter implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    private final SampleRowGroupEncoder sampleEncoder = new SampleRowGroupEncoder(encoder);
     private final Map<TopicPartition, PendingPartition> pending = new HashMap<>();
     /** Offsets at which earlier, uncommitted flushes ended: flush there again so file names repeat exactly. */
     private final Map<TopicPartition, TreeSet<Long>> replayBoundaries = new HashMap<>();
@@ -335,8 +336,8 @@ public final class ArchiveWriter implements AutoCloseable {
         PendingPartition.RunRows rows = pp.run(h.runId());
         if (rows.samples == null) {
             rows.samples = new SampleFile(ArchiveLayout.runDir(archiveDir, ArchiveLayout.SAMPLES, h.runId())
-                    .resolve(ArchiveLayout.openFileName(r.topic(), r.partition(), r.offset(), instance)), rowGroupRows, encoder,
-                    spareSampleBuffers);
+                    .resolve(ArchiveLayout.openFileName(r.topic(), r.partition(), r.offset(), instance)), rowGroupRows,
+                    sampleEncoder, spareSampleBuffers);
         }
         SampleColumns samples = rows.samples.buffer;
         int before = samples.size();
