@@ -6,7 +6,6 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.page.PageWriter;
 import org.apache.parquet.column.statistics.Statistics;
-import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridValuesWriter;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
@@ -19,7 +18,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 public final class BooleanColumnEncoder {
 
     private final ColumnDescriptor column;
-    private final RunLengthBitPackingHybridValuesWriter rle;
+    private final RleHybridEncoder rle = new RleHybridEncoder();
+    private final int[] pageValues = new int[Pages.ROWS];
 
     public BooleanColumnEncoder(ColumnDescriptor column) {
         if (column.getPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.BOOLEAN
@@ -28,31 +28,27 @@ public final class BooleanColumnEncoder {
                     + " schema");
         }
         this.column = column;
-        this.rle = new RunLengthBitPackingHybridValuesWriter(1, Pages.slabBytes(), Pages.ROWS / 8 + 16, Pages.heap());
     }
 
     /** Writes the chunk of rows {@code order[0..rows)}: row {@code k} is {@code values[order[k]]}. */
     public void write(PageWriter out, boolean[] values, int[] order, int rows) throws IOException {
         for (int first = 0; first < rows; first += Pages.ROWS) {
             int pageRows = Math.min(Pages.ROWS, rows - first);
-            Statistics<?> stats = Statistics.createStats(column.getPrimitiveType());
-            rle.reset();
-            boolean seenTrue = false;
-            boolean seenFalse = false;
-            for (int k = first; k < first + pageRows; k++) {
-                boolean v = values[order[k]];
-                rle.writeBoolean(v);
-                seenTrue |= v;
-                seenFalse |= !v;
+            int trues = 0;
+            for (int k = 0; k < pageRows; k++) {
+                int v = values[order[first + k]] ? 1 : 0;
+                pageValues[k] = v;
+                trues += v;
             }
-            if (seenFalse) {
+            Statistics<?> stats = Statistics.createStats(column.getPrimitiveType());
+            if (trues < pageRows) {
                 stats.updateStats(false);
             }
-            if (seenTrue) {
+            if (trues > 0) {
                 stats.updateStats(true);
             }
             out.writePageV2(pageRows, 0, pageRows, BytesInput.empty(), BytesInput.empty(), Encoding.RLE,
-                    BytesInput.from(rle.getBytes().toByteArray()), stats);
+                    Pages.booleans(rle, pageValues, pageRows), stats);
         }
     }
 }

@@ -37,6 +37,8 @@ public final class LongColumnEncoder {
     private final LongDictionary dictionary = new LongDictionary();
     private final long[] pageValues = new long[Pages.ROWS];
     private final int[] pageIds = new int[Pages.ROWS];
+    private final int[] levelScratch = new int[Pages.ROWS];
+    private final RleHybridEncoder rle = new RleHybridEncoder();
     private final ValuesWriter delta;
     /** Chunk state: whether pages are still dictionary encoded, and how many dictionary entries they use. */
     private boolean dictionaryOn;
@@ -111,7 +113,8 @@ public final class LongColumnEncoder {
     private void writePage(PageWriter out, boolean[] present, int[] order, int first, int pageRows, int count)
             throws IOException {
         Statistics<?> stats = statistics(count, pageRows - count);
-        BytesInput levels = optional ? Pages.definitionLevels(present, order, first, pageRows) : BytesInput.empty();
+        BytesInput levels = optional ? Pages.definitionLevels(rle, levelScratch, present, order, first,
+                pageRows) : BytesInput.empty();
         boolean wasFirst = firstPage;
         firstPage = false;
         if (dictionaryOn) {
@@ -131,7 +134,7 @@ public final class LongColumnEncoder {
                 dictionaryOn = false;
                 dictionaryEntries = before; // this page's new entries are used by no page
             } else {
-                BytesInput ids = Pages.dictionaryIds(pageIds, count, dictionary.size());
+                BytesInput ids = Pages.dictionaryIds(rle, pageIds, count, dictionary.size());
                 if (wasFirst && ids.size() + dictionaryBytes >= (long) count * valueBytes) {
                     dictionaryOn = false; // the dictionary does not pay: no page of the chunk uses it
                 } else {

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,10 @@ public final class StringColumnEncoder {
     private final List<Binary> entryBytes = new ArrayList<>();
     private final Map<String, Integer> ids = new HashMap<>();
     private final int[] pageIds = new int[Pages.ROWS];
+    /** Per dictionary id, the last page whose statistics include it: each distinct value is compared once a page. */
+    private int[] statsPage = new int[16];
+    private int page;
+    private final RleHybridEncoder rle = new RleHybridEncoder();
     private final PlainValuesWriter plain;
     private long dictionaryBytes;
     private boolean dictionaryOn;
@@ -59,6 +64,7 @@ public final class StringColumnEncoder {
     public void write(PageWriter out, String[] values, int[] order, int rows) throws IOException {
         entries.clear();
         entryBytes.clear();
+        page = 0;
         ids.clear();
         dictionaryBytes = 0;
         dictionaryOn = true;
@@ -76,6 +82,7 @@ public final class StringColumnEncoder {
     private void writePage(PageWriter out, String[] values, int[] order, int first, int pageRows)
             throws IOException {
         Statistics<?> stats = Statistics.createStats(column.getPrimitiveType());
+        page++;
         int before = entries.size();
         String previous = null;
         int previousId = -1;
@@ -88,7 +95,10 @@ public final class StringColumnEncoder {
                 }
                 previousId = idOf(s);
                 previous = s;
-                stats.updateStats(entryBytes.get(previousId));
+                if (statsPage[previousId] != page) {
+                    statsPage[previousId] = page;
+                    stats.updateStats(entryBytes.get(previousId));
+                }
             }
             pageIds[k] = previousId;
         }
@@ -98,7 +108,7 @@ public final class StringColumnEncoder {
         }
         if (dictionaryOn) {
             out.writePageV2(pageRows, 0, pageRows, BytesInput.empty(), BytesInput.empty(), Encoding.RLE_DICTIONARY,
-                    Pages.dictionaryIds(pageIds, pageRows, entries.size()), stats);
+                    Pages.dictionaryIds(rle, pageIds, pageRows, entries.size()), stats);
             dictionaryEntries = entries.size();
             return;
         }
@@ -133,6 +143,10 @@ public final class StringColumnEncoder {
         entries.add(s);
         entryBytes.add(bytes);
         ids.put(s, id);
+        if (id == statsPage.length) {
+            statsPage = Arrays.copyOf(statsPage, id * 2);
+        }
+        statsPage[id] = 0;
         dictionaryBytes += Integer.BYTES + bytes.length();
         return id;
     }
