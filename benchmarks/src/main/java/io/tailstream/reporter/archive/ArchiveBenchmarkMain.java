@@ -1,5 +1,8 @@
 package io.tailstream.reporter.archive;
 
+import io.tailstream.aggregator.AggregationProgress;
+import io.tailstream.aggregator.Aggregator;
+import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.reporter.query.ArchiveDatabase;
@@ -12,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +28,8 @@ import java.util.Map;
  * backlog in a child JVM exactly as the CLI does ({@link Archiver} with the default {@link ArchiverConfig}) and
  * reports the child's samples/s, CPU per sample (the whole process, JIT and GC included, and per thread), peak heap
  * and peak RSS, and the written Parquet's bytes per sample by column. The broker runs in this JVM, so its CPU is not
- * in the child's figures.
+ * in the child's figures. Then the aggregator (its defaults, exactly once) aggregates the same backlog in this JVM,
+ * and the benchmark prints the two rates' ratio.
  *
  * <pre>
  * ./mvnw -q -o -pl benchmarks -am package -DskipTests
@@ -50,13 +55,56 @@ public final class ArchiveBenchmarkMain {
             SampleBacklog.Sent sent = SampleBacklog.produce(kafka.bootstrapServers(), samples, 1);
             System.out.printf(Locale.ROOT, "produced %,d samples in %,d blocks in %.1f s%n", samples,
                     sent.sampleBlocks(), (System.nanoTime() - t0) / 1e9);
-            runChild(kafka.bootstrapServers(), archive, heap, jvmOptions);
+            double archiverRate = runChild(kafka.bootstrapServers(), archive, heap, jvmOptions);
+            double aggregatorRate = aggregate(kafka.bootstrapServers(), samples, dir.resolve("aggregator"));
+            System.out.printf(Locale.ROOT, "ratio archiver / aggregator (same samples, same run, start-up included):"
+                    + " %.2f%n", archiverRate / aggregatorRate);
         }
         report(archive, samples);
     }
 
-    /** Runs the archiver's JVM to the end and echoes its output (which ends with its RESULT line). */
-    public static void runChild(String bootstrap, Path archive, String heap, List<String> jvmOptions)
+    /**
+     * Aggregates the same backlog with the aggregator's defaults ({@code exactly_once_v2}) in this JVM, beside the
+     * broker, until every sample is counted in committed windows; prints the rate with start-up and from the first
+     * committed window, and returns the former (the archiver's figure includes its start-up too).
+     */
+    static double aggregate(String bootstrap, long samples, Path state) throws IOException {
+        Files.createDirectories(state);
+        long started = System.nanoTime();
+        long firstAt = 0;
+        long firstCount = 0;
+        long counted = 0;
+        try (Aggregator aggregator = Aggregator.start(bootstrap, AggregatorConfig.defaults()
+                .withApplicationId("archive-bench-aggregator"), state);
+             AggregationProgress progress = AggregationProgress.open(bootstrap, Map.of())) {
+            while (counted < samples) {
+                if (System.nanoTime() - started > Duration.ofMinutes(30).toNanos()) {
+                    throw new IllegalStateException("the aggregator counted " + counted + " of " + samples
+                            + " samples in 30 min");
+                }
+                progress.poll(Duration.ofMillis(50));
+                counted = progress.countedByStep(SampleBacklog.RUN).values().stream().mapToLong(Long::longValue)
+                        .sum();
+                if (firstAt == 0 && counted > 0) {
+                    firstAt = System.nanoTime();
+                    firstCount = counted;
+                }
+            }
+        }
+        long doneAt = System.nanoTime();
+        double withStartUp = samples / ((doneAt - started) / 1e9);
+        System.out.printf(Locale.ROOT, "aggregator: %,d samples in %.2f s, start-up included: %,.0f samples/s;"
+                        + " from the first committed window: %,.0f samples/s%n", samples, (doneAt - started) / 1e9,
+                withStartUp, (samples - firstCount) / ((doneAt - firstAt) / 1e9));
+        return withStartUp;
+    }
+
+    /**
+     * Runs the archiver's JVM to the end and echoes its output (which ends with its RESULT line).
+     *
+     * @return the archiver's samples/s (from its consumer's start to caught up)
+     */
+    public static double runChild(String bootstrap, Path archive, String heap, List<String> jvmOptions)
             throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
@@ -74,9 +122,11 @@ public final class ArchiveBenchmarkMain {
         String log = Files.readString(out);
         System.out.print(log);
         Files.delete(out);
-        if (rc != 0 || log.lines().noneMatch(l -> l.startsWith("RESULT"))) {
+        String result = log.lines().filter(l -> l.startsWith("RESULT")).findFirst().orElse(null);
+        if (rc != 0 || result == null) {
             throw new IllegalStateException("the archiver child exited with " + rc + " without a RESULT line");
         }
+        return Double.parseDouble(result.replaceAll(".*: ([0-9,]+) samples/s.*", "$1").replace(",", ""));
     }
 
     /** Bytes per sample by column of the samples dataset, and a check that every sample is there once. */

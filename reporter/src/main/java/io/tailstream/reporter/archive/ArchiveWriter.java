@@ -32,12 +32,10 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,8 +103,6 @@ public final class ArchiveWriter implements AutoCloseable {
     private final int rollRows;
     private final int rowGroupRows;
     private final Committer committer;
-    /** Buffers of published samples files, reused with their capacity (at most one per file open at once). */
-    private final Deque<SampleColumns> spareSampleBuffers = new ArrayDeque<>();
     /** Encodes some of each samples row group's columns while the calling thread encodes the others. */
     private final ExecutorService encoder = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "tailstream-archive-encoder");
@@ -337,9 +333,9 @@ public final class ArchiveWriter implements AutoCloseable {
         if (rows.samples == null) {
             rows.samples = new SampleFile(ArchiveLayout.runDir(archiveDir, ArchiveLayout.SAMPLES, h.runId())
                     .resolve(ArchiveLayout.openFileName(r.topic(), r.partition(), r.offset(), instance)), rowGroupRows,
-                    sampleEncoder, spareSampleBuffers);
+                    sampleEncoder);
         }
-        SampleColumns samples = rows.samples.buffer;
+        SampleColumns samples = rows.samples.buffer();
         int before = samples.size();
         List<String> ops = canonical(h.ops());
         String producer = canonical(h.producerId());

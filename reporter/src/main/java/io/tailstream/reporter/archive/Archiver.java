@@ -75,6 +75,8 @@ public final class Archiver implements AutoCloseable {
             .collect(Collectors.joining("|")));
     /** How often the consumer looks for new topics matching {@link #TOPIC_PATTERN}. */
     private static final String METADATA_MAX_AGE_MS = "10000";
+    /** Bytes a fetch returns at most, over all partitions and per partition (see {@link #consumerProperties}). */
+    private static final int FETCH_BYTES = 448 * 1024;
     /** How long the group waits for a silent member before giving its partitions to the others. */
     static final String SESSION_TIMEOUT_MS = "10000";
     /** How often catching up reports done/total, rate and ETA. */
@@ -485,8 +487,11 @@ public final class Archiver implements AutoCloseable {
         p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        // sample blocks may reach the topic's 8 MB record limit
-        p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 * 1024 * 1024));
+        // Fetch responses under half a G1 region of the smallest heaps (1 MiB regions up to 2 GiB of heap): a larger
+        // response is a humongous allocation, and each of those starts a garbage collection. A record batch larger
+        // than the limits (sample blocks may reach the topic's 8 MB record limit) is still fetched whole, alone.
+        p.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(FETCH_BYTES));
+        p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(FETCH_BYTES));
         p.putIfAbsent(ConsumerConfig.METADATA_MAX_AGE_CONFIG, METADATA_MAX_AGE_MS);
         // a killed archiver's partitions go to the others after this long (heartbeats come from the consumer's own
         // thread, so long flushes do not count: those are bounded by max.poll.interval.ms)

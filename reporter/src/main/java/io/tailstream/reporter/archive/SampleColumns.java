@@ -2,13 +2,11 @@ package io.tailstream.reporter.archive;
 
 import io.tailstream.schemas.block.SampleStatus;
 import java.util.Arrays;
-import java.util.Comparator;
 
 /**
  * Decoded samples of one run buffered column by column in primitive arrays, so buffering a million samples
- * costs about 53 bytes each (65 with the sort's scratch arrays) and no object per sample; the arrays keep their
- * capacity when the buffer is emptied, so a reused buffer allocates nothing. {@link #timeOrder()} gives the row order of the file
- * (by start time, ties in arrival order).
+ * costs about 54 bytes each and no object per sample; the arrays keep their capacity when the buffer is emptied, so
+ * a reused buffer allocates nothing.
  *
  * <p>Not thread safe.
  */
@@ -27,9 +25,6 @@ final class SampleColumns {
     private int[] queries = new int[1024];
     private boolean[] warmup = new boolean[1024];
     private boolean[] openLoop = new boolean[1024];
-    /** Scratch space of {@link #timeOrder()}, kept with the buffer's capacity. */
-    private int[] order = new int[0];
-    private long[] sortKeys = new long[0];
 
     private static final String[] LABELS = labels();
 
@@ -56,58 +51,16 @@ final class SampleColumns {
         return size;
     }
 
-    /** Drops rows from {@code newSize} on (used to undo a block that failed to decode half-way). */
+    /**
+     * Drops rows from {@code newSize} on (to empty the buffer, or undo a block that failed to decode half-way). The
+     * dropped rows' strings stay referenced until overwritten: they are the archive writer's canonical instances, a
+     * handful per run, so clearing a million references per row group would free nothing.
+     */
     void truncate(int newSize) {
         if (newSize < 0 || newSize > size) {
             throw new IllegalArgumentException("cannot truncate " + size + " rows to " + newSize);
         }
-        Arrays.fill(producerId, newSize, size, null);
-        Arrays.fill(op, newSize, size, null);
-        Arrays.fill(status, newSize, size, null);
         size = newSize;
-    }
-
-    /**
-     * Row indices ordered by start time, ties kept in arrival order. The array is the buffer's own, reused (and
-     * overwritten) by the next call; only its first {@link #size()} entries are meaningful.
-     */
-    int[] timeOrder() {
-        if (order.length < size) {
-            order = new int[stepId.length];
-            sortKeys = new long[stepId.length];
-        }
-        if (size == 0) {
-            return order;
-        }
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        for (int i = 0; i < size; i++) {
-            min = Math.min(min, startUs[i]);
-            max = Math.max(max, startUs[i]);
-        }
-        int indexBits = 64 - Long.numberOfLeadingZeros(Math.max(1, size - 1));
-        if (max - min < (1L << (63 - indexBits))) {
-            // pack (start - min, index) into one long and sort primitives: ~10x faster than a boxed comparator
-            long[] keys = sortKeys;
-            for (int i = 0; i < size; i++) {
-                keys[i] = ((startUs[i] - min) << indexBits) | i;
-            }
-            Arrays.sort(keys, 0, size);
-            long mask = (1L << indexBits) - 1;
-            for (int i = 0; i < size; i++) {
-                order[i] = (int) (keys[i] & mask);
-            }
-            return order;
-        }
-        Integer[] boxed = new Integer[size];
-        for (int i = 0; i < size; i++) {
-            boxed[i] = i;
-        }
-        Arrays.sort(boxed, Comparator.comparingLong((Integer i) -> startUs[i]).thenComparingInt(i -> i));
-        for (int i = 0; i < size; i++) {
-            order[i] = boxed[i];
-        }
-        return order;
     }
 
     // The columns, for the column encoders: arrays of the buffer's capacity, of which the first size() entries are

@@ -6,6 +6,8 @@ import io.tailstream.reporter.parquet.LongColumnEncoder;
 import io.tailstream.reporter.parquet.StringColumnEncoder;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -14,22 +16,20 @@ import java.util.concurrent.Future;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * Writes buffered samples as one row group of a samples file: sorted by start time, then each of the ten columns
- * encoded page by page by its own encoder, the columns split over the calling thread and an encoder thread. One
- * instance serves every samples file of an archive writer, since their row groups are written one at a time.
+ * Writes buffered samples as row groups of samples files on an encoder thread, while the archiving thread goes on
+ * polling and decoding into another buffer: a row group is sorted by start time, then each of the ten columns is
+ * encoded page by page by its own encoder. One instance serves every samples file of an archive writer; at most one
+ * row group is in flight at a time, so memory is the open files' buffers plus one.
  *
- * <p>Not thread safe: one row group at a time.
+ * <p>It also keeps the buffers: a buffer goes back to the pool once its row group is written (or its file
+ * discarded) and keeps its capacity, so steady archiving allocates none.
+ *
+ * <p>Called from the archiving thread only.
  */
 final class SampleRowGroupEncoder {
 
     static final List<String> COLUMNS = List.of("step_id", "producer_id", "block_seq", "op", "start_us",
             "latency_us", "intended_start_us", "status", "queries", "warmup");
-    /**
-     * First column of the second column group ({@code latency_us}): the encoder thread takes the first five columns
-     * ({@code start_us}'s delta encoding the costliest), the calling thread, which also sorts, {@code latency_us}'s
-     * dictionary and the four cheap columns after it.
-     */
-    static final int SECOND_GROUP = 5;
 
     static {
         List<String> declared = ArchiveSchemas.SAMPLES.columnNames();
@@ -40,6 +40,13 @@ final class SampleRowGroupEncoder {
     }
 
     private final ExecutorService encoderThread;
+    private final Deque<SampleColumns> spareBuffers = new ArrayDeque<>();
+    private Future<?> inFlight;
+    private SampleColumns inFlightBuffer;
+    /** The first row group that failed: every later wait fails with it, since some file now lacks its rows. */
+    private IOException failure;
+    // the encoder thread's (handed over with each row group through the executor, which orders the tasks)
+    private final TimeOrder timeOrder = new TimeOrder();
     private final LongColumnEncoder stepId;
     private final StringColumnEncoder producerId;
     private final LongColumnEncoder blockSeq;
@@ -67,48 +74,90 @@ final class SampleRowGroupEncoder {
         this.warmup = new BooleanColumnEncoder(schema.getColumns().get(9));
     }
 
-    /** A file for samples row groups, its columns in the two groups this encoder fills. */
+    /** A file for samples row groups. */
     static ColumnFileWriter open(Path tmp) throws IOException {
-        return ColumnFileWriter.open(tmp, ArchiveSchemas.SAMPLES.messageType(), 0, SECOND_GROUP);
+        return ColumnFileWriter.open(tmp, ArchiveSchemas.SAMPLES.messageType());
     }
 
-    /** Writes the buffer's rows, sorted by start time (ties in arrival order), as the next row group of {@code w}. */
-    void write(ColumnFileWriter w, SampleColumns b) throws IOException {
-        int n = b.size();
-        if (n == 0) {
+    /** An empty buffer, from the pool when it has one. */
+    SampleColumns takeBuffer() {
+        SampleColumns spare = spareBuffers.pollFirst();
+        return spare != null ? spare : new SampleColumns();
+    }
+
+    /** Empties {@code b} into the pool (its file was discarded, or had nothing left to write). */
+    void giveBack(SampleColumns b) {
+        b.truncate(0);
+        spareBuffers.addFirst(b);
+    }
+
+    /**
+     * Starts writing {@code full}'s rows, sorted by start time (ties in arrival order), as the next row group of
+     * {@code w}, after waiting for the row group in flight. {@code full} and {@code w} belong to the encoder thread
+     * until {@link #awaitWritten()} returns; the buffer then goes back to the pool.
+     *
+     * @throws IOException the row group in flight before this one failed
+     */
+    void submit(ColumnFileWriter w, SampleColumns full) throws IOException {
+        awaitWritten();
+        if (full.size() == 0) {
+            giveBack(full);
             return;
         }
-        int[] order = b.timeOrder();
-        Future<?> first = encoderThread.submit(() -> {
-            writeFirstGroup(w, b, order, n);
+        inFlightBuffer = full;
+        inFlight = encoderThread.submit(() -> {
+            write(w, full);
             return null;
         });
-        writeSecondGroup(w, b, order, n);
-        try {
-            first.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while encoding a row group of " + w.file(), e);
-        } catch (ExecutionException e) {
-            throw new IOException("encoding a row group of " + w.file() + ": " + e.getCause(), e.getCause());
+    }
+
+    /**
+     * Waits until the row group in flight, if any, is written, and pools its buffer.
+     *
+     * @throws IOException it failed, or an earlier one did (the file and the row group are named)
+     */
+    void awaitWritten() throws IOException {
+        if (inFlight != null) {
+            Future<?> f = inFlight;
+            SampleColumns b = inFlightBuffer;
+            inFlight = null;
+            inFlightBuffer = null;
+            try {
+                f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while a samples row group was written", e);
+            } catch (ExecutionException e) {
+                failure = e.getCause() instanceof IOException io ? io
+                        : new IOException("writing a samples row group: " + e.getCause(), e.getCause());
+            } finally {
+                giveBack(b);
+            }
         }
-        w.endRowGroup(n);
+        if (failure != null) {
+            throw new IOException(failure.getMessage(), failure);
+        }
     }
 
-    private void writeFirstGroup(ColumnFileWriter w, SampleColumns b, int[] order, int n) throws IOException {
-        stepId.write(w.pages(0), b.stepIds(), null, order, n);
-        producerId.write(w.pages(1), b.producerIds(), order, n);
-        blockSeq.write(w.pages(2), b.blockSeqs(), null, order, n);
-        op.write(w.pages(3), b.ops(), order, n);
-        startUs.write(w.pages(4), b.startUs(), null, order, n);
-    }
-
-    private void writeSecondGroup(ColumnFileWriter w, SampleColumns b, int[] order, int n) throws IOException {
-        latencyUs.write(w.pages(5), b.latencyUs(), null, order, n);
-        intendedStartUs.write(w.pages(6), b.intendedStartUs(), b.openLoop(), order, n);
-        status.write(w.pages(7), b.statuses(), order, n);
-        queries.write(w.pages(8), b.queries(), null, order, n);
-        warmup.write(w.pages(9), b.warmups(), order, n);
+    /** On the encoder thread. */
+    private void write(ColumnFileWriter w, SampleColumns b) throws IOException {
+        int n = b.size();
+        int[] order = timeOrder.of(b.startUs(), n);
+        try {
+            stepId.write(w.pages(0), b.stepIds(), null, order, n);
+            producerId.write(w.pages(1), b.producerIds(), order, n);
+            blockSeq.write(w.pages(2), b.blockSeqs(), null, order, n);
+            op.write(w.pages(3), b.ops(), order, n);
+            startUs.write(w.pages(4), b.startUs(), null, order, n);
+            latencyUs.write(w.pages(5), b.latencyUs(), null, order, n);
+            intendedStartUs.write(w.pages(6), b.intendedStartUs(), b.openLoop(), order, n);
+            status.write(w.pages(7), b.statuses(), order, n);
+            queries.write(w.pages(8), b.queries(), null, order, n);
+            warmup.write(w.pages(9), b.warmups(), order, n);
+            w.endRowGroup(n);
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("writing a row group of " + n + " samples to " + w.file() + ": " + e, e);
+        }
     }
 
     private static LongColumnEncoder longs(MessageType schema, Set<String> noDictionary, int index) {
