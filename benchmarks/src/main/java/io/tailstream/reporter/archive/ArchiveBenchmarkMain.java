@@ -37,7 +37,8 @@ import java.util.Map;
  *   io.tailstream.reporter.archive.ArchiveBenchmarkMain 30000000 [child -Xmx, 512m unless given; "default": the
  *   JVM's] [child JVM options...]
  * </pre>
- * A child JVM option {@code -Dtailstream.bench.rowGroupRows=N} sets {@link ArchiverConfig#rowGroupRows()}.
+ * A child JVM option {@code -Dtailstream.bench.rowGroupRows=N} sets {@link ArchiverConfig#rowGroupRows()};
+ * {@code -Dtailstream.bench.aggregate=false} (on this JVM) skips the aggregator.
  */
 public final class ArchiveBenchmarkMain {
 
@@ -56,9 +57,11 @@ public final class ArchiveBenchmarkMain {
             System.out.printf(Locale.ROOT, "produced %,d samples in %,d blocks in %.1f s%n", samples,
                     sent.sampleBlocks(), (System.nanoTime() - t0) / 1e9);
             double archiverRate = runChild(kafka.bootstrapServers(), archive, heap, jvmOptions);
-            double aggregatorRate = aggregate(kafka.bootstrapServers(), samples, dir.resolve("aggregator"));
-            System.out.printf(Locale.ROOT, "ratio archiver / aggregator (same samples, same run, start-up included):"
-                    + " %.2f%n", archiverRate / aggregatorRate);
+            if (Boolean.parseBoolean(System.getProperty("tailstream.bench.aggregate", "true"))) {
+                double aggregatorRate = aggregate(kafka.bootstrapServers(), samples, dir.resolve("aggregator"));
+                System.out.printf(Locale.ROOT, "ratio archiver / aggregator (same samples, same run, start-up"
+                        + " included): %.2f%n", archiverRate / aggregatorRate);
+            }
         }
         report(archive, samples);
     }
