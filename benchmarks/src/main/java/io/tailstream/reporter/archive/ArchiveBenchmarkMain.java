@@ -37,7 +37,8 @@ import java.util.Map;
  *   io.tailstream.reporter.archive.ArchiveBenchmarkMain 30000000 [child -Xmx, 512m unless given; "default": the
  *   JVM's] [child JVM options...]
  * </pre>
- * A child JVM option {@code -Dtailstream.bench.rowGroupRows=N} sets {@link ArchiverConfig#rowGroupRows()};
+ * Child JVM options {@code -Dtailstream.bench.rowGroupRows=N} and {@code -Dtailstream.bench.rollRows=N} set {@link
+ * ArchiverConfig#rowGroupRows()} and {@link ArchiverConfig#rollRows()};
  * {@code -Dtailstream.bench.aggregate=false} (on this JVM) skips the aggregator.
  */
 public final class ArchiveBenchmarkMain {
@@ -176,6 +177,10 @@ public final class ArchiveBenchmarkMain {
             String rowGroupRows = System.getProperty("tailstream.bench.rowGroupRows");
             if (rowGroupRows != null) {
                 config = config.withRowGroupRows(Integer.parseInt(rowGroupRows));
+            }
+            String rollRows = System.getProperty("tailstream.bench.rollRows");
+            if (rollRows != null) {
+                config = config.withRollRows(Integer.parseInt(rollRows));
             }
             try (Archiver archiver = new Archiver(config)) {
                 s = archiver.runUntilCaughtUp();

@@ -339,12 +339,17 @@ public final class ArchiveWriter implements AutoCloseable {
         int before = samples.size();
         List<String> ops = canonical(h.ops());
         String producer = canonical(h.producerId());
+        int producerCode = samples.code(producer);
+        int[] opCodes = new int[ops.size()];
+        for (int o = 0; o < opCodes.length; o++) {
+            opCodes[o] = samples.code(ops.get(o));
+        }
         long seq = h.blockSeq();
         int step = h.stepId();
         boolean openLoop = h.openLoop();
         try {
             SampleBlockDecoder.decode(value, (start, latency, intended, op, status, queries, warmup) ->
-                    samples.add(step, producer, seq, ops.get(op), start, latency, intended, status, queries, warmup,
+                    samples.add(step, producerCode, seq, opCodes[op], start, latency, intended, status, queries, warmup,
                             openLoop));
         } catch (CorruptBlockException e) {
             samples.truncate(before);

@@ -2,6 +2,8 @@ package io.tailstream.reporter.archive;
 
 import io.tailstream.schemas.block.SampleStatus;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Decoded samples of one run buffered column by column in primitive arrays, so buffering a million samples
@@ -14,21 +16,63 @@ final class SampleColumns {
 
     private int size;
     private int[] stepId = new int[1024];
-    private String[] producerId = new String[1024];
+    /** Producer ids and op names as codes into {@link #names}: no reference stored per sample. */
+    private int[] producerId = new int[1024];
     private long[] blockSeq = new long[1024];
-    private String[] op = new String[1024];
+    private int[] op = new int[1024];
     private long[] startUs = new long[1024];
     private long[] latencyUs = new long[1024];
     private long[] intendedStartUs = new long[1024];
-    /** {@link SampleStatus#label()}: one instance per status, so runs of a status are runs of one reference. */
-    private String[] status = new String[1024];
+    /** {@link SampleStatus#ordinal()}, a code into {@link #statusLabels()}. */
+    private int[] status = new int[1024];
     private int[] queries = new int[1024];
     private boolean[] warmup = new boolean[1024];
     private boolean[] openLoop = new boolean[1024];
 
     private static final String[] LABELS = labels();
+    /** Up to this many names a look-up scans them by identity, then by equality; beyond, a hash map. */
+    private static final int SCANNED_NAMES = 16;
 
-    void add(int step, String producer, long seq, String opName, long start, long latency, long intended,
+    /** The strings the codes of the rows stand for, in order of first use since the buffer was emptied. */
+    private String[] names = new String[16];
+    private int nameCount;
+    private final Map<String, Integer> nameCodes = new HashMap<>();
+
+    /**
+     * The code of a producer id or op name in this buffer, for {@link #add}: a block's strings are looked up once
+     * per block, so decoding stores no reference per sample (each one a garbage-collector write barrier).
+     */
+    int code(String name) {
+        if (nameCount <= SCANNED_NAMES) {
+            for (int c = 0; c < nameCount; c++) {
+                if (names[c] == name) {
+                    return c;
+                }
+            }
+            for (int c = 0; c < nameCount; c++) {
+                if (names[c].equals(name)) {
+                    return c;
+                }
+            }
+        } else {
+            Integer c = nameCodes.get(name);
+            if (c != null) {
+                return c;
+            }
+        }
+        if (nameCount == names.length) {
+            names = Arrays.copyOf(names, nameCount * 2);
+        }
+        names[nameCount] = name;
+        nameCodes.put(name, nameCount);
+        return nameCount++;
+    }
+
+    /**
+     * @param producer a {@link #code} of the producer id
+     * @param opName   a {@link #code} of the op name
+     */
+    void add(int step, int producer, long seq, int opName, long start, long latency, long intended,
              SampleStatus st, int q, boolean warm, boolean open) {
         if (size == stepId.length) {
             grow();
@@ -40,7 +84,7 @@ final class SampleColumns {
         startUs[size] = start;
         latencyUs[size] = latency;
         intendedStartUs[size] = intended;
-        status[size] = LABELS[st.ordinal()];
+        status[size] = st.ordinal();
         queries[size] = q;
         warmup[size] = warm;
         openLoop[size] = open;
@@ -52,15 +96,19 @@ final class SampleColumns {
     }
 
     /**
-     * Drops rows from {@code newSize} on (to empty the buffer, or undo a block that failed to decode half-way). The
-     * dropped rows' strings stay referenced until overwritten: they are the archive writer's canonical instances, a
-     * handful per run, so clearing a million references per row group would free nothing.
+     * Drops rows from {@code newSize} on (to empty the buffer, or undo a block that failed to decode half-way).
+     * Emptied, the buffer forgets its names too: codes taken before are no longer valid.
      */
     void truncate(int newSize) {
         if (newSize < 0 || newSize > size) {
             throw new IllegalArgumentException("cannot truncate " + size + " rows to " + newSize);
         }
         size = newSize;
+        if (newSize == 0) {
+            Arrays.fill(names, 0, nameCount, null);
+            nameCount = 0;
+            nameCodes.clear();
+        }
     }
 
     // The columns, for the column encoders: arrays of the buffer's capacity, of which the first size() entries are
@@ -70,7 +118,8 @@ final class SampleColumns {
         return stepId;
     }
 
-    String[] producerIds() {
+    /** Codes into {@link #names()}. */
+    int[] producerIds() {
         return producerId;
     }
 
@@ -78,8 +127,14 @@ final class SampleColumns {
         return blockSeq;
     }
 
-    String[] ops() {
+    /** Codes into {@link #names()}. */
+    int[] ops() {
         return op;
+    }
+
+    /** The strings of the producer and op codes (the array may be longer than the codes in use). */
+    String[] names() {
+        return names;
     }
 
     long[] startUs() {
@@ -99,8 +154,14 @@ final class SampleColumns {
         return openLoop;
     }
 
-    String[] statuses() {
+    /** Codes into {@link #statusLabels()}. */
+    int[] statuses() {
         return status;
+    }
+
+    /** {@link SampleStatus#label()} by ordinal. */
+    static String[] statusLabels() {
+        return LABELS.clone();
     }
 
     int[] queries() {
@@ -149,7 +210,7 @@ final class SampleColumns {
         }
 
         String producerId() {
-            return producerId[i];
+            return names[producerId[i]];
         }
 
         long blockSeq() {
@@ -157,7 +218,7 @@ final class SampleColumns {
         }
 
         String op() {
-            return op[i];
+            return names[op[i]];
         }
 
         long startUs() {
@@ -173,7 +234,7 @@ final class SampleColumns {
         }
 
         String status() {
-            return status[i];
+            return LABELS[status[i]];
         }
 
         int queries() {

@@ -96,13 +96,18 @@ final class SampleFile {
         submit(full);
     }
 
-    /** Hands {@code rows} to the encoder as the next row group (an empty buffer creates the file only). */
+    /** Hands {@code rows} to the encoder as the next row group. */
     private void submit(SampleColumns rows) throws IOException {
+        submittedRows += rows.size();
+        encoder.submit(writer(), rows);
+    }
+
+    /** The file, created at the first row group (an empty file is a valid one too). */
+    private ColumnFileWriter writer() throws IOException {
         if (writer == null) {
             Files.createDirectories(tmp.getParent());
             writer = SampleRowGroupEncoder.open(tmp);
         }
-        submittedRows += rows.size();
-        encoder.submit(writer, rows);
+        return writer;
     }
 }

@@ -39,6 +39,8 @@ final class SampleRowGroupEncoder {
         }
     }
 
+    private static final String[] STATUS_LABELS = SampleColumns.statusLabels();
+
     private final ExecutorService encoderThread;
     private final Deque<SampleColumns> spareBuffers = new ArrayDeque<>();
     private Future<?> inFlight;
@@ -145,13 +147,13 @@ final class SampleRowGroupEncoder {
         int[] order = timeOrder.of(b.startUs(), n);
         try {
             stepId.write(w.pages(0), b.stepIds(), null, order, n);
-            producerId.write(w.pages(1), b.producerIds(), order, n);
+            producerId.write(w.pages(1), b.producerIds(), b.names(), order, n);
             blockSeq.write(w.pages(2), b.blockSeqs(), null, order, n);
-            op.write(w.pages(3), b.ops(), order, n);
+            op.write(w.pages(3), b.ops(), b.names(), order, n);
             startUs.write(w.pages(4), b.startUs(), null, order, n);
             latencyUs.write(w.pages(5), b.latencyUs(), null, order, n);
             intendedStartUs.write(w.pages(6), b.intendedStartUs(), b.openLoop(), order, n);
-            status.write(w.pages(7), b.statuses(), order, n);
+            status.write(w.pages(7), b.statuses(), STATUS_LABELS, order, n);
             queries.write(w.pages(8), b.queries(), null, order, n);
             warmup.write(w.pages(9), b.warmups(), order, n);
             w.endRowGroup(n);

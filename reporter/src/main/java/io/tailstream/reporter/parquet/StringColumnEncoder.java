@@ -6,9 +6,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -20,10 +18,10 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
- * Writes one required string (BYTE_ARRAY) column chunk of a flat schema, page by page, from an array of strings
- * read in a given row order. Made for columns of few distinct values that repeat over runs of rows (names, labels):
- * a string is looked up only where the row's string is not the previous row's instance, and turned into bytes once
- * per distinct value.
+ * Writes one required string (BYTE_ARRAY) column chunk of a flat schema, page by page, from string codes (indices
+ * into a table of distinct strings) read in a given row order. Made for columns of few distinct values that repeat
+ * over runs of rows (names, labels): a code is mapped to its dictionary id only where it differs from the previous
+ * row's, and each string is turned into bytes once per chunk.
  *
  * <p>Encodings: {@code RLE_DICTIONARY} data pages and a PLAIN dictionary page; from the page on which the
  * dictionary would pass 1 MiB, PLAIN data pages.
@@ -32,13 +30,10 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  */
 public final class StringColumnEncoder {
 
-    /** Up to this many entries a look-up scans them by identity, then by equality; beyond, a hash map. */
-    private static final int SCANNED_ENTRIES = 16;
-
     private final ColumnDescriptor column;
-    private final List<String> entries = new ArrayList<>();
     private final List<Binary> entryBytes = new ArrayList<>();
-    private final Map<String, Integer> ids = new HashMap<>();
+    /** Per code, its dictionary id + 1 in this chunk (0: not seen yet). */
+    private int[] idOfCode = new int[16];
     private final int[] pageIds = new int[Pages.ROWS];
     /** Per dictionary id, the last page whose statistics include it: each distinct value is compared once a page. */
     private int[] statsPage = new int[16];
@@ -60,18 +55,23 @@ public final class StringColumnEncoder {
         this.plain = new PlainValuesWriter(Pages.slabBytes(), Pages.MAX_DICTIONARY_BYTES, Pages.heap());
     }
 
-    /** Writes the chunk of rows {@code order[0..rows)}: row {@code k} is {@code values[order[k]]} (never null). */
-    public void write(PageWriter out, String[] values, int[] order, int rows) throws IOException {
-        entries.clear();
+    /**
+     * Writes the chunk of rows {@code order[0..rows)}: row {@code k} is {@code names[codes[order[k]]]}, which must
+     * not be null. Distinct codes must stand for distinct strings.
+     */
+    public void write(PageWriter out, int[] codes, String[] names, int[] order, int rows) throws IOException {
         entryBytes.clear();
+        if (idOfCode.length < names.length) {
+            idOfCode = new int[names.length];
+        }
+        Arrays.fill(idOfCode, 0);
         page = 0;
-        ids.clear();
         dictionaryBytes = 0;
         dictionaryOn = true;
         dictionaryEntries = 0;
         for (int first = 0; first < rows; first += Pages.ROWS) {
             int pageRows = Math.min(Pages.ROWS, rows - first);
-            writePage(out, values, order, first, pageRows);
+            writePage(out, codes, names, order, first, pageRows);
         }
         if (dictionaryEntries > 0) {
             out.writeDictionaryPage(new DictionaryPage(BytesInput.from(plainDictionary()), dictionaryEntries,
@@ -79,22 +79,21 @@ public final class StringColumnEncoder {
         }
     }
 
-    private void writePage(PageWriter out, String[] values, int[] order, int first, int pageRows)
+    private void writePage(PageWriter out, int[] codes, String[] names, int[] order, int first, int pageRows)
             throws IOException {
         Statistics<?> stats = Statistics.createStats(column.getPrimitiveType());
         page++;
-        int before = entries.size();
-        String previous = null;
+        int before = entryBytes.size();
+        int previousCode = -1;
         int previousId = -1;
         for (int k = 0; k < pageRows; k++) {
-            String s = values[order[first + k]];
-            if (s != previous) {
-                if (s == null) {
-                    throw new IllegalArgumentException("column " + column + " is required, row " + (first + k)
-                            + " is null");
+            int code = codes[order[first + k]];
+            if (code != previousCode) {
+                previousCode = code;
+                previousId = idOfCode[code] - 1;
+                if (previousId < 0) {
+                    previousId = add(code, names);
                 }
-                previousId = idOf(s);
-                previous = s;
                 if (statsPage[previousId] != page) {
                     statsPage[previousId] = page;
                     stats.updateStats(entryBytes.get(previousId));
@@ -108,8 +107,8 @@ public final class StringColumnEncoder {
         }
         if (dictionaryOn) {
             out.writePageV2(pageRows, 0, pageRows, BytesInput.empty(), BytesInput.empty(), Encoding.RLE_DICTIONARY,
-                    Pages.dictionaryIds(rle, pageIds, pageRows, entries.size()), stats);
-            dictionaryEntries = entries.size();
+                    Pages.dictionaryIds(rle, pageIds, pageRows, entryBytes.size()), stats);
+            dictionaryEntries = entryBytes.size();
             return;
         }
         plain.reset();
@@ -120,29 +119,15 @@ public final class StringColumnEncoder {
                 BytesInput.from(plain.getBytes().toByteArray()), stats);
     }
 
-    private int idOf(String s) {
-        if (entries.size() <= SCANNED_ENTRIES) {
-            for (int id = 0; id < entries.size(); id++) {
-                if (entries.get(id) == s) {
-                    return id;
-                }
-            }
-            for (int id = 0; id < entries.size(); id++) {
-                if (entries.get(id).equals(s)) {
-                    return id;
-                }
-            }
-        } else {
-            Integer id = ids.get(s);
-            if (id != null) {
-                return id;
-            }
+    private int add(int code, String[] names) {
+        String s = names[code];
+        if (s == null) {
+            throw new IllegalArgumentException("column " + column + " is required, code " + code + " has no string");
         }
-        int id = entries.size();
+        int id = entryBytes.size();
         Binary bytes = Binary.fromConstantByteArray(s.getBytes(StandardCharsets.UTF_8));
-        entries.add(s);
         entryBytes.add(bytes);
-        ids.put(s, id);
+        idOfCode[code] = id + 1;
         if (id == statsPage.length) {
             statsPage = Arrays.copyOf(statsPage, id * 2);
         }

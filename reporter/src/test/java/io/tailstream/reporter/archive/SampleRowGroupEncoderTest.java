@@ -31,7 +31,7 @@ class SampleRowGroupEncoderTest {
         ColumnFileWriter closed = SampleRowGroupEncoder.open(dir.resolve("a.parquet"));
         closed.close(); // its page writers are gone: the row group cannot be written
         SampleColumns rows = encoder.takeBuffer();
-        rows.add(1, "p", 0, "op", 10, 5, 10, SampleStatus.OK, 1, false, false);
+        rows.add(1, rows.code("p"), 0, rows.code("op"), 10, 5, 10, SampleStatus.OK, 1, false, false);
 
         encoder.submit(closed, rows);
 
@@ -41,7 +41,7 @@ class SampleRowGroupEncoderTest {
         ColumnFileWriter other = SampleRowGroupEncoder.open(dir.resolve("b.parquet"));
         SampleColumns more = encoder.takeBuffer();
         assertThat(more).as("the failed row group's buffer went back to the pool").isSameAs(rows);
-        more.add(1, "p", 1, "op", 11, 5, 11, SampleStatus.OK, 1, false, false);
+        more.add(1, more.code("p"), 1, more.code("op"), 11, 5, 11, SampleStatus.OK, 1, false, false);
         assertThatThrownBy(() -> encoder.submit(other, more)).isInstanceOf(IOException.class);
         other.close();
     }

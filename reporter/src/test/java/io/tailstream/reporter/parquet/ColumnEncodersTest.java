@@ -190,7 +190,8 @@ class ColumnEncodersTest {
     private static void writeEncoded(Path file, List<R> source, int[] order, int[] groupEnds) throws IOException {
         int n = source.size();
         int[] a = new int[n];
-        String[] s = new String[n];
+        int[] s = new int[n];
+        List<String> names = new ArrayList<>();
         long[] seq = new long[n];
         long[] ts = new long[n];
         long[] lat = new long[n];
@@ -200,7 +201,10 @@ class ColumnEncodersTest {
         for (int i = 0; i < n; i++) {
             R r = source.get(i);
             a[i] = r.a();
-            s[i] = r.s();
+            if (!names.contains(r.s())) {
+                names.add(r.s());
+            }
+            s[i] = names.indexOf(r.s());
             seq[i] = r.seq();
             ts[i] = r.ts();
             lat[i] = r.lat();
@@ -222,7 +226,7 @@ class ColumnEncodersTest {
                 int[] group = Arrays.copyOfRange(order, from, end);
                 int rows = end - from;
                 ea.write(w.pages(0), a, null, group, rows);
-                es.write(w.pages(1), s, group, rows);
+                es.write(w.pages(1), s, names.toArray(String[]::new), group, rows);
                 eseq.write(w.pages(2), seq, null, group, rows);
                 ets.write(w.pages(3), ts, null, group, rows);
                 elat.write(w.pages(4), lat, null, group, rows);
