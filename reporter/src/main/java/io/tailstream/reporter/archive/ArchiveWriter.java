@@ -103,7 +103,7 @@ public final class ArchiveWriter implements AutoCloseable {
     private final int rollRows;
     private final int rowGroupRows;
     private final Committer committer;
-    /** Encodes some of each samples row group's columns while the calling thread encodes the others. */
+    /** Sorts and encodes samples row groups while the calling thread polls and decodes the next. */
     private final ExecutorService encoder = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "tailstream-archive-encoder");
         t.setDaemon(true);
@@ -372,8 +372,8 @@ public final class ArchiveWriter implements AutoCloseable {
     }
 
     /**
-     * One instance per distinct producer id and op name: every block decodes its own copies, and the samples writer
-     * turns strings into Parquet bytes by identity.
+     * One instance per distinct producer id and op name: every block decodes its own copies, and the samples buffer
+     * finds a string's code by identity first.
      */
     private String canonical(String s) {
         String c = canonicalStrings.get(s);

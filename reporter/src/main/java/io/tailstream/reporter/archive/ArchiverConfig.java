@@ -16,9 +16,9 @@ import java.util.Objects;
  * @param rollRows         a topic partition's rows are written into files and committed when it holds this many
  *                         rows (the files' size); at most 1,000,000
  * @param rowGroupRows     samples sorted and written per Parquet row group: what bounds the archiver's memory
- *                         (about 64 bytes per row for each samples file being written: one per samples partition,
- *                         two for a moment when a run ends in mid-file), whatever the rate, roll interval or file
- *                         size; at most 16 Mi
+ *                         (about 54 bytes per row for each samples file being written, one per samples partition,
+ *                         two for a moment when a run ends in mid-file, and for the row group being encoded; 20
+ *                         more for sorting it), whatever the rate, roll interval or file size; at most 16 Mi
  * @param kafkaProperties  extra consumer properties (security settings, ...); may not override the ones the
  *                         archiver's guarantees rest on (auto commit, isolation level, deserializers)
  */

@@ -3,7 +3,6 @@ package io.tailstream.reporter.parquet;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,12 +25,12 @@ import org.apache.parquet.schema.MessageType;
  * reads as one written by {@link ParquetTableWriter} does.
  *
  * <p>Memory: the compressed pages of the current row group only; {@link #endRowGroup(long)} writes them out and
- * frees them. Columns may be split into groups that separate threads fill (see {@link #open}).
+ * frees them.
  *
  * <p>Usage: for each row group, every column's chunk written to its {@link #pages(int) page writer}, then {@link
  * #endRowGroup(long)}; {@link #close()} writes the footer.
  *
- * <p>Not thread safe, except that each column group may be filled by its own thread between row groups.
+ * <p>Not thread safe (the page writers share one compressor).
  */
 public final class ColumnFileWriter implements Closeable {
 
@@ -45,53 +44,28 @@ public final class ColumnFileWriter implements Closeable {
             .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_2_0)
             .build();
     private final HadoopFreeCodecFactory codecs = new HadoopFreeCodecFactory();
+    private final BytesInputCompressor compressor = codecs.getCompressor(CompressionCodecName.ZSTD);
     private final ParquetFileWriter fileWriter;
-    private final Map<String, String> metadata;
-    private final Group[] groups;
+    private final Map<String, String> metadata = new HashMap<>();
     private final PageWriter[] pageWriters;
+    private ColumnChunkPageWriteStore pageStore;
     private long rows;
     private boolean closed;
 
-    private ColumnFileWriter(Path file, MessageType schema, int[] groupStarts) throws IOException {
+    private ColumnFileWriter(Path file, MessageType schema) throws IOException {
         this.file = file;
         this.schema = schema;
-        int columns = schema.getFieldCount();
-        if (groupStarts.length == 0 || groupStarts[0] != 0) {
-            throw new IllegalArgumentException("column groups must start at column 0, were "
-                    + Arrays.toString(groupStarts));
-        }
-        this.groups = new Group[groupStarts.length];
-        for (int g = 0; g < groupStarts.length; g++) {
-            int from = groupStarts[g];
-            int to = g + 1 < groupStarts.length ? groupStarts[g + 1] : columns;
-            if (to <= from || to > columns) {
-                throw new IllegalArgumentException("column groups " + Arrays.toString(groupStarts)
-                        + " do not split " + columns + " columns into non-empty ranges");
-            }
-            // a flat schema's fields are its columns; a group is a contiguous run of them, so flushing the groups
-            // in order writes the column chunks in schema order, as the format requires
-            groups[g] = new Group(new MessageType(schema.getName(), schema.getFields().subList(from, to)), from);
-        }
         this.fileWriter = new ParquetFileWriter(new LocalOutputFile(file), schema, ParquetFileWriter.Mode.OVERWRITE,
                 ROW_GROUP_BYTES_HINT, 0, null, props);
-        this.metadata = new HashMap<>();
         this.metadata.put(CREATED_BY_KEY, "tailstream");
-        this.pageWriters = new PageWriter[columns];
+        this.pageWriters = new PageWriter[schema.getColumns().size()];
         fileWriter.start();
-        for (Group g : groups) {
-            g.start();
-        }
+        startRowGroup();
     }
 
-    /**
-     * Creates (or overwrites) {@code file}.
-     *
-     * @param groupStarts the first column of each column group, ascending from 0 ({@code 0} alone: one group). Each
-     *                    group has its own page writers and compressor, so different threads may write the chunks
-     *                    of different groups of the same row group at once (one thread per group)
-     */
-    public static ColumnFileWriter open(Path file, MessageType schema, int... groupStarts) throws IOException {
-        return new ColumnFileWriter(file, schema, groupStarts.length == 0 ? new int[] {0} : groupStarts);
+    /** Creates (or overwrites) {@code file}. */
+    public static ColumnFileWriter open(Path file, MessageType schema) throws IOException {
+        return new ColumnFileWriter(file, schema);
     }
 
     /** The column at {@code index} in schema order, for its encoder. */
@@ -122,14 +96,11 @@ public final class ColumnFileWriter implements Closeable {
             return;
         }
         fileWriter.startBlock(groupRows);
-        for (Group g : groups) {
-            g.flushTo(fileWriter);
-        }
+        pageStore.flushToFileWriter(fileWriter);
         fileWriter.endBlock();
         rows += groupRows;
-        for (Group g : groups) {
-            g.start();
-        }
+        releasePages();
+        startRowGroup();
     }
 
     /** Writes the footer (the last row group must have been ended). The file is complete only after this returns. */
@@ -142,44 +113,24 @@ public final class ColumnFileWriter implements Closeable {
         try {
             fileWriter.end(metadata);
         } finally {
-            for (Group g : groups) {
-                g.release();
-            }
+            releasePages();
             codecs.release();
         }
     }
 
-    /** A contiguous run of columns with their own page store and compressor. */
-    private final class Group {
-        final MessageType schema;
-        final int firstColumn;
-        final BytesInputCompressor compressor = codecs.getCompressor(CompressionCodecName.ZSTD);
-        ColumnChunkPageWriteStore pageStore;
-
-        Group(MessageType schema, int firstColumn) {
-            this.schema = schema;
-            this.firstColumn = firstColumn;
+    private void startRowGroup() {
+        pageStore = new ColumnChunkPageWriteStore(compressor, schema, new HeapByteBufferAllocator(),
+                props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled());
+        List<ColumnDescriptor> columns = schema.getColumns();
+        for (int i = 0; i < columns.size(); i++) {
+            pageWriters[i] = pageStore.getPageWriter(columns.get(i));
         }
+    }
 
-        void start() {
-            pageStore = new ColumnChunkPageWriteStore(compressor, schema, new HeapByteBufferAllocator(),
-                    props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled());
-            List<ColumnDescriptor> columns = schema.getColumns();
-            for (int i = 0; i < columns.size(); i++) {
-                pageWriters[firstColumn + i] = pageStore.getPageWriter(columns.get(i));
-            }
-        }
-
-        void flushTo(ParquetFileWriter w) throws IOException {
-            pageStore.flushToFileWriter(w);
-            release();
-        }
-
-        void release() {
-            if (pageStore != null) {
-                pageStore.close();
-                pageStore = null;
-            }
+    private void releasePages() {
+        if (pageStore != null) {
+            pageStore.close();
+            pageStore = null;
         }
     }
 }

@@ -48,11 +48,6 @@ final class LongDictionary {
         return size;
     }
 
-    /** The value of id {@code id}. */
-    long value(int id) {
-        return values[id];
-    }
-
     void clear() {
         Arrays.fill(slotIds, 0);
         size = 0;

@@ -213,7 +213,7 @@ class ColumnEncodersTest {
             b[i] = r.b();
         }
         Set<String> noDictionary = SCHEMA.noDictionaryColumns();
-        try (ColumnFileWriter w = ColumnFileWriter.open(file, SCHEMA.messageType(), 0, 3)) {
+        try (ColumnFileWriter w = ColumnFileWriter.open(file, SCHEMA.messageType())) {
             LongColumnEncoder ea = new LongColumnEncoder(w.column(0), !noDictionary.contains("a"));
             StringColumnEncoder es = new StringColumnEncoder(w.column(1));
             LongColumnEncoder eseq = new LongColumnEncoder(w.column(2), !noDictionary.contains("seq"));
