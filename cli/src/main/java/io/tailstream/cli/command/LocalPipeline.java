@@ -28,6 +28,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The whole pipeline on this machine: an in-process broker, the aggregator, a producer run, then the archiver and
@@ -36,11 +38,24 @@ import java.util.Map;
  * <p>After the run it proves the pipeline lost and duplicated nothing: samples acknowledged by Kafka = samples
  * counted in the aggregator's windows = sample rows archived, and every block sequence archived exactly once.
  * A mismatch is a failure, reported with the counts.
+ *
+ * <p>The broker and the aggregator share the machine with the database and the load generator, and must take as
+ * little of their CPU as they can: they run at a lower OS priority ({@link LowerPriority}) and on code the quick
+ * JIT compiler alone compiled ({@link PipelineCompilation}), the broker with one thread per pool
+ * ({@link EmbeddedKafka#startBesideLoad()}) and the aggregator committing every {@link #COMMIT_INTERVAL}. During
+ * a step they may fall behind; the samples wait in Kafka and the aggregator catches up before the archiver runs.
  */
 final class LocalPipeline implements AutoCloseable {
 
     /** Partitions of the samples and windows topics: more than one, so the repartitioning path is always used. */
     static final int PARTITIONS = 2;
+    /**
+     * The aggregator's commit interval. Under exactly-once a commit is a Kafka transaction (markers on every output
+     * partition, the offsets, several round trips): Streams' 100 ms makes the broker beside the database busy for
+     * windows nobody reads before the run ends. Nothing is lost by committing less often; windows only become
+     * visible up to a second later.
+     */
+    static final Duration COMMIT_INTERVAL = Duration.ofSeconds(1);
     /** How long to wait for the last windows after the producer finished (window + grace is 3 s by default). */
     static final Duration AGGREGATION_TIMEOUT = Duration.ofSeconds(60);
 
@@ -58,13 +73,24 @@ final class LocalPipeline implements AutoCloseable {
 
     static LocalPipeline start(PrintStream console) {
         console.println("starting the in-process Kafka broker and the aggregator ...");
-        EmbeddedKafka kafka = EmbeddedKafka.start();
+        PipelineCompilation.apply();
+        try {
+            // every thread of the broker and of the aggregator inherits the start thread's lower priority
+            return LowerPriority.get("tailstream-pipeline-start", () -> startStages(console));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserFacingException("interrupted while starting the local pipeline", e);
+        }
+    }
+
+    private static LocalPipeline startStages(PrintStream console) {
+        EmbeddedKafka kafka = EmbeddedKafka.startBesideLoad();
         Aggregator aggregator = null;
         Path stateDir = null;
         try {
             TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(PARTITIONS));
             stateDir = Files.createTempDirectory("tailstream-streams-");
-            aggregator = Aggregator.start(kafka.bootstrapServers(), AggregatorConfig.defaults(), stateDir);
+            aggregator = Aggregator.start(kafka.bootstrapServers(), aggregatorConfig(), stateDir);
             if (!aggregator.awaitRunning(Duration.ofSeconds(60))) {
                 throw new UserFacingException("the aggregator did not reach RUNNING within 60 s (state "
                         + aggregator.state() + ")");
@@ -81,6 +107,18 @@ final class LocalPipeline implements AutoCloseable {
             closeQuietly(aggregator, kafka);
             throw e;
         }
+    }
+
+    /**
+     * The aggregator's defaults, committing every {@link #COMMIT_INTERVAL}, its producer with one request in flight
+     * per connection. Under exactly-once the first write of a transaction to a partition may meet the previous
+     * transaction still completing (CONCURRENT_TRANSACTIONS, which the client retries); batches already sent behind
+     * it are refused as out of sequence and retried as well, and the broker logs each refusal as an error. With one
+     * request in flight nothing is sent behind a retried batch; the aggregator's output beside a step is small.
+     */
+    static AggregatorConfig aggregatorConfig() {
+        return AggregatorConfig.defaults().withCommitInterval(COMMIT_INTERVAL).withClientOverrides(Map.of(
+                StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), "1"));
     }
 
     String bootstrapServers() {

@@ -54,11 +54,31 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Starts a broker with a temporary log directory that is deleted on close. */
     public static EmbeddedKafka start() {
+        return start(temporaryLogDir(), true);
+    }
+
+    private static Path temporaryLogDir() {
         try {
-            return start(Files.createTempDirectory("tailstream-kafka-"), true);
+            return Files.createTempDirectory("tailstream-kafka-");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary Kafka log directory", e);
         }
+    }
+
+    /**
+     * Starts a broker with a temporary log directory that is deleted on close, sized for a machine it shares with
+     * the database and the load it records (a local {@code run}): one network thread, one request handler thread
+     * and one background thread instead of Kafka's 3, 8 and 10. A local run sends the broker a few requests per
+     * second per client; more threads only add wake-ups on cores the database needs.
+     */
+    public static EmbeddedKafka startBesideLoad() {
+        Path dir = temporaryLogDir();
+        int[] free = freePorts(2);
+        Properties p = KafkaNodeConfig.properties(1, free[0], free[1], "1@127.0.0.1:" + free[1], dir, 1);
+        p.put("num.network.threads", "1");
+        p.put("num.io.threads", "1");
+        p.put("background.threads", "1");
+        return startOn(p, dir, true, free[0], free[1], null);
     }
 
     /**
@@ -104,12 +124,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         if (user == null || user.isBlank() || user.contains("\"") || password == null || password.contains("\"")) {
             throw new IllegalArgumentException("SASL user and password must be non-empty and free of quotes");
         }
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("tailstream-kafka-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a temporary Kafka log directory", e);
-        }
+        Path dir = temporaryLogDir();
         int[] free = freePorts(3);
         Properties p = KafkaNodeConfig.properties(1, free[0], free[1], "1@127.0.0.1:" + free[1], dir, 1);
         p.put("listeners", p.get("listeners") + ",SASL_PLAINTEXT://127.0.0.1:" + free[2]);

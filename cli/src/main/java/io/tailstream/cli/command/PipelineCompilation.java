@@ -1,0 +1,73 @@
+package io.tailstream.cli.command;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import javax.management.JMException;
+import javax.management.ObjectName;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the optimising JIT compiler (C2) off the local pipeline's code: the broker, the Kafka clients and Streams,
+ * Scala's library and the aggregator's topology run on code compiled by the quick compiler (C1) only.
+ *
+ * <p>Beside the load, the in-process pipeline handles a few thousand samples per second, far below what C1 code
+ * does; yet its code paths warm up slowly and C2 compiles them for minutes, on cores the database and the load
+ * generator need. The load generator's own code and JDBC drivers, and the archiver after the run, still get C2.
+ * Applied as a HotSpot compiler directive ({@code jcmd Compiler.directives_add}, JEP 165) through the JVM's
+ * diagnostic command bean; on a JVM without it nothing changes and a debug line says so.
+ */
+final class PipelineCompilation {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineCompilation.class);
+    /** Class name prefixes (internal form) of the code that runs in the pipeline's stages. */
+    static final List<String> PIPELINE_PACKAGES = List.of("kafka/", "org/apache/kafka/", "scala/",
+            "io/tailstream/aggregator/");
+    private static final String BEAN = "com.sun.management:type=DiagnosticCommand";
+    /** Whether this JVM holds the directive: added once, as the JVM's directive stack is bounded. */
+    private static boolean applied; // guarded by the class
+
+    private PipelineCompilation() {
+    }
+
+    /** The directive: C2 excluded for every method of the pipeline's packages. */
+    static String directive() {
+        return "[{ match: [" + PIPELINE_PACKAGES.stream().map(p -> "\"" + p + "*.*\"")
+                .collect(Collectors.joining(", ")) + "], c2: { Exclude: true } }]";
+    }
+
+    /** Adds the directive to this JVM unless it holds it already; returns whether the JVM holds it. */
+    static synchronized boolean apply() {
+        if (applied) {
+            return true;
+        }
+        Path file = null;
+        try {
+            file = Files.createTempFile("tailstream-compiler-directives-", ".json");
+            Files.writeString(file, directive(), StandardCharsets.UTF_8);
+            Object out = ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName(BEAN),
+                    "compilerDirectivesAdd", new Object[] {new String[] {file.toString()}},
+                    new String[] {String[].class.getName()});
+            String reply = String.valueOf(out).strip();
+            applied = reply.startsWith("1 compiler directives added");
+            LOG.debug("compiler directive for the pipeline's packages: {}", reply);
+            return applied;
+        } catch (IOException | JMException | RuntimeException e) {
+            LOG.debug("cannot add the pipeline's compiler directive ({}): C2 compiles its code as usual", e.toString());
+            return false;
+        } finally {
+            if (file != null) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    LOG.debug("cannot delete {}: {}", file, e.toString());
+                }
+            }
+        }
+    }
+}
