@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -19,10 +20,12 @@ import org.slf4j.event.Level;
  * retry during an outage: the Kafka clients ({@code org.apache.kafka.clients}, e.g. NetworkClient's {@code
  * Connection to node 1 ... could not be established} every reconnect backoff), the connection pool
  * ({@code com.zaxxer.hikari}, e.g. {@code Connection ... marked as broken} per killed connection) and the
- * producer's round-trip probe of a target that is away ({@code health probe}). Their first
- * warning prints one line ({@code WARN Kafka client: <message> (repeats are counted until they stop)}); the ones
- * after it are counted; once none came for {@link #QUIET_NANOS}, or when the process ends, one line gives the count
- * and the last message. Thread safe (synchronized; warnings are rare).
+ * producer's round-trip probe of a target that is away ({@code health probe}), and the producer's spool, which
+ * sends a control event again once per retry while Kafka is away ({@code spool}; its errors, such as blocks left
+ * undelivered at exit, are never folded). Their first warning prints one line ({@code WARN Kafka client: <message>
+ * (repeats are counted until they stop)}); the ones after it are counted; once none came for {@link #QUIET_NANOS},
+ * or when the process ends, one line gives the count and the last message. Thread safe (synchronized; warnings
+ * are rare).
  */
 final class LogSummary {
 
@@ -32,11 +35,13 @@ final class LogSummary {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT);
 
     /** Library warnings summarized, by logger name prefix, with the name the lines give them. */
-    private static final Map<String, String> FAMILIES = Map.of(
-            "org.apache.kafka.clients", "Kafka client",
-            "com.zaxxer.hikari", "connection pool",
+    private static final List<Family> FAMILIES = List.of(
+            new Family("org.apache.kafka.clients", "Kafka client", Level.ERROR),
+            new Family("com.zaxxer.hikari", "connection pool", Level.ERROR),
             // its round-trip probe fails once a second while a target is away
-            "io.tailstream.producer.health.ClientHealthMonitor", "health probe");
+            new Family("io.tailstream.producer.health.ClientHealthMonitor", "health probe", Level.ERROR),
+            // control events are sent again once per retry while Kafka is away; what is lost is an error, shown
+            new Family("io.tailstream.producer.emit.SpoolingTransport", "spool", Level.WARN));
 
     private final Supplier<PrintStream> out;
     private final LongSupplier nanoTime;
@@ -62,7 +67,7 @@ final class LogSummary {
 
     /** One log call at {@code level} of logger {@code logger}. */
     synchronized void log(String logger, Level level, String message, Throwable throwable) {
-        String family = family(logger);
+        String family = family(logger, level);
         if (family != null && dropped(logger, message)) {
             return;
         }
@@ -140,10 +145,11 @@ final class LogSummary {
         ps.flush();
     }
 
-    private static String family(String logger) {
-        for (Map.Entry<String, String> e : FAMILIES.entrySet()) {
-            if (logger.startsWith(e.getKey())) {
-                return e.getValue();
+    /** The family whose lines of {@code level} from {@code logger} are summarized, or null: printed as they come. */
+    private static String family(String logger, Level level) {
+        for (Family f : FAMILIES) {
+            if (logger.startsWith(f.loggerPrefix()) && level.toInt() <= f.mostSevereFolded().toInt()) {
+                return f.name();
             }
         }
         return null;
@@ -167,6 +173,14 @@ final class LogSummary {
         String msg = t.getMessage() == null ? "" : t.getMessage().strip();
         int nl = msg.indexOf('\n');
         return t.getClass().getSimpleName() + (msg.isEmpty() ? "" : ": " + (nl > 0 ? msg.substring(0, nl) : msg));
+    }
+
+    /**
+     * Loggers whose repeated lines are summarized.
+     *
+     * @param mostSevereFolded lines of this level and milder are summarized, more severe ones printed each
+     */
+    private record Family(String loggerPrefix, String name, Level mostSevereFolded) {
     }
 
     /** A run of warnings of one family. */

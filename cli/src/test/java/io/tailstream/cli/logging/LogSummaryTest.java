@@ -16,6 +16,7 @@ class LogSummaryTest {
 
     static final String NETWORK_CLIENT = "org.apache.kafka.clients.NetworkClient";
     static final String HIKARI = "com.zaxxer.hikari.pool.ProxyConnection";
+    static final String SPOOL = "io.tailstream.producer.emit.SpoolingTransport";
 
     final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
@@ -70,14 +71,33 @@ class LogSummaryTest {
     void separateFamilies_separateBursts_otherLoggers_oneLineEach() {
         summary.log(NETWORK_CLIENT, Level.WARN, "broker gone", null);
         summary.log(HIKARI, Level.ERROR, "pool gone", new ConnectException("Connection refused"));
-        summary.log("io.tailstream.producer.emit.SpoolingTransport", Level.WARN, "spooling", null);
-        summary.log("io.tailstream.producer.emit.SpoolingTransport", Level.WARN, "spooling", null);
+        summary.log("io.tailstream.producer.emit.BlockEmitter", Level.WARN, "slow", null);
+        summary.log("io.tailstream.producer.emit.BlockEmitter", Level.WARN, "slow", null);
         assertThat(lines()).containsExactly(
                 "WARN Kafka client: broker gone (repeats are counted until they stop)",
                 "ERROR connection pool: pool gone (ConnectException: Connection refused) (repeats are counted until"
                         + " they stop)",
-                "WARN SpoolingTransport - spooling",
-                "WARN SpoolingTransport - spooling");
+                "WARN BlockEmitter - slow",
+                "WARN BlockEmitter - slow");
+    }
+
+    @Test
+    void spoolRetriesWhileKafkaIsAway_summarized_butItsErrorsPrintedEach() {
+        for (int i = 0; i < 7; i++) {
+            now = TimeUnit.SECONDS.toNanos(i);
+            summary.log(SPOOL, Level.WARN, "control event not acknowledged by Kafka (TimeoutException): sending it"
+                    + " again", null);
+        }
+        summary.log(SPOOL, Level.ERROR, "closing with 3 control events not delivered (file c.spool kept)", null);
+        summary.log(SPOOL, Level.ERROR, "closing with 12 blocks still spooled in /s (file kept)", null);
+        summary.endAll();
+        assertThat(lines()).containsExactly(
+                "WARN spool: control event not acknowledged by Kafka (TimeoutException): sending it again (repeats"
+                        + " are counted until they stop)",
+                "ERROR SpoolingTransport - closing with 3 control events not delivered (file c.spool kept)",
+                "ERROR SpoolingTransport - closing with 12 blocks still spooled in /s (file kept)",
+                "WARN spool: 7 warnings in 6.0 s, none until exit (last: control event not acknowledged by Kafka"
+                        + " (TimeoutException): sending it again)");
     }
 
     @Test
