@@ -8,6 +8,8 @@ import io.tailstream.reporter.HistoryEvents;
 import io.tailstream.reporter.SyntheticRun;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.Topics;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -62,8 +65,12 @@ class ArchiverIntegrationTest {
     }
 
     private static void produce(SyntheticRun run) throws Exception {
+        produce(kafka.bootstrapServers(), run);
+    }
+
+    private static void produce(String bootstrapServers, SyntheticRun run) throws Exception {
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
@@ -120,7 +127,7 @@ class ArchiverIntegrationTest {
             assertThat(count(st, "SELECT count(*) FROM summaries" + where)).isEqualTo(run.steps.size());
             assertThat(count(st, "SELECT sum(count) FROM summaries" + where))
                     .isEqualTo(1001L * run.steps.size());
-            assertThat(count(st, "SELECT count(*) FROM steps" + where)).isEqualTo(2);
+            assertThat(count(st, "SELECT count(*) FROM steps" + where)).isEqualTo(run.steps.size());
             assertThat(count(st, "SELECT sum(samples_sent) FROM steps" + where)).isEqualTo(run.rows.size());
             assertThat(count(st, "SELECT samples_sent FROM runs" + where)).isEqualTo(run.rows.size());
         }
@@ -153,8 +160,10 @@ class ArchiverIntegrationTest {
     void restartAfterLostCommit_rewritesSameFilesInsteadOfDuplicating() throws Exception {
         SyntheticRun run = run("it-replay", 2);
         produce(run);
-        ArchiveSummary first = Archiver.archiveUntilCaughtUp(config("replay"));
+        // smaller files than the replay would write by itself: it only repeats their names by following their bounds
+        ArchiveSummary first = Archiver.archiveUntilCaughtUp(config("replay").withRollRows(2_000));
         assertArchiveHoldsExactly(run);
+        Map<Path, byte[]> firstFiles = files();
 
         // as if the archiver crashed after moving its files into place but before committing: offsets back to 0
         Properties p = new Properties();
@@ -175,7 +184,50 @@ class ArchiverIntegrationTest {
 
         assertThat(replay.filesWritten()).isEqualTo(first.filesWritten());
         assertThat(replay.rowsByDataset()).isEqualTo(first.rowsByDataset());
+        assertThat(files().keySet()).isEqualTo(firstFiles.keySet());
         assertArchiveHoldsExactly(run);
+    }
+
+    /**
+     * A second cluster with the same topics, archived into the same directory (a local run's new in-process broker, a
+     * rebuilt cluster): the first cluster's files lie beyond the second's committed offsets, but are no interrupted
+     * flush of its partitions, so they are neither replayed nor replaced.
+     */
+    @Test
+    void anotherCluster_sameTopicsSameDirectory_archivesItsRecordsOnce_leavesEarlierFilesAlone() throws Exception {
+        SyntheticRun first = run("it-cluster-a", 4);
+        produce(first);
+        assertThat(Archiver.archiveUntilCaughtUp(config("clusters")).blocksConsistent()).isTrue();
+        Map<Path, byte[]> before = files();
+
+        // fewer records than the first cluster's partitions hold: its files reach beyond this cluster's end offsets
+        SyntheticRun second = new SyntheticRun("it-cluster-b", 5, List.of("producer-c", "producer-d"), List.of(
+                new SyntheticRun.StepSpec("h2-mem", "oltp_point_select", 2, 1, 1, 500, 500)), 500, PARTITIONS,
+                1_750_000_900_000L);
+        ArchiveSummary summary;
+        try (EmbeddedKafka other = EmbeddedKafka.start()) {
+            TopicProvisioner.ensure(other.bootstrapServers(), Topics.all(PARTITIONS));
+            produce(other.bootstrapServers(), second);
+            summary = Archiver.archiveUntilCaughtUp(ArchiverConfig.of(other.bootstrapServers(), archive)
+                    .withGroupId("clusters"));
+        }
+
+        assertThat(summary.samplesSeen()).isEqualTo(second.rows.size());
+        assertThat(summary.blockChecks()).extracting(BlockCheck::runId).containsOnly(second.runId);
+        assertThat(summary.blocksConsistent()).as(summary.blockChecks().toString()).isTrue();
+        Map<Path, byte[]> after = files();
+        assertThat(after).hasSizeGreaterThan(before.size());
+        before.forEach((file, content) -> assertThat(after.get(file)).as("%s unchanged", file).isEqualTo(content));
+        assertArchiveHoldsExactly(second);
+    }
+
+    /** Every file of the archive and its content. */
+    private Map<Path, byte[]> files() throws IOException {
+        Map<Path, byte[]> out = new TreeMap<>();
+        for (Path file : ArchiveLayout.runFiles(archive)) {
+            out.put(file, Files.readAllBytes(file));
+        }
+        return out;
     }
 
     @Test
