@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  *
  * A file read from a topic is named after the topic, partition and the first and last offset it covers
  * (zero-padded to 19 digits so names sort by offset). The name is deterministic: re-archiving the same offset
- * range after a crash replaces the file rather than adding a second copy. Run ids are written into directory
+ * range after a crash replaces the file rather than adding a second copy. Offsets start again at 0 on a new cluster or
+ * a topic created again, so the file's footer records which incarnation of the topic they belong to ({@code
+ * TopicIncarnation}); derived files ({@code steps.parquet}, ...) record none. Run ids are written into directory
  * names as they are when they consist of {@code [A-Za-z0-9._:+-]}; any other byte is percent-encoded.
  *
  * <p>Stateless and thread safe.

@@ -52,6 +52,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +64,9 @@ import org.slf4j.LoggerFactory;
  * <p>Exactly-once protocol (see {@link Archiver}): per partition, buffer; on flush write one file per run and
  * dataset named after the offset range, atomically; recompute derived datasets; then hand the next offsets to the
  * {@link Committer}. {@link #addPartition} arms the replay boundaries that make a restart after a crash rewrite
- * the same file names.
+ * the same file names. Files record the {@code TopicIncarnation} they were read from, so files of another
+ * incarnation of a topic (another cluster, or the topic created again) are never taken for a flush to repeat, nor
+ * replaced.
  *
  * <p>Not thread safe: one thread feeds and flushes.
  */
@@ -189,14 +192,23 @@ public final class ArchiveWriter implements AutoCloseable {
      * already in the archive for offsets at or after it come from a flush whose commit was lost (this archiver's or
      * the partition's previous owner's: the directory is listed now, not at start): their end offsets become flush
      * boundaries, so re-archiving replaces them under the same names. Temporary files an earlier owner of the
-     * partition left are deleted.
+     * partition left are deleted. The writer is not told which incarnation of the topic the records come from (for
+     * tests and tools that feed records without a cluster): its files record none, and every file of the partition
+     * counts as its own.
      */
     public void addPartition(TopicPartition tp, long startOffset) {
-        addPartitions(Map.of(tp, startOffset));
+        addPartitions(Map.of(tp, startOffset), Map.of());
     }
 
-    /** {@link #addPartition} for several partitions at once (one listing of the archive). */
-    public void addPartitions(Map<TopicPartition, Long> startOffsets) {
+    /**
+     * {@link #addPartition} for several partitions at once (one listing of the archive), told where their records
+     * come from. A file whose footer records another incarnation of the topic holds other records under the same
+     * offsets: it is left alone. A file that records none (written before files did) counts as the partition's own.
+     *
+     * @param incarnations per topic, the incarnation its records come from, recorded in every file written from it;
+     *                     a topic without one writes files that record none, and takes every file as its own
+     */
+    void addPartitions(Map<TopicPartition, Long> startOffsets, Map<String, TopicIncarnation> incarnations) {
         Set<String> tags = new TreeSet<>();
         startOffsets.keySet().forEach(tp -> tags.add(tp.topic() + "-p" + tp.partition()));
         try {
@@ -211,9 +223,12 @@ public final class ArchiveWriter implements AutoCloseable {
         for (Map.Entry<TopicPartition, Long> e : startOffsets.entrySet()) {
             TopicPartition tp = e.getKey();
             long startOffset = e.getValue();
+            TopicIncarnation incarnation = incarnations.get(tp.topic());
             removePartitions(List.of(tp));
-            pending.put(tp, new PendingPartition(tp));
+            pending.put(tp, new PendingPartition(tp, incarnation));
             TreeSet<Long> boundaries = new TreeSet<>();
+            Set<TopicIncarnation> others = new TreeSet<>(Comparator.comparing(TopicIncarnation::toString));
+            int othersFiles = 0;
             for (Path file : files) {
                 Optional<SourceRange> parsed = ArchiveLayout.parseSourceFileName(file.getFileName().toString());
                 if (parsed.isEmpty()) {
@@ -223,6 +238,12 @@ public final class ArchiveWriter implements AutoCloseable {
                 if (!r.topic().equals(tp.topic()) || r.partition() != tp.partition() || r.toOffset() < startOffset) {
                     continue;
                 }
+                Optional<TopicIncarnation> written = incarnation == null ? Optional.empty() : incarnationOf(file);
+                if (written.isPresent() && !written.get().equals(incarnation)) {
+                    others.add(written.get());
+                    othersFiles++;
+                    continue;
+                }
                 if (r.fromOffset() < startOffset) {
                     LOG.warn("archive file range {}-{} of {} straddles the committed offset {}: offsets were reset;"
                             + " re-archived rows may duplicate", r.fromOffset(), r.toOffset(), tp, startOffset);
@@ -230,11 +251,47 @@ public final class ArchiveWriter implements AutoCloseable {
                     boundaries.add(r.toOffset());
                 }
             }
+            if (othersFiles > 0) {
+                LOG.info("{}: {} file(s) beyond the committed offset {} belong to another incarnation of the topic"
+                        + " ({}; these records come from {}): left as they are", tp, othersFiles, startOffset, others,
+                        incarnation);
+            }
             if (!boundaries.isEmpty()) {
                 LOG.info("{}: files beyond the committed offset {} (an interrupted flush); re-archiving with the"
                         + " same boundaries {}", tp, startOffset, boundaries);
                 replayBoundaries.put(tp, boundaries);
             }
+        }
+    }
+
+    /**
+     * The incarnation a file's footer records; empty if it records none, or if the footer cannot be read (the file
+     * then counts as the partition's own, as one written before files recorded it does).
+     */
+    private Optional<TopicIncarnation> incarnationOf(Path file) {
+        try {
+            return TopicIncarnation.ofFile(duckdb(), file);
+        } catch (SQLException e) {
+            LOG.warn("cannot read the footer of {}; taking it for a file of the partition being archived: {}", file,
+                    e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Fails rather than replace a file that holds another incarnation's records: the name repeats because the
+     * offsets of a new cluster's (or a recreated topic's) partition started again at 0 and a run id was used on
+     * both.
+     */
+    private void refuseToReplaceOtherIncarnation(Path target, PendingPartition pp) {
+        if (pp.incarnation == null || !Files.exists(target)) {
+            return;
+        }
+        Optional<TopicIncarnation> written = incarnationOf(target);
+        if (written.isPresent() && !written.get().equals(pp.incarnation)) {
+            throw new IllegalStateException("refusing to replace " + target + ": it holds records of another"
+                    + " incarnation of " + pp.partition + " (" + written.get() + "), not the ones now archived from "
+                    + pp.incarnation + "; the run id was used on both: archive this one into another directory");
         }
     }
 
@@ -332,8 +389,8 @@ public final class ArchiveWriter implements AutoCloseable {
         PendingPartition.RunRows rows = pp.run(h.runId());
         if (rows.samples == null) {
             rows.samples = new SampleFile(ArchiveLayout.runDir(archiveDir, ArchiveLayout.SAMPLES, h.runId())
-                    .resolve(ArchiveLayout.openFileName(r.topic(), r.partition(), r.offset(), instance)), rowGroupRows,
-                    sampleEncoder);
+                    .resolve(ArchiveLayout.openFileName(r.topic(), r.partition(), r.offset(), instance)), pp.footer(),
+                    rowGroupRows, sampleEncoder);
         }
         SampleColumns samples = rows.samples.buffer();
         int before = samples.size();
@@ -531,11 +588,11 @@ public final class ArchiveWriter implements AutoCloseable {
                     String run = e.getKey();
                     PendingPartition.RunRows rows = e.getValue();
                     if (rows.samples != null) {
-                        publishSamples(rows.samples, run, name);
+                        publishSamples(rows.samples, run, name, pp);
                         rows.samples = null;
                     }
                     for (BufferedDataset<?> dataset : buffered) {
-                        if (write(dataset, rows, run, name, tp) && dataset.derive() != null) {
+                        if (write(dataset, rows, run, name, pp) && dataset.derive() != null) {
                             toDerive.computeIfAbsent(dataset, d -> new TreeMap<>()).putIfAbsent(run, tp);
                         }
                     }
@@ -567,20 +624,23 @@ public final class ArchiveWriter implements AutoCloseable {
         }
     }
 
-    private void publishSamples(SampleFile file, String run, String fileName) throws IOException {
+    private void publishSamples(SampleFile file, String run, String fileName, PendingPartition source)
+            throws IOException {
         long rows = file.rows();
         if (rows == 0) {
             file.discard();
             return;
         }
-        file.publish(ArchiveLayout.runDir(archiveDir, ArchiveLayout.SAMPLES, run).resolve(fileName));
+        Path target = ArchiveLayout.runDir(archiveDir, ArchiveLayout.SAMPLES, run).resolve(fileName);
+        refuseToReplaceOtherIncarnation(target, source);
+        file.publish(target);
         filesWritten++;
         rowsByDataset.merge(ArchiveLayout.SAMPLES, rows, Long::sum);
     }
 
     /** Writes the run's buffered rows of the dataset, if it has any, in the dataset's order; false if none. */
     private <T> boolean write(BufferedDataset<T> dataset, PendingPartition.RunRows rows, String run, String fileName,
-                              TopicPartition source) throws IOException {
+                              PendingPartition source) throws IOException {
         List<T> buffer = dataset.rows().apply(rows);
         if (buffer.isEmpty()) {
             return false;
@@ -591,16 +651,21 @@ public final class ArchiveWriter implements AutoCloseable {
             ordered.sort(dataset.order());
         }
         List<T> out = ordered;
-        write(dataset.name(), run, fileName, source, dataset.schema(), w -> out.forEach(w::write));
+        refuseToReplaceOtherIncarnation(ArchiveLayout.runDir(archiveDir, dataset.name(), run).resolve(fileName),
+                source);
+        write(dataset.name(), run, fileName, source.partition, source.footer(), dataset.schema(),
+                w -> out.forEach(w::write));
         return true;
     }
 
-    private <T> void write(String dataset, String run, String fileName, TopicPartition source, TableSchema<T> schema,
-                           Consumer<ParquetTableWriter<T>> rows) throws IOException {
+    /** @param footer the file footer's key-value metadata */
+    private <T> void write(String dataset, String run, String fileName, TopicPartition source,
+                           Map<String, String> footer, TableSchema<T> schema, Consumer<ParquetTableWriter<T>> rows)
+            throws IOException {
         Path target = ArchiveLayout.runDir(archiveDir, dataset, run).resolve(fileName);
         long[] count = new long[1];
         ArchiveLayout.writeAtomically(target, temporaryName(fileName, source), tmp -> {
-            try (ParquetTableWriter<T> w = ParquetTableWriter.open(tmp, schema)) {
+            try (ParquetTableWriter<T> w = ParquetTableWriter.open(tmp, schema, CompressionCodecName.ZSTD, footer)) {
                 rows.accept(w);
                 count[0] = w.rows();
             }
@@ -618,12 +683,13 @@ public final class ArchiveWriter implements AutoCloseable {
                 .update(duckdb(), ArchiveLayout.runDir(archiveDir, ArchiveLayout.CONTROL, run));
         List<StepRow> steps = ControlProjection.steps(events);
         if (!steps.isEmpty()) {
-            write(ArchiveLayout.STEPS, run, "steps.parquet", source, ArchiveSchemas.STEPS,
+            write(ArchiveLayout.STEPS, run, "steps.parquet", source, Map.of(), ArchiveSchemas.STEPS,
                     w -> steps.forEach(w::write));
         }
         Optional<RunRow> runRow = ControlProjection.run(events);
         if (runRow.isPresent()) {
-            write(ArchiveLayout.RUNS, run, "runs.parquet", source, ArchiveSchemas.RUNS, w -> w.write(runRow.get()));
+            write(ArchiveLayout.RUNS, run, "runs.parquet", source, Map.of(), ArchiveSchemas.RUNS,
+                    w -> w.write(runRow.get()));
         }
     }
 

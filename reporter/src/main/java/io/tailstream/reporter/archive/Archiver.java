@@ -14,16 +14,23 @@ import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
@@ -45,6 +52,12 @@ import org.slf4j.LoggerFactory;
  * whose range starts at or after the committed offset: on restart the archiver finds them and flushes at exactly
  * the same offsets again, so the rewritten files replace the old ones under the same names. Neither duplicates
  * nor gaps, which {@link ArchiveVerifier} proves from block sequences.
+ *
+ * <p>Offsets identify records only within one incarnation of a topic: a new cluster (the in-process broker of each
+ * local run, a rebuilt cluster) or a topic created again starts at 0 and commits nothing. So each file records the
+ * {@code TopicIncarnation} it was read from (the cluster id and topic id, asked of the cluster at each assignment),
+ * and only files of the same incarnation, or of none (written before files recorded it), count as an interrupted
+ * flush; the others are left as they are.
  *
  * <h2>Several archivers</h2>
  * Archivers of one consumer group share the partitions through the group's assignment (the consumer subscribes to
@@ -77,6 +90,8 @@ public final class Archiver implements AutoCloseable {
     private static final String METADATA_MAX_AGE_MS = "10000";
     /** Bytes a fetch returns at most, over all partitions and per partition (see {@link #consumerProperties}). */
     private static final int FETCH_BYTES = 448 * 1024;
+    /** How long an assignment waits for the cluster id and topic ids. */
+    private static final Duration DESCRIBE_TIMEOUT = Duration.ofSeconds(30);
     /** How long the group waits for a silent member before giving its partitions to the others. */
     static final String SESSION_TIMEOUT_MS = "10000";
     /** How often catching up reports done/total, rate and ETA. */
@@ -88,6 +103,11 @@ public final class Archiver implements AutoCloseable {
 
     private final ArchiverConfig config;
     private final KafkaConsumer<byte[], byte[]> consumer;
+    /**
+     * Asks for the cluster id and topic ids at each assignment (the consumer does not expose them); created at the
+     * first, on the archiving thread.
+     */
+    private Admin admin;
     private final ArchiveWriter writer;
     private final ProgressListener progress;
     /** Position of each assigned partition when it was assigned: what was consumed since is progress. */
@@ -196,7 +216,7 @@ public final class Archiver implements AutoCloseable {
             for (TopicPartition tp : partitions) {
                 starts.put(tp, consumer.position(tp)); // the committed offset, or the beginning
             }
-            writer.addPartitions(starts);
+            writer.addPartitions(starts, incarnations(partitions));
             if (catchingUp) {
                 List<TopicPartition> unknown = partitions.stream().filter(tp -> !targets.containsKey(tp)).toList();
                 if (!unknown.isEmpty()) {
@@ -238,6 +258,37 @@ public final class Archiver implements AutoCloseable {
                     recordsTotal -= Math.max(0, targets.getOrDefault(tp, position) - position);
                 }
             }
+        }
+    }
+
+    /**
+     * The incarnation of each topic of {@code partitions}, asked of the cluster now: a topic deleted and created again
+     * since the last assignment has a new topic id.
+     *
+     * @throws IllegalStateException if the cluster does not answer within {@link #DESCRIBE_TIMEOUT}
+     */
+    private Map<String, TopicIncarnation> incarnations(Collection<TopicPartition> partitions) {
+        Set<String> topics = partitions.stream().map(TopicPartition::topic)
+                .collect(Collectors.toCollection(TreeSet::new));
+        if (admin == null) {
+            admin = Admin.create(adminProperties(config));
+        }
+        try {
+            KafkaFuture<String> clusterId = admin.describeCluster().clusterId();
+            Map<String, TopicDescription> descriptions = admin.describeTopics(topics).allTopicNames()
+                    .get(DESCRIBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            String cluster = clusterId.get(DESCRIBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            Map<String, TopicIncarnation> out = new HashMap<>();
+            descriptions.forEach((topic, d) -> out.put(topic, new TopicIncarnation(cluster, d.topicId().toString())));
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing topics " + topics + " at "
+                    + config.bootstrapServers(), e);
+        } catch (ExecutionException | TimeoutException e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            throw new IllegalStateException("cannot describe the cluster and topics " + topics + " at "
+                    + config.bootstrapServers() + " within " + DESCRIBE_TIMEOUT + ": " + cause, cause);
         }
     }
 
@@ -391,6 +442,9 @@ public final class Archiver implements AutoCloseable {
         releasing = true;
         // leaves the group: the others take this instance's partitions from the offsets committed by the loop
         consumer.close(Duration.ofSeconds(5));
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
+        }
         writer.close();
     }
 
@@ -472,6 +526,20 @@ public final class Archiver implements AutoCloseable {
                 s.filesWritten(), s.rowsByDataset(), s.blocksSeen(), s.samplesSeen(), s.corruptRecords(),
                 s.blockChecks().isEmpty() ? "no runs touched" : s.blocksConsistent() ? "every block exactly once" : s.blockChecks());
         return s;
+    }
+
+    /** The archiver's Kafka properties an admin client knows (security settings), and the bootstrap servers. */
+    private static Properties adminProperties(ArchiverConfig config) {
+        Properties p = new Properties();
+        config.kafkaProperties().forEach((k, v) -> {
+            if (AdminClientConfig.configNames().contains(k)) {
+                p.put(k, v);
+            }
+        });
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        p.put(AdminClientConfig.CLIENT_ID_CONFIG, config.kafkaProperties().getOrDefault(
+                ConsumerConfig.CLIENT_ID_CONFIG, "tailstream-archiver") + "-admin");
+        return p;
     }
 
     private static Properties consumerProperties(ArchiverConfig config) {

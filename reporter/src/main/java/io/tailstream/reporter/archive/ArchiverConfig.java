@@ -20,7 +20,8 @@ import java.util.Objects;
  *                         two for a moment when a run ends in mid-file, and for the row group being encoded; 20
  *                         more for sorting it), whatever the rate, roll interval or file size; at most 16 Mi
  * @param kafkaProperties  extra consumer properties (security settings, ...); may not override the ones the
- *                         archiver's guarantees rest on (auto commit, isolation level, deserializers)
+ *                         archiver's guarantees rest on (auto commit, isolation level, deserializers). Those an
+ *                         admin client knows also configure the one that asks for the cluster and topic ids
  */
 public record ArchiverConfig(
         String bootstrapServers,

@@ -18,13 +18,21 @@ import org.apache.kafka.common.TopicPartition;
 final class PendingPartition {
 
     final TopicPartition partition;
+    /** Where the partition's records come from, or null if the writer was not told (its files record none). */
+    final TopicIncarnation incarnation;
     long firstOffset = -1;
     long lastOffset = -1;
     long rows;
     final Map<String, RunRows> byRun = new TreeMap<>();
 
-    PendingPartition(TopicPartition partition) {
+    PendingPartition(TopicPartition partition, TopicIncarnation incarnation) {
         this.partition = partition;
+        this.incarnation = incarnation;
+    }
+
+    /** The key-value metadata of the footer of every file written from this partition. */
+    Map<String, String> footer() {
+        return incarnation == null ? Map.of() : incarnation.footer();
     }
 
     /** Notes that the record at {@code offset} was consumed (whether or not it produced rows). */

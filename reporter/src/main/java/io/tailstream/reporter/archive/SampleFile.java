@@ -4,6 +4,7 @@ import io.tailstream.reporter.parquet.ColumnFileWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * One samples file being written: decoded samples are buffered in {@link SampleColumns} up to a row group, which
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 final class SampleFile {
 
     private final Path tmp;
+    private final Map<String, String> footer;
     private final int rowGroupRows;
     private final SampleRowGroupEncoder encoder;
     private SampleColumns buffer;
@@ -29,11 +31,13 @@ final class SampleFile {
 
     /**
      * @param tmp          the temporary file (created at the first row group)
+     * @param footer       key-value metadata of the file's footer
      * @param rowGroupRows rows buffered before a row group is written
      * @param encoder      writes the row groups and keeps the buffers (shared by the archive writer's samples files)
      */
-    SampleFile(Path tmp, int rowGroupRows, SampleRowGroupEncoder encoder) {
+    SampleFile(Path tmp, Map<String, String> footer, int rowGroupRows, SampleRowGroupEncoder encoder) {
         this.tmp = tmp;
+        this.footer = footer;
         this.rowGroupRows = rowGroupRows;
         this.encoder = encoder;
         this.buffer = encoder.takeBuffer();
@@ -106,7 +110,7 @@ final class SampleFile {
     private ColumnFileWriter writer() throws IOException {
         if (writer == null) {
             Files.createDirectories(tmp.getParent());
-            writer = SampleRowGroupEncoder.open(tmp);
+            writer = SampleRowGroupEncoder.open(tmp, footer);
         }
         return writer;
     }

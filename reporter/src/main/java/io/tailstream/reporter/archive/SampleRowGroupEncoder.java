@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -76,9 +77,9 @@ final class SampleRowGroupEncoder {
         this.warmup = new BooleanColumnEncoder(schema.getColumns().get(9));
     }
 
-    /** A file for samples row groups. */
-    static ColumnFileWriter open(Path tmp) throws IOException {
-        return ColumnFileWriter.open(tmp, ArchiveSchemas.SAMPLES.messageType());
+    /** A file for samples row groups, with {@code footer} in its footer's key-value metadata. */
+    static ColumnFileWriter open(Path tmp, Map<String, String> footer) throws IOException {
+        return ColumnFileWriter.open(tmp, ArchiveSchemas.SAMPLES.messageType(), footer);
     }
 
     /** An empty buffer, from the pool when it has one. */

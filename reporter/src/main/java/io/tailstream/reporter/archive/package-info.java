@@ -33,7 +33,7 @@
  * <h2>Exactly once</h2>
  * See {@link io.tailstream.reporter.archive.Archiver}: atomic rename of files named by offset range, derived
  * files recomputed from the whole control dataset, offsets committed last, replay at the same boundaries after a
- * crash; several archivers of one consumer group share the partitions, a partition's files and offsets handed over
- * in the group's rebalances.
+ * crash (of the files of the same {@code TopicIncarnation} only); several archivers of one consumer group share
+ * the partitions, a partition's files and offsets handed over in the group's rebalances.
  */
 package io.tailstream.reporter.archive;

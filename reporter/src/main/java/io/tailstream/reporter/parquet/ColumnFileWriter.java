@@ -52,11 +52,12 @@ public final class ColumnFileWriter implements Closeable {
     private long rows;
     private boolean closed;
 
-    private ColumnFileWriter(Path file, MessageType schema) throws IOException {
+    private ColumnFileWriter(Path file, MessageType schema, Map<String, String> footer) throws IOException {
         this.file = file;
         this.schema = schema;
         this.fileWriter = new ParquetFileWriter(new LocalOutputFile(file), schema, ParquetFileWriter.Mode.OVERWRITE,
                 ROW_GROUP_BYTES_HINT, 0, null, props);
+        this.metadata.putAll(footer);
         this.metadata.put(CREATED_BY_KEY, "tailstream");
         this.pageWriters = new PageWriter[schema.getColumns().size()];
         fileWriter.start();
@@ -65,7 +66,17 @@ public final class ColumnFileWriter implements Closeable {
 
     /** Creates (or overwrites) {@code file}. */
     public static ColumnFileWriter open(Path file, MessageType schema) throws IOException {
-        return new ColumnFileWriter(file, schema);
+        return open(file, schema, Map.of());
+    }
+
+    /**
+     * Creates (or overwrites) {@code file}.
+     *
+     * @param footer key/value pairs stored in the file footer (e.g. where the rows came from)
+     */
+    public static ColumnFileWriter open(Path file, MessageType schema, Map<String, String> footer)
+            throws IOException {
+        return new ColumnFileWriter(file, schema, footer);
     }
 
     /** The column at {@code index} in schema order, for its encoder. */

@@ -8,6 +8,8 @@ import io.tailstream.reporter.HistoryEvents;
 import io.tailstream.reporter.SyntheticRun;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.Topics;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -62,8 +65,12 @@ class ArchiverIntegrationTest {
     }
 
     private static void produce(SyntheticRun run) throws Exception {
+        produce(kafka.bootstrapServers(), run);
+    }
+
+    private static void produce(String bootstrapServers, SyntheticRun run) throws Exception {
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
@@ -84,35 +91,46 @@ class ArchiverIntegrationTest {
     }
 
     private long count(String sql) throws SQLException {
-        try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery(sql)) {
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement()) {
+            return count(st, sql);
+        }
+    }
+
+    private static long count(Statement st, String sql) throws SQLException {
+        try (ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         }
     }
 
     private void assertArchiveHoldsExactly(SyntheticRun run) throws SQLException {
-        String where = " WHERE run_id = '" + run.runId + "'";
-        assertThat(count("SELECT count(*) FROM samples" + where)).isEqualTo(run.rows.size());
-        assertThat(count("SELECT count(*) FROM (SELECT DISTINCT producer_id, block_seq, start_us FROM samples" + where
-                + ")")).as("distinct samples").isEqualTo(run.rows.size());
-        assertThat(count("SELECT sum(latency_us) FROM samples" + where))
-                .isEqualTo(run.rows.stream().mapToLong(SyntheticRun.Row::latencyUs).sum());
-        assertThat(count("SELECT count(*) FROM blocks" + where)).isEqualTo(run.totalBlocks());
-        assertThat(count("SELECT count(*) FROM windows" + where)).isEqualTo(run.windows.size());
-        assertThat(count("SELECT sum(count) FROM windows" + where)).isEqualTo(run.rows.size());
-        HistoryEvents extra = new HistoryEvents(run);
-        assertThat(count("SELECT count(*) FROM control" + where)).isEqualTo(run.control.size() + extra.health.size());
-        assertThat(count("SELECT count(*) FROM client_health" + where)).isEqualTo(extra.health.size());
-        assertThat(count("SELECT count(*) FROM stall_events" + where)).isEqualTo(extra.stalls.size());
-        assertThat(count("SELECT count(*) FROM stalls" + where)).isEqualTo(2L * run.steps.size());
-        assertThat(count("SELECT count(*) FROM stalls" + where + " AND open")).isZero();
-        assertThat(count("SELECT count(*) FROM summary_events" + where)).isEqualTo(extra.summaries.size());
-        assertThat(count("SELECT count(*) FROM summaries" + where)).isEqualTo(run.steps.size());
-        assertThat(count("SELECT sum(count) FROM summaries" + where)).isEqualTo(1001L * run.steps.size());
-        assertThat(count("SELECT count(*) FROM steps" + where)).isEqualTo(2);
-        assertThat(count("SELECT sum(samples_sent) FROM steps" + where)).isEqualTo(run.rows.size());
-        assertThat(count("SELECT samples_sent FROM runs" + where)).isEqualTo(run.rows.size());
+        // one database for all queries: opening it (a view per dataset) costs more than a query
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement()) {
+            String where = " WHERE run_id = '" + run.runId + "'";
+            assertThat(count(st, "SELECT count(*) FROM samples" + where)).isEqualTo(run.rows.size());
+            assertThat(count(st, "SELECT count(*) FROM (SELECT DISTINCT producer_id, block_seq, start_us FROM samples"
+                    + where + ")")).as("distinct samples").isEqualTo(run.rows.size());
+            assertThat(count(st, "SELECT sum(latency_us) FROM samples" + where))
+                    .isEqualTo(run.rows.stream().mapToLong(SyntheticRun.Row::latencyUs).sum());
+            assertThat(count(st, "SELECT count(*) FROM blocks" + where)).isEqualTo(run.totalBlocks());
+            assertThat(count(st, "SELECT count(*) FROM windows" + where)).isEqualTo(run.windows.size());
+            assertThat(count(st, "SELECT sum(count) FROM windows" + where)).isEqualTo(run.rows.size());
+            HistoryEvents extra = new HistoryEvents(run);
+            assertThat(count(st, "SELECT count(*) FROM control" + where))
+                    .isEqualTo(run.control.size() + extra.health.size());
+            assertThat(count(st, "SELECT count(*) FROM client_health" + where)).isEqualTo(extra.health.size());
+            assertThat(count(st, "SELECT count(*) FROM stall_events" + where)).isEqualTo(extra.stalls.size());
+            assertThat(count(st, "SELECT count(*) FROM stalls" + where)).isEqualTo(2L * run.steps.size());
+            assertThat(count(st, "SELECT count(*) FROM stalls" + where + " AND open")).isZero();
+            assertThat(count(st, "SELECT count(*) FROM summary_events" + where))
+                    .isEqualTo(extra.summaries.size());
+            assertThat(count(st, "SELECT count(*) FROM summaries" + where)).isEqualTo(run.steps.size());
+            assertThat(count(st, "SELECT sum(count) FROM summaries" + where))
+                    .isEqualTo(1001L * run.steps.size());
+            assertThat(count(st, "SELECT count(*) FROM steps" + where)).isEqualTo(run.steps.size());
+            assertThat(count(st, "SELECT sum(samples_sent) FROM steps" + where)).isEqualTo(run.rows.size());
+            assertThat(count(st, "SELECT samples_sent FROM runs" + where)).isEqualTo(run.rows.size());
+        }
         List<BlockCheck> checks = ArchiveVerifier.checkBlocks(archive, List.of(run.runId));
         assertThat(checks).hasSize(2).allSatisfy(c -> {
             assertThat(c.ok()).as(c.toString()).isTrue();
@@ -142,8 +160,10 @@ class ArchiverIntegrationTest {
     void restartAfterLostCommit_rewritesSameFilesInsteadOfDuplicating() throws Exception {
         SyntheticRun run = run("it-replay", 2);
         produce(run);
-        ArchiveSummary first = Archiver.archiveUntilCaughtUp(config("replay"));
+        // smaller files than the replay would write by itself: it only repeats their names by following their bounds
+        ArchiveSummary first = Archiver.archiveUntilCaughtUp(config("replay").withRollRows(2_000));
         assertArchiveHoldsExactly(run);
+        Map<Path, byte[]> firstFiles = files();
 
         // as if the archiver crashed after moving its files into place but before committing: offsets back to 0
         Properties p = new Properties();
@@ -164,7 +184,50 @@ class ArchiverIntegrationTest {
 
         assertThat(replay.filesWritten()).isEqualTo(first.filesWritten());
         assertThat(replay.rowsByDataset()).isEqualTo(first.rowsByDataset());
+        assertThat(files().keySet()).isEqualTo(firstFiles.keySet());
         assertArchiveHoldsExactly(run);
+    }
+
+    /**
+     * A second cluster with the same topics, archived into the same directory (a local run's new in-process broker, a
+     * rebuilt cluster): the first cluster's files lie beyond the second's committed offsets, but are no interrupted
+     * flush of its partitions, so they are neither replayed nor replaced.
+     */
+    @Test
+    void anotherCluster_sameTopicsSameDirectory_archivesItsRecordsOnce_leavesEarlierFilesAlone() throws Exception {
+        SyntheticRun first = run("it-cluster-a", 4);
+        produce(first);
+        assertThat(Archiver.archiveUntilCaughtUp(config("clusters")).blocksConsistent()).isTrue();
+        Map<Path, byte[]> before = files();
+
+        // fewer records than the first cluster's partitions hold: its files reach beyond this cluster's end offsets
+        SyntheticRun second = new SyntheticRun("it-cluster-b", 5, List.of("producer-c", "producer-d"), List.of(
+                new SyntheticRun.StepSpec("h2-mem", "oltp_point_select", 2, 1, 1, 500, 500)), 500, PARTITIONS,
+                1_750_000_900_000L);
+        ArchiveSummary summary;
+        try (EmbeddedKafka other = EmbeddedKafka.start()) {
+            TopicProvisioner.ensure(other.bootstrapServers(), Topics.all(PARTITIONS));
+            produce(other.bootstrapServers(), second);
+            summary = Archiver.archiveUntilCaughtUp(ArchiverConfig.of(other.bootstrapServers(), archive)
+                    .withGroupId("clusters"));
+        }
+
+        assertThat(summary.samplesSeen()).isEqualTo(second.rows.size());
+        assertThat(summary.blockChecks()).extracting(BlockCheck::runId).containsOnly(second.runId);
+        assertThat(summary.blocksConsistent()).as(summary.blockChecks().toString()).isTrue();
+        Map<Path, byte[]> after = files();
+        assertThat(after).hasSizeGreaterThan(before.size());
+        before.forEach((file, content) -> assertThat(after.get(file)).as("%s unchanged", file).isEqualTo(content));
+        assertArchiveHoldsExactly(second);
+    }
+
+    /** Every file of the archive and its content. */
+    private Map<Path, byte[]> files() throws IOException {
+        Map<Path, byte[]> out = new TreeMap<>();
+        for (Path file : ArchiveLayout.runFiles(archive)) {
+            out.put(file, Files.readAllBytes(file));
+        }
+        return out;
     }
 
     @Test
