@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two local runs with the same {@code --out}: each starts its own in-process broker, whose topics are new
  * incarnations with offsets from 0, and archives into the same {@code archive/}. The second run archives its own
- * records, each once, next to the first run's files, which it leaves as they are.
+ * records, each once, next to the first run's files, which it leaves as they are. A third run with the first run's
+ * id is refused before it starts.
  */
 class RunSameOutDirIntegrationTest {
 
@@ -48,6 +49,16 @@ class RunSameOutDirIntegrationTest {
         Map<Path, byte[]> after = archiveFiles();
         firstFiles.forEach((file, content) -> assertThat(after.get(file)).as("%s unchanged", file)
                 .isEqualTo(content));
+
+        // a run id the archive holds already is refused before anything runs
+        String[] again = Stream.concat(Stream.of(run), Stream.of("--run-id", runId(first)))
+                .toArray(String[]::new);
+        RunFailuresIntegrationTest.Outcome third = RunFailuresIntegrationTest.execute(again);
+        assertThat(third.exitCode()).as(third.out() + third.err()).isNotZero();
+        assertThat(third.err()).contains("run " + runId(first) + " is already in " + out.resolve("archive"))
+                .contains("another --run-id, or another --out");
+        assertThat(third.out() + third.err()).doesNotContain("starting the in-process Kafka broker");
+        assertThat(archiveFiles()).as("archive untouched").containsOnlyKeys(after.keySet());
     }
 
     private static String runId(RunFailuresIntegrationTest.Outcome o) {

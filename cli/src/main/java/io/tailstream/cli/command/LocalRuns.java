@@ -6,6 +6,7 @@ import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.emit.SpoolSettings;
+import io.tailstream.reporter.archive.Archiver;
 import java.io.PrintStream;
 import java.nio.file.Path;
 
@@ -27,6 +28,13 @@ final class LocalRuns {
      *                             measured before), or when the pipeline lost or duplicated a sample
      */
     static int runLocally(RunPlan plan, Path outDir, PrintStream console, boolean json, SpoolSettings spool) {
+        Path archive = outDir.resolve("archive");
+        if (Archiver.holdsRun(archive, plan.runId())) {
+            // checked before the run: its samples live in a broker deleted at exit, and files of another broker's
+            // run under the same name are never replaced
+            throw new UserFacingException("run " + plan.runId() + " is already in " + archive
+                    + ": give this run another --run-id, or another --out");
+        }
         LocalPipeline.Outcome outcome;
         try (GracefulStop stop = GracefulStop.install(console)) {
             try (LocalPipeline pipeline = LocalPipeline.start(console)) {

@@ -1,6 +1,7 @@
 package io.tailstream.reporter.archive;
 
 import io.tailstream.schemas.Topics;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -303,6 +304,12 @@ public final class Archiver implements AutoCloseable {
 
     private static String names(Collection<TopicPartition> partitions) {
         return partitions.stream().map(TopicPartition::toString).sorted().collect(Collectors.joining(", "));
+    }
+
+    /** True if {@code archiveDir} holds files of run {@code runId} in any dataset. */
+    public static boolean holdsRun(Path archiveDir, String runId) {
+        return ArchiveLayout.DATASETS.stream()
+                .anyMatch(d -> Files.isDirectory(ArchiveLayout.runDir(archiveDir, d, runId)));
     }
 
     /**
