@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# What the local pipeline costs the load: per workload and driver, `tailstream run` alone (`--no-emit`, A) and the
+# default `run` with its in-process broker, aggregator and archiver (B), alternated A B A B A on the same database.
+# Prints TPS of every run and each B as a ratio of the mean of the two A runs around it.
+#
+# Usage (from the repository root, after `./mvnw -pl cli -am package -DskipTests`):
+#   export TAILSTREAM_MYSQL_PASSWORD=...            # read from the environment, never from the command line
+#   docs/pipeline-footprint.sh [workload ...]        # default: oltp_point_select oltp_read_write
+#
+# Settings (environment, defaults in brackets): MYSQL_HOST [127.0.0.1], MYSQL_PORT [3306], MYSQL_USER [tailstream],
+# MYSQL_DB [tailstream_test], TABLES [8], TABLE_SIZE [10000], THREADS [8], WARMUP seconds [10], DURATION seconds
+# [20], PAIRS [2]: B runs per workload and driver, DRIVERS [mariadb mysql]: jdbc:mariadb: (MariaDB Connector/J)
+# and jdbc:mysql: (MySQL Connector/J), PREPARE [1] (0: reuse loaded sbtest tables), JAR
+# [cli/target/tailstream-all.jar], OUT [a new temporary folder: logs, JSON and archives of every run],
+# TAILSTREAM_JAVA_OPTS [none]: JVM options of every run.
+#
+# Both modes run WARMUP + DURATION seconds and count the DURATION part; B also starts the broker and the
+# aggregator before the step and archives and reports after it, outside the counted part. Run on a quiet machine;
+# the load average before each run is printed so a noisy run can be seen.
+set -euo pipefail
+
+MYSQL_HOST=${MYSQL_HOST:-127.0.0.1}
+MYSQL_PORT=${MYSQL_PORT:-3306}
+MYSQL_USER=${MYSQL_USER:-tailstream}
+MYSQL_DB=${MYSQL_DB:-tailstream_test}
+TABLES=${TABLES:-8}
+TABLE_SIZE=${TABLE_SIZE:-10000}
+THREADS=${THREADS:-8}
+WARMUP=${WARMUP:-10}
+DURATION=${DURATION:-20}
+PAIRS=${PAIRS:-2}
+DRIVERS=${DRIVERS:-mariadb mysql}
+PREPARE=${PREPARE:-1}
+JAR=${JAR:-cli/target/tailstream-all.jar}
+WORKLOADS=("$@")
+[ ${#WORKLOADS[@]} -gt 0 ] || WORKLOADS=(oltp_point_select oltp_read_write)
+
+: "${TAILSTREAM_MYSQL_PASSWORD:?set TAILSTREAM_MYSQL_PASSWORD to the password of $MYSQL_USER}"
+command -v jq >/dev/null || { echo "jq not found" >&2; exit 2; }
+[ -f "$JAR" ] || { echo "$JAR missing: run ./mvnw -pl cli -am package -DskipTests" >&2; exit 2; }
+
+OUT=${OUT:-$(mktemp -d -t pipeline-footprint.XXXXXX)}
+mkdir -p "$OUT"
+
+tailstream() {
+  local driver=$1
+  shift
+  # shellcheck disable=SC2086 # word splitting of the JVM options is intended
+  java ${TAILSTREAM_JAVA_OPTS:-} -jar "$JAR" "$@" --url "jdbc:$driver://$MYSQL_HOST:$MYSQL_PORT/$MYSQL_DB" \
+    --user "$MYSQL_USER" --password-env TAILSTREAM_MYSQL_PASSWORD --tables "$TABLES" --table-size "$TABLE_SIZE"
+}
+
+if [ "$PREPARE" = 1 ]; then
+  echo "loading $TABLES x $TABLE_SIZE rows (tailstream prepare)" >&2
+  tailstream mariadb cleanup --workload oltp_read_write > "$OUT/prepare.log" 2>&1
+  tailstream mariadb prepare --workload oltp_read_write --quiet >> "$OUT/prepare.log" 2>&1
+fi
+
+load() { cut -d' ' -f1 /proc/loadavg; }
+
+# prints the TPS of one run; mode is no-emit or pipeline
+run_one() {
+  local w=$1 mode=$2 driver=$3 log=$4
+  local extra=(--out "$log.out")
+  [ "$mode" = no-emit ] && extra=(--no-emit)
+  tailstream "$driver" run --workload "$w" --threads "$THREADS" --warmup "${WARMUP}s" --duration "${DURATION}s" \
+    --report-interval 0 --json "${extra[@]}" > "$log.json" 2> "$log"
+  jq -r '.steps[0].tps' "$log.json"
+}
+
+printf '%-20s %-8s %-9s %6s %10s\n' workload driver mode load tps | tee "$OUT/summary.txt"
+for w in "${WORKLOADS[@]}"; do
+  for d in $DRIVERS; do
+    l=$(load)
+    prev=$(run_one "$w" no-emit "$d" "$OUT/$w.$d.no-emit.0.log")
+    printf '%-20s %-8s %-9s %6s %10.1f\n' "$w" "$d" no-emit "$l" "$prev" | tee -a "$OUT/summary.txt"
+    for i in $(seq "$PAIRS"); do
+      l=$(load)
+      tps=$(run_one "$w" pipeline "$d" "$OUT/$w.$d.pipeline.$i.log")
+      printf '%-20s %-8s %-9s %6s %10.1f\n' "$w" "$d" pipeline "$l" "$tps" | tee -a "$OUT/summary.txt"
+      l=$(load)
+      next=$(run_one "$w" no-emit "$d" "$OUT/$w.$d.no-emit.$i.log")
+      printf '%-20s %-8s %-9s %6s %10.1f\n' "$w" "$d" no-emit "$l" "$next" | tee -a "$OUT/summary.txt"
+      echo "$prev $tps $next" | awk -v w="$w" -v d="$d" '{
+          printf "%-20s %-8s pipeline / no-emit %.3f (no-emit %.0f and %.0f around it)\n", w, d, $2 / (($1 + $3) / 2), $1, $3
+        }' | tee -a "$OUT/summary.txt"
+      prev=$next
+    done
+  done
+done
+echo "logs in $OUT" >&2
