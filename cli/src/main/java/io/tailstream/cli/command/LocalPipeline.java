@@ -42,20 +42,13 @@ import org.apache.kafka.streams.StreamsConfig;
  * <p>The broker and the aggregator share the machine with the database and the load generator, and must take as
  * little of their CPU as they can: they run at a lower OS priority ({@link LowerPriority}) and on code the quick
  * JIT compiler alone compiled ({@link PipelineCompilation}), the broker with one thread per pool
- * ({@link EmbeddedKafka#startBesideLoad()}) and the aggregator committing every {@link #COMMIT_INTERVAL}. During
- * a step they may fall behind; the samples wait in Kafka and the aggregator catches up before the archiver runs.
+ * ({@link EmbeddedKafka#startBesideLoad()}). During a step they may fall behind; the samples wait in Kafka and the
+ * aggregator catches up before the archiver runs.
  */
 final class LocalPipeline implements AutoCloseable {
 
     /** Partitions of the samples and windows topics: more than one, so the repartitioning path is always used. */
     static final int PARTITIONS = 2;
-    /**
-     * The aggregator's commit interval. Under exactly-once a commit is a Kafka transaction (markers on every output
-     * partition, the offsets, several round trips): Streams' 100 ms makes the broker beside the database busy for
-     * windows nobody reads before the run ends. Nothing is lost by committing less often; windows only become
-     * visible up to a second later.
-     */
-    static final Duration COMMIT_INTERVAL = Duration.ofSeconds(1);
     /** How long to wait for the last windows after the producer finished (window + grace is 3 s by default). */
     static final Duration AGGREGATION_TIMEOUT = Duration.ofSeconds(60);
 
@@ -110,14 +103,19 @@ final class LocalPipeline implements AutoCloseable {
     }
 
     /**
-     * The aggregator's defaults, committing every {@link #COMMIT_INTERVAL}, its producer with one request in flight
-     * per connection. Under exactly-once the first write of a transaction to a partition may meet the previous
-     * transaction still completing (CONCURRENT_TRANSACTIONS, which the client retries); batches already sent behind
-     * it are refused as out of sequence and retried as well, and the broker logs each refusal as an error. With one
-     * request in flight nothing is sent behind a retried batch; the aggregator's output beside a step is small.
+     * The aggregator's defaults, its producer with one request in flight per connection. Under exactly-once the
+     * first write of a transaction to a partition may meet the previous transaction still completing
+     * (CONCURRENT_TRANSACTIONS, which the client retries); batches already sent behind it are refused as out of
+     * sequence and retried as well, and the broker logs each refusal as an error. With one request in flight nothing
+     * is sent behind a retried batch; the aggregator's output beside a step is small.
+     *
+     * <p>The commit interval stays at 100 ms although each commit is a Kafka transaction the broker beside the
+     * database pays for: after the run, the archiver takes what is committed when it starts, and the pipeline waits
+     * only for the windows to count every sample, so a step summary committed later than its windows would be
+     * missing from the archive and the report.
      */
     static AggregatorConfig aggregatorConfig() {
-        return AggregatorConfig.defaults().withCommitInterval(COMMIT_INTERVAL).withClientOverrides(Map.of(
+        return AggregatorConfig.defaults().withClientOverrides(Map.of(
                 StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), "1"));
     }
 
