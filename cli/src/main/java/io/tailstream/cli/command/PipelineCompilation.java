@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
  * Scala's library and the aggregator's topology run on code compiled by the quick compiler (C1) only.
  *
  * <p>Beside the load, the in-process pipeline handles a few thousand samples per second, far below what C1 code
- * does; yet its code paths warm up slowly and C2 compiles them for minutes, on cores the database and the load
- * generator need. The load generator's own code and JDBC drivers, and the archiver after the run, still get C2.
+ * does; yet its code paths warm up slowly and C2 was still compiling them 10-30 s into a run, on cores the
+ * database and the load generator need. The workers, the JDBC drivers and the archiver's own decoding and encoding
+ * still get C2; the Kafka clients in the process (the producer's sink, the archiver's consumer) run on C1's code
+ * too.
  * Applied as a HotSpot compiler directive ({@code jcmd Compiler.directives_add}, JEP 165) through the JVM's
  * diagnostic command bean; on a JVM without it nothing changes and a debug line says so.
  */
