@@ -3,7 +3,9 @@ package io.tailstream.aggregator;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.RunSummary;
 import io.tailstream.schemas.event.StepEnded;
+import io.tailstream.schemas.event.StepSummary;
 import io.tailstream.schemas.event.WindowStats;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -24,17 +27,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follows {@link Topics#WINDOWS} (committed records only) and adds up, per run and step, the {@code count} of the
- * "all ops" windows, so a caller can wait until every sample its producers sent has been aggregated.
+ * Follows the aggregator's output (committed records only) so a caller can wait until a run is aggregated: on
+ * {@link Topics#WINDOWS} it adds up, per run and step, the {@code count} of the "all ops" windows, until every sample
+ * the producers sent is counted; on {@link Topics#SUMMARIES} and {@link Topics#RUN_SUMMARIES} it notes which steps
+ * have their "all ops" summary and the run's last run summary, until the run's summaries are published.
  *
  * <pre>{@code
  * try (AggregationProgress progress = AggregationProgress.open(bootstrap, Map.of())) {
  *     progress.awaitCounts(runId, AggregationProgress.samplesSentByStep(runId, stepEndedEvents),
  *             Duration.ofSeconds(30));
+ *     progress.awaitSummaries(runId, stepIds, Duration.ofSeconds(30));
  * }
  * }</pre>
  *
- * <p>Reads the topic from the beginning without a consumer group (nothing is committed). Not thread safe: one
+ * <p>Why both: a step's summary is published after its last window, by a later stage of the aggregator and in a
+ * later transaction, so windows that count every sample do not mean the summaries are there yet.
+ *
+ * <p>Reads the topics from the beginning without a consumer group (nothing is committed). Not thread safe: one
  * thread polls.
  */
 public final class AggregationProgress implements AutoCloseable {
@@ -46,13 +55,17 @@ public final class AggregationProgress implements AutoCloseable {
     /** run id → step id → samples counted in "all ops" windows. */
     private final Map<String, Map<Integer, Long>> counted = new HashMap<>();
     private final Map<String, Long> windowsSeen = new HashMap<>();
+    /** run id → steps with an "all ops" step summary. */
+    private final Map<String, Set<Integer>> summarized = new HashMap<>();
+    /** run id → its last run summary. */
+    private final Map<String, RunSummary> runSummaries = new HashMap<>();
 
     private AggregationProgress(KafkaConsumer<byte[], byte[]> consumer) {
         this.consumer = consumer;
     }
 
     /**
-     * Opens a consumer on the windows topic, positioned at its beginning.
+     * Opens a consumer on the windows, summaries and run summaries topics, positioned at their beginning.
      *
      * @param clientOverrides extra consumer properties (SASL, TLS, ...)
      */
@@ -67,11 +80,14 @@ public final class AggregationProgress implements AutoCloseable {
                 new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         try {
             List<TopicPartition> partitions = new ArrayList<>();
-            for (PartitionInfo info : consumer.partitionsFor(Topics.WINDOWS, Duration.ofSeconds(30))) {
-                partitions.add(new TopicPartition(info.topic(), info.partition()));
-            }
-            if (partitions.isEmpty()) {
-                throw new IllegalStateException("topic " + Topics.WINDOWS + " does not exist at " + bootstrapServers);
+            for (String topic : List.of(Topics.WINDOWS, Topics.SUMMARIES, Topics.RUN_SUMMARIES)) {
+                List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
+                if (infos.isEmpty()) {
+                    throw new IllegalStateException("topic " + topic + " does not exist at " + bootstrapServers);
+                }
+                for (PartitionInfo info : infos) {
+                    partitions.add(new TopicPartition(info.topic(), info.partition()));
+                }
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -95,25 +111,41 @@ public final class AggregationProgress implements AutoCloseable {
         return sent;
     }
 
-    /** Reads what is available within {@code timeout} and updates the counts. */
+    /** Reads what is available within {@code timeout} and updates the counts and the summaries seen. */
     public void poll(Duration timeout) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(timeout)) {
             if (r.value() == null) {
                 continue;
             }
-            WindowStats w;
             try {
-                w = Json.read(r.value(), WindowStats.class);
+                switch (r.topic()) {
+                    case Topics.WINDOWS -> addWindow(Json.read(r.value(), WindowStats.class));
+                    case Topics.SUMMARIES -> addStepSummary(Json.read(r.value(), StepSummary.class));
+                    case Topics.RUN_SUMMARIES -> addRunSummary(Json.read(r.value(), RunSummary.class));
+                    default -> throw new IllegalStateException("not assigned: " + r.topic());
+                }
             } catch (IllegalArgumentException e) {
-                LOG.warn("skipping unreadable window stats at {}-{} offset {}: {}", r.topic(), r.partition(),
+                LOG.warn("skipping an unreadable record at {}-{} offset {}: {}", r.topic(), r.partition(),
                         r.offset(), e.getMessage());
-                continue;
-            }
-            if (WindowStats.ALL_OPS.equals(w.op())) {
-                counted.computeIfAbsent(w.runId(), k -> new TreeMap<>()).merge(w.stepId(), w.count(), Long::sum);
-                windowsSeen.merge(w.runId(), 1L, Long::sum);
             }
         }
+    }
+
+    private void addWindow(WindowStats w) {
+        if (WindowStats.ALL_OPS.equals(w.op())) {
+            counted.computeIfAbsent(w.runId(), k -> new TreeMap<>()).merge(w.stepId(), w.count(), Long::sum);
+            windowsSeen.merge(w.runId(), 1L, Long::sum);
+        }
+    }
+
+    private void addStepSummary(StepSummary s) {
+        if (WindowStats.ALL_OPS.equals(s.op())) {
+            summarized.computeIfAbsent(s.runId(), k -> new TreeSet<>()).add(s.stepId());
+        }
+    }
+
+    private void addRunSummary(RunSummary s) {
+        runSummaries.put(s.runId(), s);
     }
 
     /** Samples counted so far in "all ops" windows of a step. */
@@ -160,6 +192,50 @@ public final class AggregationProgress implements AutoCloseable {
                         expectedByStep, countedByStep(runId));
             }
         }
+    }
+
+    /**
+     * Polls until the run's summaries are published: an "all ops" step summary for each of {@code steps}, and a run
+     * summary that says the run is complete (it ended, and every step that started has its summary).
+     *
+     * @return null once they are; else, at the timeout, what is missing
+     */
+    public String awaitSummaries(String runId, Collection<Integer> steps, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedException("interrupted while waiting for the summaries of run " + runId);
+            }
+            poll(POLL);
+            String missing = missingSummaries(runId, steps);
+            if (missing == null) {
+                return null;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return "run " + runId + ": after " + timeout.toMillis() + " ms " + missing;
+            }
+        }
+    }
+
+    /** What of the run's summaries has not been seen yet (see {@link #awaitSummaries}), or null. */
+    public String missingSummaries(String runId, Collection<Integer> steps) {
+        TreeSet<Integer> without = new TreeSet<>(steps);
+        without.removeAll(summarized.getOrDefault(runId, Set.of()));
+        RunSummary run = runSummaries.get(runId);
+        if (without.isEmpty() && run != null && run.complete()) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        if (!without.isEmpty()) {
+            parts.add("no summary for step(s) " + without);
+        }
+        if (run == null) {
+            parts.add("no run summary");
+        } else if (!run.complete()) {
+            parts.add("the run summary is not complete (steps pending: " + run.stepsPending() + ")");
+        }
+        return String.join("; ", parts);
     }
 
     private String describe(String runId, Map<Integer, Long> expectedByStep, Duration timeout, boolean over) {

@@ -42,14 +42,25 @@ import org.apache.kafka.streams.StreamsConfig;
  * <p>The broker and the aggregator share the machine with the database and the load generator, and must take as
  * little of their CPU as they can: they run at a lower OS priority ({@link LowerPriority}) and on code the quick
  * JIT compiler alone compiled ({@link PipelineCompilation}), the broker with one thread per pool
- * ({@link EmbeddedKafka#startBesideLoad()}). During a step they may fall behind; the samples wait in Kafka and the
- * aggregator catches up before the archiver runs.
+ * ({@link EmbeddedKafka#startBesideLoad()}) and the aggregator committing every {@link #COMMIT_INTERVAL}. During
+ * a step they may fall behind; the samples wait in Kafka, and the archiver runs once the aggregator has counted every
+ * sample and published the run's summaries.
  */
 final class LocalPipeline implements AutoCloseable {
 
     /** Partitions of the samples and windows topics: more than one, so the repartitioning path is always used. */
     static final int PARTITIONS = 2;
-    /** How long to wait for the last windows after the producer finished (window + grace is 3 s by default). */
+    /**
+     * The aggregator's commit interval. Under exactly-once a commit is a Kafka transaction (markers on every output
+     * partition, the offsets, several round trips): Streams' 100 ms keeps the broker beside the database busy for
+     * output nobody reads before the run ends. Nothing is lost by committing less often: output only becomes visible
+     * up to a second later, and the archiver waits for it.
+     */
+    static final Duration COMMIT_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * How long to wait, after the producer finished, for the last windows and the summaries (window + grace is 3 s
+     * by default).
+     */
     static final Duration AGGREGATION_TIMEOUT = Duration.ofSeconds(60);
 
     private final EmbeddedKafka kafka;
@@ -103,19 +114,14 @@ final class LocalPipeline implements AutoCloseable {
     }
 
     /**
-     * The aggregator's defaults, its producer with one request in flight per connection. Under exactly-once the
-     * first write of a transaction to a partition may meet the previous transaction still completing
-     * (CONCURRENT_TRANSACTIONS, which the client retries); batches already sent behind it are refused as out of
-     * sequence and retried as well, and the broker logs each refusal as an error. With one request in flight nothing
-     * is sent behind a retried batch; the aggregator's output beside a step is small.
-     *
-     * <p>The commit interval stays at 100 ms although each commit is a Kafka transaction the broker beside the
-     * database pays for: after the run, the archiver takes what is committed when it starts, and the pipeline waits
-     * only for the windows to count every sample, so a step summary committed later than its windows would be
-     * missing from the archive and the report.
+     * The aggregator's defaults, committing every {@link #COMMIT_INTERVAL}, its producer with one request in flight
+     * per connection. Under exactly-once the first write of a transaction to a partition may meet the previous
+     * transaction still completing (CONCURRENT_TRANSACTIONS, which the client retries); batches already sent behind
+     * it are refused as out of sequence and retried as well, and the broker logs each refusal as an error. With one
+     * request in flight nothing is sent behind a retried batch; the aggregator's output beside a step is small.
      */
     static AggregatorConfig aggregatorConfig() {
-        return AggregatorConfig.defaults().withClientOverrides(Map.of(
+        return AggregatorConfig.defaults().withCommitInterval(COMMIT_INTERVAL).withClientOverrides(Map.of(
                 StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), "1"));
     }
 
@@ -140,7 +146,9 @@ final class LocalPipeline implements AutoCloseable {
         }
         long aggregated;
         String aggregationProblem = null;
-        console.println("waiting for the aggregator to close the last windows ...");
+        String summariesProblem;
+        console.println("waiting for the aggregator to close the last windows and publish the summaries ...");
+        long deadline = System.nanoTime() + AGGREGATION_TIMEOUT.toNanos();
         try (AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of())) {
             try {
                 progress.awaitCounts(plan.runId(), sentByStep, AGGREGATION_TIMEOUT);
@@ -150,6 +158,9 @@ final class LocalPipeline implements AutoCloseable {
                         + e.getMessage();
             }
             aggregated = progress.countedByStep(plan.runId()).values().stream().mapToLong(Long::longValue).sum();
+            // the archiver takes what is committed when it starts: a summary committed after it would be missing
+            summariesProblem = progress.awaitSummaries(plan.runId(), stepsWithSamples(sentByStep),
+                    Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UserFacingException("interrupted while waiting for the aggregator", e);
@@ -165,7 +176,14 @@ final class LocalPipeline implements AutoCloseable {
         } catch (IOException | SQLException e) {
             throw new UserFacingException("cannot write the report " + report + ": " + e.getMessage(), e);
         }
-        return new Outcome(result, aggregated, archive, archiveDir, report, aggregationProblem);
+        return new Outcome(result, aggregated, archive, archiveDir, report, aggregationProblem,
+                summariesProblem == null ? null : "the aggregator did not publish the run's summaries: "
+                        + summariesProblem);
+    }
+
+    /** Steps that sent samples: each has windows, so the aggregator publishes a summary of it. */
+    private static List<Integer> stepsWithSamples(Map<Integer, Long> sentByStep) {
+        return sentByStep.entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey).toList();
     }
 
     @Override
@@ -195,16 +213,21 @@ final class LocalPipeline implements AutoCloseable {
      * What one local run produced, and the proof that nothing was lost or counted twice.
      *
      * @param aggregationProblem why the aggregator's windows did not account for every sample sent, or null
+     * @param summariesProblem   which of the run's summaries the aggregator had not published when the archiver
+     *                           started (the report lacks their figures), or null
      */
     record Outcome(RunResult result, long samplesAggregated, ArchiveSummary archive, Path archiveDir, Path report,
-                   String aggregationProblem) {
+                   String aggregationProblem, String summariesProblem) {
 
         long samplesArchived() {
             return archive.rows("samples");
         }
 
-        /** Null if samples sent = aggregated = archived and every block sequence is archived once, else why not. */
-        String lossProblem() {
+        /**
+         * Null if samples sent = aggregated = archived, every block sequence is archived once and the run's summaries
+         * are archived, else why not.
+         */
+        String problem() {
             long sent = result.samplesSent();
             if (aggregationProblem != null) {
                 return aggregationProblem;
@@ -216,7 +239,7 @@ final class LocalPipeline implements AutoCloseable {
             if (!archive.blocksConsistent()) {
                 return "block sequences are not complete and unique in the archive: " + archive.blockChecks();
             }
-            return null;
+            return summariesProblem;
         }
 
         String proofLine() {

@@ -25,7 +25,8 @@ final class LocalRuns {
      * @param spool   blocks are spooled per these settings while Kafka is slow (null: no spool)
      * @return 0 when every step ran to its end, {@link Cli#EXIT_INTERRUPTED} when a signal stopped the run
      * @throws UserFacingException when a step failed or a target went away (after archiving and reporting what was
-     *                             measured before), or when the pipeline lost or duplicated a sample
+     *                             measured before), when the pipeline lost or duplicated a sample, or when the
+     *                             aggregator did not publish the run's summaries
      */
     static int runLocally(RunPlan plan, Path outDir, PrintStream console, boolean json, SpoolSettings spool) {
         Path archive = outDir.resolve("archive");
@@ -55,8 +56,8 @@ final class LocalRuns {
         for (StepResult s : result.steps()) {
             console.println("  " + s.summary());
         }
-        String lost = outcome.lossProblem();
-        if (lost == null) {
+        String problem = outcome.problem();
+        if (problem == null) {
             console.println(outcome.proofLine());
         }
         console.println("archive: " + outcome.archiveDir());
@@ -64,8 +65,8 @@ final class LocalRuns {
         if (json) {
             System.out.println(StepsJson.write(result.steps()));
         }
-        if (lost != null) {
-            throw new UserFacingException(lost + " (the archive and the report hold what arrived)");
+        if (problem != null) {
+            throw new UserFacingException(problem + " (the archive and the report hold what arrived)");
         }
         if (result.completed()) {
             return 0;
