@@ -62,8 +62,12 @@ import org.slf4j.LoggerFactory;
  * that rebuild an archive from a topic dump) can feed records directly.
  *
  * <p>Exactly-once protocol (see {@link Archiver}): per partition, buffer; on flush write one file per run and
- * dataset named after the offset range, atomically; recompute derived datasets; then hand the next offsets to the
- * {@link Committer}. {@link #addPartition} arms the replay boundaries that make a restart after a crash rewrite
+ * dataset named after the offset range, atomically; recompute derived datasets; then, once every file of the range
+ * is in place, hand the next offsets to the {@link Committer}. Samples files are completed and renamed into place
+ * by the encoder thread while this thread goes on consuming, so a flush's offsets wait in {@link PendingCommits}
+ * until the encoder has published its files (and every one before them); they are committed from a later
+ * {@link #accept(ConsumerRecords)} or flush, and {@link #flushAll} and {@link #flush(Collection)} return only once
+ * all is committed. {@link #addPartition} arms the replay boundaries that make a restart after a crash rewrite
  * the same file names. Files record the {@code TopicIncarnation} they were read from, so files of another
  * incarnation of a topic (another cluster, or the topic created again) are never taken for a flush to repeat, nor
  * replaced.
@@ -96,7 +100,10 @@ public final class ArchiveWriter implements AutoCloseable {
         void rebuild(String run, TopicPartition source) throws IOException, SQLException;
     }
 
-    /** Receives the offsets to commit after a flush put every file of their ranges in place. */
+    /**
+     * Receives the offsets to commit once every file of their ranges is in place, in flush order, on the thread
+     * that feeds the writer.
+     */
     @FunctionalInterface
     public interface Committer {
         void commit(Map<TopicPartition, OffsetAndMetadata> offsets);
@@ -106,13 +113,10 @@ public final class ArchiveWriter implements AutoCloseable {
     private final int rollRows;
     private final int rowGroupRows;
     private final Committer committer;
-    /** Sorts and encodes samples row groups while the calling thread polls and decodes the next. */
-    private final ExecutorService encoder = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "tailstream-archive-encoder");
-        t.setDaemon(true);
-        return t;
-    });
-    private final SampleRowGroupEncoder sampleEncoder = new SampleRowGroupEncoder(encoder);
+    /** Sorts, encodes and publishes samples row groups while the calling thread polls and decodes the next. */
+    private final ExecutorService encoder;
+    private final SampleRowGroupEncoder sampleEncoder;
+    private final PendingCommits pendingCommits = new PendingCommits();
     private final Map<TopicPartition, PendingPartition> pending = new HashMap<>();
     /** Offsets at which earlier, uncommitted flushes ended: flush there again so file names repeat exactly. */
     private final Map<TopicPartition, TreeSet<Long>> replayBoundaries = new HashMap<>();
@@ -156,7 +160,7 @@ public final class ArchiveWriter implements AutoCloseable {
      * A writer with samples row groups of {@link ArchiverConfig#DEFAULT_ROW_GROUP_ROWS}.
      *
      * @param rollRows  a partition's buffer is flushed at this many rows
-     * @param committer called after each flush with the offsets now safe to commit
+     * @param committer called with a flush's offsets once every file of its ranges is in place
      */
     public ArchiveWriter(Path archiveDir, int rollRows, Committer committer) {
         this(archiveDir, rollRows, ArchiverConfig.DEFAULT_ROW_GROUP_ROWS, committer);
@@ -165,9 +169,21 @@ public final class ArchiveWriter implements AutoCloseable {
     /**
      * @param rollRows     a partition's rows are flushed into files (and committed) at this many rows
      * @param rowGroupRows samples buffered, sorted and written as one Parquet row group: what bounds memory
-     * @param committer    called after each flush with the offsets now safe to commit
+     * @param committer    called with a flush's offsets once every file of its ranges is in place
      */
     public ArchiveWriter(Path archiveDir, int rollRows, int rowGroupRows, Committer committer) {
+        this(archiveDir, rollRows, rowGroupRows, committer, Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "tailstream-archive-encoder");
+            t.setDaemon(true);
+            return t;
+        }));
+    }
+
+    /**
+     * @param encoder a single thread (its tasks run in order) that samples files are encoded and published on; shut
+     *                down by {@link #close()}
+     */
+    ArchiveWriter(Path archiveDir, int rollRows, int rowGroupRows, Committer committer, ExecutorService encoder) {
         if (rollRows < 1 || rollRows > ArchiverConfig.MAX_ROLL_ROWS) {
             throw new IllegalArgumentException("rollRows must be in 1.." + ArchiverConfig.MAX_ROLL_ROWS + ", was "
                     + rollRows);
@@ -180,6 +196,8 @@ public final class ArchiveWriter implements AutoCloseable {
         this.rollRows = rollRows;
         this.rowGroupRows = rowGroupRows;
         this.committer = committer;
+        this.encoder = encoder;
+        this.sampleEncoder = new SampleRowGroupEncoder(encoder);
         try {
             Files.createDirectories(archiveDir);
         } catch (IOException e) {
@@ -209,6 +227,8 @@ public final class ArchiveWriter implements AutoCloseable {
      *                     a topic without one writes files that record none, and takes every file as its own
      */
     void addPartitions(Map<TopicPartition, Long> startOffsets, Map<String, TopicIncarnation> incarnations) {
+        // a partition lost and assigned again: the listing must see the files of its last flush
+        awaitEncoderQuietly();
         Set<String> tags = new TreeSet<>();
         startOffsets.keySet().forEach(tp -> tags.add(tp.topic() + "-p" + tp.partition()));
         try {
@@ -306,9 +326,12 @@ public final class ArchiveWriter implements AutoCloseable {
 
     /**
      * Stops buffering partitions (revoked or lost in a rebalance, after a {@link #flush} of what may be kept):
-     * drops what they still buffer, uncommitted, for their next owner to archive from the committed offset.
+     * drops what they still buffer, and the offsets of flushes not yet committed, for their next owner to archive
+     * from the committed offset. Returns once no file of theirs is being written.
      */
     public void removePartitions(Collection<TopicPartition> partitions) {
+        awaitEncoderQuietly();
+        pendingCommits.drop(partitions);
         for (TopicPartition tp : partitions) {
             PendingPartition pp = pending.remove(tp);
             replayBoundaries.remove(tp);
@@ -331,8 +354,15 @@ public final class ArchiveWriter implements AutoCloseable {
 
     // ---- consuming ----
 
-    /** Buffers polled records, flushing where a replay boundary or the row limit says so. */
+    /**
+     * Commits the flushes whose files are now in place, then buffers polled records, flushing where a replay
+     * boundary or the row limit says so.
+     *
+     * @throws UncheckedIOException a samples file could not be written or published: nothing after it is written
+     *                              or committed
+     */
     public void accept(ConsumerRecords<byte[], byte[]> records) {
+        commitPublished();
         for (TopicPartition tp : records.partitions()) {
             for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
                 accept(r);
@@ -550,12 +580,17 @@ public final class ArchiveWriter implements AutoCloseable {
     /**
      * Writes and commits everything buffered, but for a partition being re-archived short of its next replay
      * boundary (see {@link #addPartition}): a file ending elsewhere would overlap the one the boundary belongs to.
+     * Returns once every file flushed so far is in place and its offsets committed.
      */
     public void flushAll() {
         flush(pending.values(), false);
+        awaitPublished();
     }
 
-    /** {@link #flushAll} for some partitions (those revoked in a rebalance); partitions not added are ignored. */
+    /**
+     * {@link #flushAll} for some partitions (those revoked in a rebalance: their offsets are committed when it
+     * returns); partitions not added are ignored.
+     */
     public void flush(Collection<TopicPartition> partitions) {
         List<PendingPartition> pps = new ArrayList<>();
         for (TopicPartition tp : partitions) {
@@ -565,6 +600,48 @@ public final class ArchiveWriter implements AutoCloseable {
             }
         }
         flush(pps, false);
+        awaitPublished();
+    }
+
+    /** Waits until the encoder has published every samples file handed to it, then commits what was flushed. */
+    void awaitPublished() {
+        try {
+            sampleEncoder.awaitWritten();
+        } catch (IOException e) {
+            throw publishFailed(e);
+        }
+        commitPublished();
+    }
+
+    /** Commits the offsets of the flushes whose files are all in place by now, without waiting. */
+    private void commitPublished() {
+        Map<TopicPartition, OffsetAndMetadata> offsets;
+        try {
+            offsets = pendingCommits.takeCommittable(sampleEncoder.tasksDone());
+        } catch (IOException e) {
+            throw publishFailed(e);
+        }
+        if (!offsets.isEmpty()) {
+            committer.commit(offsets);
+            LOG.debug("committed {}", offsets);
+        }
+    }
+
+    private UncheckedIOException publishFailed(IOException e) {
+        return new UncheckedIOException("writing samples files under " + archiveDir + " (nothing is written or"
+                + " committed after it)", e);
+    }
+
+    /**
+     * Waits until the encoder has done what it was handed: the files of flushes are in place (for a listing of the
+     * archive, or before partitions are given up). A failure is not thrown here but by the next poll or flush.
+     */
+    private void awaitEncoderQuietly() {
+        try {
+            sampleEncoder.awaitWritten();
+        } catch (IOException e) {
+            LOG.debug("samples files failed; the next flush reports it: {}", e.getMessage());
+        }
     }
 
     /** True while a partition's buffer ends short of its next replay boundary. */
@@ -575,6 +652,8 @@ public final class ArchiveWriter implements AutoCloseable {
 
     /** @param atBoundary the buffers end at a replay boundary (or past one whose record is gone): write them */
     private void flush(Collection<PendingPartition> partitions, boolean atBoundary) {
+        // fails if a samples file failed: its range is never committed, nor anything after it
+        commitPublished();
         Map<TopicPartition, OffsetAndMetadata> commits = new LinkedHashMap<>();
         Map<BufferedDataset<?>, Map<String, TopicPartition>> toDerive = new HashMap<>();
         try {
@@ -614,16 +693,17 @@ public final class ArchiveWriter implements AutoCloseable {
         if (commits.isEmpty()) {
             return;
         }
-        // only now that every file of these ranges is in place
-        committer.commit(commits);
-        LOG.debug("committed {}", commits);
+        // committed once every file of these ranges is in place: the samples files once the encoder published them
+        pendingCommits.add(sampleEncoder.tasksSubmitted(), commits);
         for (PendingPartition pp : partitions) {
             if (commits.containsKey(pp.partition)) {
                 pp.clear();
             }
         }
+        commitPublished();
     }
 
+    /** Hands a run's samples file to the encoder thread, which completes it and renames it into place. */
     private void publishSamples(SampleFile file, String run, String fileName, PendingPartition source)
             throws IOException {
         long rows = file.rows();
@@ -740,8 +820,10 @@ public final class ArchiveWriter implements AutoCloseable {
     }
 
 
-    /** Samples decoded so far. */
-    /** Parquet files moved into place so far (replacements after a crash included). */
+    /**
+     * Parquet files moved into place so far (replacements after a crash included), and samples files handed to the
+     * encoder thread to be.
+     */
     public long filesWritten() {
         return filesWritten;
     }
@@ -751,6 +833,7 @@ public final class ArchiveWriter implements AutoCloseable {
         return corruptRecords;
     }
 
+    /** Samples decoded so far. */
     public long samplesSeen() {
         return samplesSeen;
     }

@@ -54,6 +54,11 @@ import org.slf4j.LoggerFactory;
  * the same offsets again, so the rewritten files replace the old ones under the same names. Neither duplicates
  * nor gaps, which {@link ArchiveVerifier} proves from block sequences.
  *
+ * <p>Samples files are completed, forced to disk and renamed by the writer's encoder thread while this thread
+ * decodes the next records; a flush's offsets are committed, in order, from a later poll once its files are in
+ * place. A revocation waits for them and commits before the partitions are given up; a samples file that cannot
+ * be written fails the archiver, and no offset from its range on is committed.
+ *
  * <p>Offsets identify records only within one incarnation of a topic: a new cluster (the in-process broker of each
  * local run, a rebuilt cluster) or a topic created again starts at 0 and commits nothing. So each file records the
  * {@code TopicIncarnation} it was read from (the cluster id and topic id, asked of the cluster at each assignment),
@@ -162,9 +167,9 @@ public final class Archiver implements AutoCloseable {
     }
 
     /**
-     * Commits after a flush. A commit the group refuses (a rebalance under way, or this instance expelled) leaves
-     * the flushed files beyond the committed offset: the partition's next owner rewrites them at the same
-     * boundaries, and a later commit by this instance (still owning the partition) covers them.
+     * Commits once a flush's files are in place. A commit the group refuses (a rebalance under way, or this
+     * instance expelled) leaves the flushed files beyond the committed offset: the partition's next owner rewrites
+     * them at the same boundaries, and a later commit by this instance (still owning the partition) covers them.
      */
     private void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
         try {

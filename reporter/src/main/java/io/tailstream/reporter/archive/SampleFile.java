@@ -9,9 +9,10 @@ import java.util.Map;
 /**
  * One samples file being written: decoded samples are buffered in {@link SampleColumns} up to a row group, which
  * {@link SampleRowGroupEncoder} then sorts by start time and writes, column by column, into a temporary file on its
- * own thread while the next row group fills another buffer. {@link #publish} writes the last row group and renames
- * the file into place; {@link #discard} deletes it. Memory: one row group's buffer (about 54 bytes a sample) plus
- * the one in flight and its compressed pages, whatever the file's size.
+ * own thread while the next row group fills another buffer. {@link #publish} hands the last row group over with the
+ * file's completion and its renaming into place, which the encoder thread does while the archiving thread goes on;
+ * {@link #discard} deletes the file. Memory: one row group's buffer (about 54 bytes a sample) plus the one in flight
+ * and its compressed pages, whatever the file's size.
  *
  * <p>Rows are sorted by {@code start_us} within each row group; a file of at most one row group is sorted
  * throughout.
@@ -60,15 +61,16 @@ final class SampleFile {
         }
     }
 
-    /** Writes what is buffered, completes the file and renames it atomically over {@code target}. */
+    /**
+     * Hands what is buffered to the encoder, which writes it, completes the file and renames it atomically over
+     * {@code target}; returns without waiting for that ({@link SampleRowGroupEncoder#submitLast}). The file is
+     * then the encoder's: neither published nor discarded again.
+     */
     void publish(Path target) throws IOException {
         SampleColumns last = buffer;
         buffer = null;
-        submit(last);
-        encoder.awaitWritten();
-        writer.close();
+        encoder.submitLast(writer(), last, tmp, target);
         writer = null;
-        ArchiveLayout.publish(tmp, target);
     }
 
     /** Deletes the temporary file, if any (after a failure, or when no row was archived). */

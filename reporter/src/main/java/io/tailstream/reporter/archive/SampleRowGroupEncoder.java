@@ -19,8 +19,13 @@ import org.apache.parquet.schema.MessageType;
 /**
  * Writes buffered samples as row groups of samples files on an encoder thread, while the archiving thread goes on
  * polling and decoding into another buffer: a row group is sorted by start time, then each of the ten columns is
- * encoded page by page by its own encoder. One instance serves every samples file of an archive writer; at most one
- * row group is in flight at a time, so memory is the open files' buffers plus one.
+ * encoded page by page by its own encoder. A file's last row group also completes the file and renames it into
+ * place there, so the archiving thread does not wait for a file to be published either. One instance serves every
+ * samples file of an archive writer; at most one row group is in flight at a time, so memory is the open files'
+ * buffers plus one.
+ *
+ * <p>Tasks (row groups, with or without a file's completion) run in the order they are handed over and are
+ * numbered from 1: once {@link #tasksDone()} reaches a task's number, that task and every one before it are done.
  *
  * <p>It also keeps the buffers: a buffer goes back to the pool once its row group is written (or its file
  * discarded) and keeps its capacity, so steady archiving allocates none.
@@ -48,6 +53,10 @@ final class SampleRowGroupEncoder {
     private SampleColumns inFlightBuffer;
     /** The first row group that failed: every later wait fails with it, since some file now lacks its rows. */
     private IOException failure;
+    /** Tasks handed to the encoder thread so far. */
+    private long submitted;
+    /** Of those, the ones seen to have succeeded: all tasks up to this number. */
+    private long done;
     // the encoder thread's (handed over with each row group through the executor, which orders the tasks)
     private final TimeOrder timeOrder = new TimeOrder();
     private final LongColumnEncoder stepId;
@@ -107,15 +116,69 @@ final class SampleRowGroupEncoder {
             giveBack(full);
             return;
         }
-        inFlightBuffer = full;
+        start(full, () -> write(w, full));
+    }
+
+    /**
+     * Starts writing {@code last}'s rows as the last row group of {@code w} (none if it is empty), then completing
+     * the file {@code tmp} and renaming it atomically over {@code target}, after waiting for the row group in flight.
+     * Returns without waiting for the file: it is in place once {@link #tasksDone()} reaches
+     * {@link #tasksSubmitted()} as it is on return. {@code last} and {@code w} belong to the encoder thread from now
+     * on.
+     *
+     * @throws IOException the row group in flight before this one failed
+     */
+    void submitLast(ColumnFileWriter w, SampleColumns last, Path tmp, Path target) throws IOException {
+        awaitWritten();
+        start(last, () -> {
+            if (last.size() > 0) {
+                write(w, last);
+            }
+            try {
+                w.close();
+                ArchiveLayout.publish(tmp, target);
+            } catch (IOException | RuntimeException e) {
+                throw new IOException("completing the samples file " + tmp + " as " + target + ": " + e, e);
+            }
+        });
+    }
+
+    /** Tasks handed over so far: the number of the last one. */
+    long tasksSubmitted() {
+        return submitted;
+    }
+
+    /**
+     * The number of the last task done, without waiting: the one in flight counts once it has finished.
+     *
+     * @throws IOException it failed, or an earlier one did
+     */
+    long tasksDone() throws IOException {
+        if (inFlight == null || inFlight.isDone()) {
+            awaitWritten();
+        }
+        return done;
+    }
+
+    /** Runs {@code task} on the encoder thread; {@code b} goes back to the pool once it is done. */
+    private void start(SampleColumns b, EncoderTask task) {
+        inFlightBuffer = b;
+        submitted++;
         inFlight = encoderThread.submit(() -> {
-            write(w, full);
+            task.run();
             return null;
         });
     }
 
+    /** Work for the encoder thread. */
+    @FunctionalInterface
+    private interface EncoderTask {
+        void run() throws IOException;
+    }
+
     /**
-     * Waits until the row group in flight, if any, is written, and pools its buffer.
+     * Waits until the task in flight, if any, is done (its row group written and, for a file's last, the file in
+     * place), and pools its buffer.
      *
      * @throws IOException it failed, or an earlier one did (the file and the row group are named)
      */
@@ -127,6 +190,7 @@ final class SampleRowGroupEncoder {
             inFlightBuffer = null;
             try {
                 f.get();
+                done++;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while a samples row group was written", e);

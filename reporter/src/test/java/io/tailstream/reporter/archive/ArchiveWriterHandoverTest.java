@@ -51,6 +51,8 @@ class ArchiveWriterHandoverTest {
         for (int i = 0; i < 5; i++) {
             first.accept(new ConsumerRecord<>(P1.topic(), 1, i, null, blocks.get(i)));
         }
+        // the files it handed to its encoder thread are in place when it dies
+        first.awaitPublished();
         assertThat(commits).hasSizeGreaterThan(2);
         long committed = commits.get(0).get(P0).offset();
         List<String> firstFiles = sourceFiles();
