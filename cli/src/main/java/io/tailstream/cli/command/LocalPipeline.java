@@ -40,8 +40,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * A mismatch is a failure, reported with the counts.
  *
  * <p>The broker and the aggregator share the machine with the database and the load generator, and must take as
- * little of their CPU as they can: they run at a lower OS priority ({@link LowerPriority}) and on code the quick
- * JIT compiler alone compiled ({@link PipelineCompilation}), the broker with one thread per pool
+ * little of their CPU as they can: they run at idle priority ({@link LowerPriority}) and on code the quick JIT
+ * compiler alone compiled ({@link PipelineCompilation}), the broker with one thread per pool
  * ({@link EmbeddedKafka#startBesideLoad()}) and the aggregator committing every {@link #COMMIT_INTERVAL}. During
  * a step they may fall behind; the samples wait in Kafka, and the archiver runs once the aggregator has counted every
  * sample and published the run's summaries.
