@@ -2,7 +2,9 @@ package io.tailstream.reporter.archive;
 
 import io.tailstream.reporter.SyntheticRun;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -65,11 +67,26 @@ final class ArchiverChildren {
 
     /** Temporary files anywhere in the archive. */
     static long temporaries(Path archive) throws IOException {
-        if (!Files.isDirectory(archive)) {
-            return 0;
-        }
-        try (Stream<Path> files = Files.walk(archive)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(ArchiveLayout.TMP_SUFFIX)).count();
+        return countFiles(archive, ArchiveLayout.TMP_SUFFIX);
+    }
+
+    /**
+     * Files under {@code dir} whose names end with {@code suffix}, while archivers may be writing there: a file
+     * renamed or deleted between the walk's listing and its reading of the file's attributes makes the walk count
+     * again.
+     */
+    static long countFiles(Path dir, String suffix) throws IOException {
+        while (true) {
+            if (!Files.isDirectory(dir)) {
+                return 0;
+            }
+            try (Stream<Path> files = Files.walk(dir)) {
+                return files.filter(f -> f.getFileName().toString().endsWith(suffix)).count();
+            } catch (UncheckedIOException e) {
+                if (!(e.getCause() instanceof NoSuchFileException)) {
+                    throw e;
+                }
+            }
         }
     }
 

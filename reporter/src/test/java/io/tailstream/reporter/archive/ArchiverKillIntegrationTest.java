@@ -124,20 +124,7 @@ class ArchiverKillIntegrationTest {
     }
 
     private static long sampleFiles(Path archive) throws IOException {
-        Path dir = archive.resolve(ArchiveLayout.SAMPLES);
-        if (!Files.isDirectory(dir)) {
-            return 0;
-        }
-        while (true) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                return files.filter(f -> f.getFileName().toString().endsWith(".parquet")).count();
-            } catch (java.io.UncheckedIOException e) {
-                // the child renamed a .tmp file while the walk was listing it: count again
-                if (!(e.getCause() instanceof java.nio.file.NoSuchFileException)) {
-                    throw e;
-                }
-            }
-        }
+        return ArchiverChildren.countFiles(archive.resolve(ArchiveLayout.SAMPLES), ".parquet");
     }
 
     private static long sampleRowsOnDisk(Path archive) throws SQLException {
