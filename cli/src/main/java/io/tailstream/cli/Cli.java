@@ -18,8 +18,21 @@ public final class Cli {
     public static final int EXIT_FAILURE = 1;
     /** A signal (Ctrl-C) stopped a run; what it measured until then was archived and reported (128 + SIGINT). */
     public static final int EXIT_INTERRUPTED = 130;
+    /**
+     * The PostgreSQL driver logs through java.util.logging, whose console handler prints stack traces: a connection
+     * closed after its server went away logs a warning with one ("Failed to closed stream"). The run reports the
+     * lost connections itself, so only the driver's severe messages are printed. Held here: java.util.logging keeps
+     * only weak references to its loggers, and their levels with them.
+     */
+    private static final java.util.logging.Logger POSTGRESQL_DRIVER_LOG = quiet("org.postgresql");
 
     private Cli() {}
+
+    private static java.util.logging.Logger quiet(String name) {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+        logger.setLevel(java.util.logging.Level.SEVERE);
+        return logger;
+    }
 
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new TailstreamCommand());
