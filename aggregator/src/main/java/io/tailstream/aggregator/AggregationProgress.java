@@ -17,6 +17,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.LongConsumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -171,12 +172,42 @@ public final class AggregationProgress implements AutoCloseable {
      */
     public void awaitCounts(String runId, Map<Integer, Long> expectedByStep, Duration timeout)
             throws InterruptedException, AggregationIncompleteException {
+        awaitCounts(runId, expectedByStep, timeout, false, counted -> { });
+    }
+
+    /**
+     * Polls until, for every step in {@code expectedByStep}, the counted samples equal the expected ones, for as
+     * long as the aggregator keeps counting: gives up only when {@code stallTimeout} passes without a new sample of
+     * the run counted. For a backlog of any size, such as a run whose aggregation waited until its load ended.
+     *
+     * @param onCounted told the run's counted total each time it grows
+     * @throws AggregationIncompleteException after {@code stallTimeout} without progress, or as soon as a step counts
+     *                                        more than expected; the message lists every step
+     */
+    public void awaitCountsWhileCounting(String runId, Map<Integer, Long> expectedByStep, Duration stallTimeout,
+                                         LongConsumer onCounted)
+            throws InterruptedException, AggregationIncompleteException {
+        awaitCounts(runId, expectedByStep, stallTimeout, true, onCounted);
+    }
+
+    private void awaitCounts(String runId, Map<Integer, Long> expectedByStep, Duration timeout,
+                             boolean progressExtends, LongConsumer onCounted)
+            throws InterruptedException, AggregationIncompleteException {
         long deadline = System.nanoTime() + timeout.toNanos();
+        long countedBefore = 0;
         while (true) {
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException("interrupted while waiting for run " + runId + " to be aggregated");
             }
             poll(POLL);
+            long counted = countedByStep(runId).values().stream().mapToLong(Long::longValue).sum();
+            if (counted > countedBefore) {
+                countedBefore = counted;
+                onCounted.accept(counted);
+                if (progressExtends) {
+                    deadline = System.nanoTime() + timeout.toNanos();
+                }
+            }
             boolean complete = true;
             boolean over = false;
             for (Map.Entry<Integer, Long> e : expectedByStep.entrySet()) {
@@ -188,7 +219,7 @@ public final class AggregationProgress implements AutoCloseable {
                 return;
             }
             if (over || System.nanoTime() - deadline >= 0) {
-                throw new AggregationIncompleteException(describe(runId, expectedByStep, timeout, over),
+                throw new AggregationIncompleteException(describe(runId, expectedByStep, timeout, progressExtends, over),
                         expectedByStep, countedByStep(runId));
             }
         }
@@ -238,10 +269,12 @@ public final class AggregationProgress implements AutoCloseable {
         return String.join("; ", parts);
     }
 
-    private String describe(String runId, Map<Integer, Long> expectedByStep, Duration timeout, boolean over) {
+    private String describe(String runId, Map<Integer, Long> expectedByStep, Duration timeout,
+                            boolean sinceProgress, boolean over) {
         StringBuilder sb = new StringBuilder();
         sb.append("run ").append(runId).append(over ? ": more samples counted than sent (double counting)"
-                : " not fully aggregated after " + timeout.toMillis() + " ms").append(':');
+                : " not fully aggregated " + (sinceProgress ? "(nothing counted for " + timeout.toMillis() + " ms)"
+                : "after " + timeout.toMillis() + " ms")).append(':');
         TreeSet<Integer> steps = new TreeSet<>(expectedByStep.keySet());
         steps.addAll(countedByStep(runId).keySet());
         for (int step : steps) {

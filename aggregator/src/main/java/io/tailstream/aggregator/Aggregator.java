@@ -208,7 +208,6 @@ public final class Aggregator implements AutoCloseable {
         return ok;
     }
 
-    /** Kafka Streams' current state. */
     /**
      * The live monitors of every instance of this application that Kafka Streams knows (their
      * {@code application.server}, {@code HOST:PORT}), sorted; empty when the instances do not advertise one, or
@@ -226,6 +225,7 @@ public final class Aggregator implements AutoCloseable {
         }
     }
 
+    /** Kafka Streams' current state. */
     public KafkaStreams.State state() {
         return streams.state();
     }
@@ -262,6 +262,26 @@ public final class Aggregator implements AutoCloseable {
             }
         }
         return open;
+    }
+
+    /**
+     * Stops processing samples until {@link #resume()}: the input waits in Kafka, while the aggregator stays in its
+     * group and commits what it processed before. Kafka Streams' {@link KafkaStreams#pause()}: a paused aggregator
+     * still polls its consumers (without fetching more than it buffered) and commits, but neither processes nor
+     * punctuates, so it opens no transaction and writes nothing.
+     */
+    public void pause() {
+        streams.pause();
+    }
+
+    /** Processes again after {@link #pause()}, starting with what waited in Kafka meanwhile. */
+    public void resume() {
+        streams.resume();
+    }
+
+    /** Whether the aggregator is {@linkplain #pause() paused}. */
+    public boolean isPaused() {
+        return streams.isPaused();
     }
 
     /** The underlying application, for interactive queries of {@link AggregatorTopology#WINDOW_STORE}. */

@@ -211,6 +211,60 @@ class AggregatorIntegrationTest {
         }
     }
 
+    /**
+     * A paused aggregator counts nothing: samples sent meanwhile wait in Kafka, and a wait that gives up only when
+     * nothing is counted gives up. Resumed, it counts every one of them, and the wait reports the count as it grows.
+     */
+    @Test
+    void paused_countsNothingUntilResumed_thenEverySample() throws Exception {
+        String run = "it-paused";
+        long sent = 0;
+        try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+            TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(2));
+            AggregatorConfig config = AggregatorConfig.defaults().withApplicationId("it-paused-aggregator");
+            try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers(), config, stateDir);
+                 KafkaProducer<String, byte[]> producer = producer(kafka.bootstrapServers());
+                 AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of())) {
+                assertThat(aggregator.awaitRunning(Duration.ofSeconds(30))).isTrue();
+                aggregator.pause();
+                assertThat(aggregator.isPaused()).isTrue();
+
+                TestProducer p = new TestProducer(run, "p1");
+                Random random = new Random(5);
+                long startMicros = System.currentTimeMillis() * 1000;
+                for (int block = 0; block < 40; block++) {
+                    long endMicros = startMicros + block * 100_000L;
+                    List<Sample> batch = new ArrayList<>();
+                    for (int i = 0; i < 250; i++) {
+                        batch.add(randomSample(random, endMicros - random.nextInt(100_000)));
+                    }
+                    send(producer, p.key(), p.samples(1, OPS, batch, endMicros));
+                    sent += batch.size();
+                }
+                byte[] marker = p.endOfStep(1, OPS, startMicros + 4_000_000L);
+                for (PartitionInfo partition : producer.partitionsFor(Topics.SAMPLES)) {
+                    producer.send(new ProducerRecord<>(Topics.SAMPLES, partition.partition(), p.key(), marker)).get();
+                }
+                producer.flush();
+
+                List<Long> reported = new ArrayList<>();
+                Map<Integer, Long> expected = Map.of(1, sent);
+                assertThatThrownBy(() -> progress.awaitCountsWhileCounting(run, expected, Duration.ofSeconds(3),
+                        reported::add))
+                        .isInstanceOf(AggregationIncompleteException.class)
+                        .hasMessageContaining("not fully aggregated (nothing counted for 3000 ms)")
+                        .hasMessageContaining("step 1 counted 0 of " + sent);
+                assertThat(reported).isEmpty();
+
+                aggregator.resume();
+                assertThat(aggregator.isPaused()).isFalse();
+                progress.awaitCountsWhileCounting(run, expected, Duration.ofSeconds(60), reported::add);
+                assertThat(progress.countedByStep(run)).isEqualTo(expected);
+                assertThat(reported).isSorted().doesNotHaveDuplicates().last().isEqualTo(sent);
+            }
+        }
+    }
+
     private static KafkaProducer<String, byte[]> producer(String bootstrap) {
         Properties p = BacklogProducer.settings(bootstrap);
         KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(),

@@ -27,6 +27,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -40,11 +41,12 @@ import org.apache.kafka.streams.StreamsConfig;
  * A mismatch is a failure, reported with the counts.
  *
  * <p>The broker and the aggregator share the machine with the database and the load generator, and must take as
- * little of their CPU as they can: they run at idle priority ({@link LowerPriority}) and on code the quick JIT
- * compiler alone compiled ({@link PipelineCompilation}), the broker with one thread per pool
- * ({@link EmbeddedKafka#startBesideLoad()}) and the aggregator committing every {@link #COMMIT_INTERVAL}. During
- * a step they may fall behind; the samples wait in Kafka, and the archiver runs once the aggregator has counted every
- * sample and published the run's summaries.
+ * little of their CPU as they can. The aggregator is paused while the load runs: the samples wait in Kafka, and it
+ * aggregates them once the load has ended (nobody reads its output before: a local run's console shows the
+ * producer's own figures). Both run at idle priority ({@link LowerPriority}) and on code the quick JIT compiler alone
+ * compiled ({@link PipelineCompilation}), the broker with one thread per pool
+ * ({@link EmbeddedKafka#startBesideLoad()}) and the aggregator committing every {@link #COMMIT_INTERVAL}. The
+ * archiver runs once the aggregator has counted every sample and published the run's summaries.
  */
 final class LocalPipeline implements AutoCloseable {
 
@@ -58,10 +60,13 @@ final class LocalPipeline implements AutoCloseable {
      */
     static final Duration COMMIT_INTERVAL = Duration.ofSeconds(1);
     /**
-     * How long to wait, after the producer finished, for the last windows and the summaries (window + grace is 3 s
-     * by default).
+     * How long the aggregator may count nothing, after the load ended, before the run is declared incompletely
+     * aggregated; and how long to wait for the summaries once every sample is counted (window + grace is 3 s by
+     * default). A backlog takes as long as it takes while the aggregator keeps counting.
      */
     static final Duration AGGREGATION_TIMEOUT = Duration.ofSeconds(60);
+    /** How often a line tells how far the aggregator is, while it works through the run's samples. */
+    static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(10);
 
     private final EmbeddedKafka kafka;
     private final Aggregator aggregator;
@@ -138,20 +143,30 @@ final class LocalPipeline implements AutoCloseable {
      * @param stop  receives the runner, so a signal can end the run cleanly
      */
     Outcome run(RunPlan plan, Path outDir, SpoolSettings spool, GracefulStop stop) {
-        RunResult result = BenchmarkRunner.run(plan, kafka.bootstrapServers(), console, spool, stop::attach);
+        // aggregating beside the load would take CPU from the database and the workers (the aggregator's work, and
+        // the broker's fetches and transactions for it)
+        aggregator.pause();
+        RunResult result;
+        try {
+            result = BenchmarkRunner.run(plan, kafka.bootstrapServers(), console, spool, stop::attach);
+        } finally {
+            aggregator.resume();
+        }
 
         Map<Integer, Long> sentByStep = new LinkedHashMap<>();
         for (StepResult s : result.steps()) {
             sentByStep.merge(s.stepId(), s.samplesSent(), Long::sum);
         }
+        long sent = result.samplesSent();
         long aggregated;
         String aggregationProblem = null;
         String summariesProblem;
-        console.println("waiting for the aggregator to close the last windows and publish the summaries ...");
-        long deadline = System.nanoTime() + AGGREGATION_TIMEOUT.toNanos();
+        console.printf(Locale.ROOT, "aggregating the run's %,d samples, which waited in Kafka while the load ran ...%n",
+                sent);
+        ProgressLines lines = new ProgressLines(console, sent);
         try (AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of())) {
             try {
-                progress.awaitCounts(plan.runId(), sentByStep, AGGREGATION_TIMEOUT);
+                progress.awaitCountsWhileCounting(plan.runId(), sentByStep, AGGREGATION_TIMEOUT, lines::counted);
             } catch (AggregationIncompleteException e) {
                 // archived and reported all the same: the counts below say what is missing
                 aggregationProblem = "the aggregator's windows do not account for every sample sent: "
@@ -160,7 +175,7 @@ final class LocalPipeline implements AutoCloseable {
             aggregated = progress.countedByStep(plan.runId()).values().stream().mapToLong(Long::longValue).sum();
             // the archiver takes what is committed when it starts: a summary committed after it would be missing
             summariesProblem = progress.awaitSummaries(plan.runId(), stepsWithSamples(sentByStep),
-                    Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                    AGGREGATION_TIMEOUT);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UserFacingException("interrupted while waiting for the aggregator", e);
@@ -179,6 +194,27 @@ final class LocalPipeline implements AutoCloseable {
         return new Outcome(result, aggregated, archive, archiveDir, report, aggregationProblem,
                 summariesProblem == null ? null : "the aggregator did not publish the run's summaries: "
                         + summariesProblem);
+    }
+
+    /** Prints how many of the run's samples are counted, at most every {@link #PROGRESS_INTERVAL}. */
+    private static final class ProgressLines {
+        private final PrintStream console;
+        private final long total;
+        private long lastLineAt = System.nanoTime();
+
+        ProgressLines(PrintStream console, long total) {
+            this.console = console;
+            this.total = total;
+        }
+
+        void counted(long counted) {
+            long now = System.nanoTime();
+            if (counted < total && now - lastLineAt >= PROGRESS_INTERVAL.toNanos()) {
+                lastLineAt = now;
+                console.printf(Locale.ROOT, "  aggregated %,d of %,d samples (%.0f%%)%n", counted, total,
+                        100.0 * counted / total);
+            }
+        }
     }
 
     /** Steps that sent samples: each has windows, so the aggregator publishes a summary of it. */
