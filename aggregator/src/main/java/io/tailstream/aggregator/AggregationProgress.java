@@ -154,6 +154,11 @@ public final class AggregationProgress implements AutoCloseable {
         return counted.getOrDefault(runId, Map.of()).getOrDefault(stepId, 0L);
     }
 
+    /** Samples counted so far in "all ops" windows of a run, over all its steps. */
+    public long countedSamples(String runId) {
+        return counted.getOrDefault(runId, Map.of()).values().stream().mapToLong(Long::longValue).sum();
+    }
+
     /** Samples counted so far per step of a run (steps with at least one window). */
     public Map<Integer, Long> countedByStep(String runId) {
         return Map.copyOf(counted.getOrDefault(runId, Map.of()));
@@ -200,10 +205,10 @@ public final class AggregationProgress implements AutoCloseable {
                 throw new InterruptedException("interrupted while waiting for run " + runId + " to be aggregated");
             }
             poll(POLL);
-            long counted = countedByStep(runId).values().stream().mapToLong(Long::longValue).sum();
-            if (counted > countedBefore) {
-                countedBefore = counted;
-                onCounted.accept(counted);
+            long countedNow = countedSamples(runId);
+            if (countedNow > countedBefore) {
+                countedBefore = countedNow;
+                onCounted.accept(countedNow);
                 if (progressExtends) {
                     deadline = System.nanoTime() + timeout.toNanos();
                 }
@@ -219,8 +224,8 @@ public final class AggregationProgress implements AutoCloseable {
                 return;
             }
             if (over || System.nanoTime() - deadline >= 0) {
-                throw new AggregationIncompleteException(describe(runId, expectedByStep, timeout, progressExtends, over),
-                        expectedByStep, countedByStep(runId));
+                String why = describe(runId, expectedByStep, timeout, progressExtends, over);
+                throw new AggregationIncompleteException(why, expectedByStep, countedByStep(runId));
             }
         }
     }

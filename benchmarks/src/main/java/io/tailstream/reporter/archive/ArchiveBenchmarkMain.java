@@ -87,8 +87,7 @@ public final class ArchiveBenchmarkMain {
                             + " samples in 30 min");
                 }
                 progress.poll(Duration.ofMillis(50));
-                counted = progress.countedByStep(SampleBacklog.RUN).values().stream().mapToLong(Long::longValue)
-                        .sum();
+                counted = progress.countedSamples(SampleBacklog.RUN);
                 if (firstAt == 0 && counted > 0) {
                     firstAt = System.nanoTime();
                     firstCount = counted;

@@ -172,7 +172,7 @@ final class LocalPipeline implements AutoCloseable {
                 aggregationProblem = "the aggregator's windows do not account for every sample sent: "
                         + e.getMessage();
             }
-            aggregated = progress.countedByStep(plan.runId()).values().stream().mapToLong(Long::longValue).sum();
+            aggregated = progress.countedSamples(plan.runId());
             // the archiver takes what is committed when it starts: a summary committed after it would be missing
             summariesProblem = progress.awaitSummaries(plan.runId(), stepsWithSamples(sentByStep),
                     AGGREGATION_TIMEOUT);
