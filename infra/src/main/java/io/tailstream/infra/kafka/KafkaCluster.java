@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +41,13 @@ public final class KafkaCluster implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KafkaCluster.class);
     private static final long READY_TIMEOUT_MS = 120_000;
     private static final String CLUSTER_ID_FILE = "cluster.id";
+    private static final long BESIDE_LOAD_SESSION_TIMEOUT_MS = 600_000;
+    /** Server settings of {@link #startBesideLoad()}'s node. */
+    static final Map<String, String> BESIDE_LOAD = Map.of(
+            "num.network.threads", "1",
+            "num.io.threads", "1",
+            "background.threads", "1",
+            "broker.session.timeout.ms", String.valueOf(BESIDE_LOAD_SESSION_TIMEOUT_MS));
 
     private final Path dir;
     private final boolean deleteOnClose;
@@ -75,6 +85,37 @@ public final class KafkaCluster implements AutoCloseable {
      * @param firstPort client port of node 1, the next ones follow ({@code firstPort + 1}, ...); 0: free ports
      */
     public static KafkaCluster start(int nodes, Path dir, boolean deleteOnClose, int firstPort) {
+        return start(nodes, dir, deleteOnClose, firstPort, Map.of(), List.of());
+    }
+
+    /**
+     * Starts one node in a temporary directory (deleted on close), on free ports, sized and scheduled to share the
+     * machine with a database and the load that records it (a local {@code run}):
+     * <ul>
+     * <li>at the lowest CPU priority ({@link LowestPriority}): {@code SCHED_IDLE} in a session of its own whose
+     *     scheduling group has nice 19, so it takes only the CPU the database and the load generator leave, and the
+     *     JIT compiler and garbage collector of its JVM none of theirs;</li>
+     * <li>one network thread, one request handler thread and one background thread instead of Kafka's 3, 8 and 10:
+     *     a local run sends a few requests per second per client, more threads only add wake-ups;</li>
+     * <li>a broker session timeout of {@value #BESIDE_LOAD_SESSION_TIMEOUT_MS} ms instead of 9 s: starved by a
+     *     load that keeps every core busy, the node's broker may not heartbeat its own controller for seconds, and
+     *     a fenced broker answers its clients "not leader" until it is back. With one node there is no other broker
+     *     to move its partitions to; the timeout only detects a lost node.</li>
+     * </ul>
+     * Starved, the node falls behind and catches up once the load leaves it CPU: producers buffer and spool
+     * meanwhile.
+     */
+    public static KafkaCluster startBesideLoad() {
+        try {
+            return start(1, Files.createTempDirectory("tailstream-kafka-"), true, 0, BESIDE_LOAD,
+                    LowestPriority.commandPrefix());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary Kafka directory", e);
+        }
+    }
+
+    private static KafkaCluster start(int nodes, Path dir, boolean deleteOnClose, int firstPort,
+                                      Map<String, String> settings, List<String> commandPrefix) {
         if (nodes < 1 || nodes > 9) {
             throw new IllegalArgumentException("a cluster has 1 to 9 nodes, not " + nodes);
         }
@@ -101,15 +142,23 @@ public final class KafkaCluster implements AutoCloseable {
                 }
             } else {
                 clusterId = KafkaNodeConfig.newClusterId();
-                writeConfigs(dir, nodes, firstPort, brokerPorts);
+                writeConfigs(dir, nodes, firstPort, brokerPorts, settings);
                 Files.writeString(idFile, clusterId + "\n", StandardCharsets.UTF_8);
             }
-            KafkaCluster cluster = new KafkaCluster(dir, deleteOnClose, brokerPorts, clusterId, javaCommand());
+            List<String> command = new ArrayList<>(commandPrefix);
+            command.addAll(javaCommand());
+            KafkaCluster cluster = new KafkaCluster(dir, deleteOnClose, brokerPorts, clusterId, command);
             try {
                 for (int i = 1; i <= nodes; i++) {
                     cluster.startNode(i);
                 }
                 cluster.awaitBrokers(nodes);
+                if (!commandPrefix.isEmpty()) {
+                    // after the start, which runs before any load and should be quick
+                    for (int i = 1; i <= nodes; i++) {
+                        LowestPriority.lowerSessionGroup(cluster.process(i).pid());
+                    }
+                }
             } catch (RuntimeException e) {
                 cluster.close();
                 throw e;
@@ -121,7 +170,8 @@ public final class KafkaCluster implements AutoCloseable {
         }
     }
 
-    private static void writeConfigs(Path dir, int nodes, int firstPort, int[] brokerPorts) throws IOException {
+    private static void writeConfigs(Path dir, int nodes, int firstPort, int[] brokerPorts,
+                                     Map<String, String> settings) throws IOException {
         int[] free = EmbeddedKafka.freePorts(2 * nodes, firstPort == 0 ? new int[0]
                 : java.util.stream.IntStream.range(firstPort, firstPort + nodes).toArray());
         int[] controllerPorts = new int[nodes];
@@ -137,6 +187,7 @@ public final class KafkaCluster implements AutoCloseable {
             Properties p = KafkaNodeConfig.properties(i + 1, brokerPorts[i], controllerPorts[i], voters.toString(),
                     nodeDir.resolve("log"), replicas);
             p.put("min.insync.replicas", String.valueOf(KafkaNodeConfig.minInSyncReplicas(replicas)));
+            p.putAll(settings);
             Files.createDirectories(nodeDir);
             try (Writer w = Files.newBufferedWriter(serverProperties(dir, i + 1), StandardCharsets.UTF_8)) {
                 p.store(w, "tailstream cluster node " + (i + 1));
@@ -188,19 +239,22 @@ public final class KafkaCluster implements AutoCloseable {
         }
     }
 
-    /** Waits until {@code count} brokers are registered and unfenced. */
+    /**
+     * Waits until {@code count} brokers are registered and unfenced. The admin client is created once every node
+     * listens: before, it would log a warning for each refused connection.
+     */
     private void awaitBrokers(int count) {
         long deadline = System.currentTimeMillis() + READY_TIMEOUT_MS;
+        for (int port : brokerPorts) {
+            while (!listening(port)) {
+                checkNodesAlive();
+                checkDeadline(deadline, count);
+                sleep(200);
+            }
+        }
         try (Admin admin = admin()) {
             while (true) {
-                for (int i = 0; i < processes.length; i++) {
-                    Process p = processes[i];
-                    if (p != null && !p.isAlive() && !killed(i + 1)) {
-                        throw new IllegalStateException("Kafka node " + (i + 1) + " exited with " + p.exitValue()
-                                + " while starting; last lines of " + dir.resolve("node-" + (i + 1)) + "/node.log:\n"
-                                + tail(dir.resolve("node-" + (i + 1)).resolve("node.log")));
-                    }
-                }
+                checkNodesAlive();
                 try {
                     if (admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() >= count) {
                         return;
@@ -211,12 +265,37 @@ public final class KafkaCluster implements AutoCloseable {
                 } catch (Exception e) {
                     log.debug("cluster not ready yet: {}", e.toString());
                 }
-                if (System.currentTimeMillis() > deadline) {
-                    throw new IllegalStateException("Kafka cluster at " + bootstrapServers() + " has not " + count
-                            + " brokers after " + READY_TIMEOUT_MS + " ms (node logs in " + dir + ")");
-                }
+                checkDeadline(deadline, count);
                 sleep(200);
             }
+        }
+    }
+
+    private void checkDeadline(long deadline, int count) {
+        if (System.currentTimeMillis() > deadline) {
+            throw new IllegalStateException("Kafka cluster at " + bootstrapServers() + " has not " + count
+                    + " brokers after " + READY_TIMEOUT_MS + " ms (node logs in " + dir + ")");
+        }
+    }
+
+    /** Throws if a node that was not killed on purpose has exited, with the end of its log. */
+    private void checkNodesAlive() {
+        for (int i = 0; i < processes.length; i++) {
+            Process p = processes[i];
+            if (p != null && !p.isAlive() && !killed(i + 1)) {
+                throw new IllegalStateException("Kafka node " + (i + 1) + " exited with " + p.exitValue()
+                        + " while starting; last lines of " + dir.resolve("node-" + (i + 1)) + "/node.log:\n"
+                        + tail(dir.resolve("node-" + (i + 1)).resolve("node.log")));
+            }
+        }
+    }
+
+    private static boolean listening(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

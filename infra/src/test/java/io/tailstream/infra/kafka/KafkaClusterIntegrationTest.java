@@ -2,9 +2,12 @@ package io.tailstream.infra.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tailstream.schemas.TopicSpec;
 import io.tailstream.schemas.Topics;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -55,6 +58,49 @@ class KafkaClusterIntegrationTest {
                 Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get(30, TimeUnit.SECONDS);
                 assertThat(configs.values()).allSatisfy(c ->
                         assertThat(c.get("min.insync.replicas").value()).isEqualTo("2"));
+            }
+        }
+    }
+
+    /**
+     * The node that shares a machine with the load: its own JVM, leading a session of its own whose scheduling group
+     * has nice 19, every thread under SCHED_IDLE, one thread per pool and a session timeout a starved node cannot
+     * exceed. The priority needs Linux with {@code setsid} and {@code chrt}, which this test expects where it runs.
+     */
+    @Test
+    void besideLoad_oneNodeInAProcessAndGroupOfItsOwn_allThreadsIdle_onePerPool_neverFencedByAStarvedLoad()
+            throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
+        assertThat(LowestPriority.commandPrefix()).containsExactly("setsid", "chrt", "--idle", "0");
+        try (KafkaCluster cluster = KafkaCluster.startBesideLoad()) {
+            long pid = cluster.process(1).pid();
+            assertThat(pid).isNotEqualTo(ProcessHandle.current().pid());
+            assertThat(cluster.process(1).info().command().orElseThrow()).endsWith("/java");
+            assertThat(LowestPriority.sessionOf(pid)).hasValue(pid);
+            if (Files.exists(Path.of("/proc/self/autogroup"))) {
+                assertThat(LowestPriority.groupNice(pid)).hasValue(LowestPriority.LOWEST_NICE);
+                assertThat(LowestPriority.groupNice(ProcessHandle.current().pid()))
+                        .as("this process's group is left alone").isNotEqualTo(
+                                java.util.OptionalInt.of(LowestPriority.LOWEST_NICE));
+            }
+            List<Long> threads = LowestPriority.threadsOf(pid);
+            assertThat(threads).hasSizeGreaterThan(10);
+            for (long tid : threads) {
+                // a thread may end between the listing and the read
+                LowestPriority.policyOf(pid, tid).ifPresent(policy ->
+                        assertThat(policy).as("policy of thread " + tid).isEqualTo(LowestPriority.SCHED_IDLE));
+            }
+
+            TopicProvisioner.ensure(cluster.bootstrapServers(), Topics.all(2));
+            Properties p = new Properties();
+            p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+            try (Admin admin = Admin.create(p)) {
+                ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "1");
+                Config config = admin.describeConfigs(List.of(broker)).all().get(30, TimeUnit.SECONDS).get(broker);
+                assertThat(config.get("num.network.threads").value()).isEqualTo("1");
+                assertThat(config.get("num.io.threads").value()).isEqualTo("1");
+                assertThat(config.get("background.threads").value()).isEqualTo("1");
+                assertThat(config.get("broker.session.timeout.ms").value()).isEqualTo("600000");
             }
         }
     }
