@@ -3,6 +3,7 @@ package io.tailstream.infra.kafka;
 import io.tailstream.schemas.TopicSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -12,8 +13,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -133,7 +137,8 @@ public final class TopicProvisioner {
      * Waits until every partition of the topics has a leader. A freshly created topic may be unknown to the
      * answering broker for a moment (metadata propagation: {@code UnknownTopicOrPartitionException}, retried), and
      * is listed before its partitions are hosted; a client that writes or reads offsets in that gap gets "does not
-     * host this topic-partition" (seen on a loaded 2-core machine).
+     * host this topic-partition" (seen on a loaded 2-core machine). A partition's leader may be named before it has
+     * created the partition's log: its log directories are asked too.
      */
     private static Map<String, TopicDescription> awaitLeaders(Admin admin, List<TopicSpec> specs,
                                                               String bootstrapServers)
@@ -157,7 +162,7 @@ public final class TopicProvisioner {
                 log.debug("topics not yet known to the broker, retrying: {}", e.getCause().getMessage());
                 leaderless = names;
             }
-            if (leaderless.isEmpty()) {
+            if (leaderless.isEmpty() && hosted(admin, described)) {
                 return described;
             }
             if (System.nanoTime() > deadline) {
@@ -166,6 +171,38 @@ public final class TopicProvisioner {
             }
             Thread.sleep(50);
         }
+    }
+
+    /**
+     * Whether each partition's leader holds the partition in one of its log directories; true as well if the
+     * cluster does not let this client describe log directories (the leaders alone must do then).
+     */
+    private static boolean hosted(Admin admin, Map<String, TopicDescription> described)
+            throws InterruptedException, TimeoutException {
+        Map<Integer, Set<TopicPartition>> byLeader = new HashMap<>();
+        for (TopicDescription d : described.values()) {
+            for (TopicPartitionInfo p : d.partitions()) {
+                byLeader.computeIfAbsent(p.leader().id(), id -> new HashSet<>())
+                        .add(new TopicPartition(d.name(), p.partition()));
+            }
+        }
+        Map<Integer, Map<String, LogDirDescription>> dirs;
+        try {
+            dirs = admin.describeLogDirs(byLeader.keySet()).allDescriptions().get(TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            log.debug("cannot describe the leaders' log directories, relying on the leaders alone: {}",
+                    e.getCause().toString());
+            return true;
+        }
+        for (var leader : byLeader.entrySet()) {
+            Set<TopicPartition> held = new HashSet<>();
+            dirs.getOrDefault(leader.getKey(), Map.of()).values()
+                    .forEach(dir -> held.addAll(dir.replicaInfos().keySet()));
+            if (!held.containsAll(leader.getValue())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
