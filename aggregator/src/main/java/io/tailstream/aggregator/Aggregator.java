@@ -264,26 +264,6 @@ public final class Aggregator implements AutoCloseable {
         return open;
     }
 
-    /**
-     * Stops processing samples until {@link #resume()}: the input waits in Kafka, while the aggregator stays in its
-     * group and commits what it processed before. Kafka Streams' {@link KafkaStreams#pause()}: a paused aggregator
-     * still polls its consumers (without fetching more than it buffered) and commits, but neither processes nor
-     * punctuates, so it opens no transaction and writes nothing.
-     */
-    public void pause() {
-        streams.pause();
-    }
-
-    /** Processes again after {@link #pause()}, starting with what waited in Kafka meanwhile. */
-    public void resume() {
-        streams.resume();
-    }
-
-    /** Whether the aggregator is {@linkplain #pause() paused}. */
-    public boolean isPaused() {
-        return streams.isPaused();
-    }
-
     /** The underlying application, for interactive queries of {@link AggregatorTopology#WINDOW_STORE}. */
     public KafkaStreams streams() {
         return streams;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code tailstream demo} end to end, through the real in-process broker, the Kafka Streams aggregator and the
+ * {@code tailstream demo} end to end, through a real Kafka broker, the Kafka Streams aggregator and the
  * Parquet archiver, then every figure checked against the raw samples in the archive.
  */
 class DemoPipelineIntegrationTest {

@@ -118,7 +118,7 @@ class RunFailuresIntegrationTest {
 
         assertThat(o.exitCode()).as(o.out() + o.err()).isEqualTo(Cli.EXIT_FAILURE);
         assertThat(o.err()).contains("cannot start run").contains("mariadb-wrong").contains("Access denied");
-        assertThat(o.out()).doesNotContain("starting the in-process Kafka broker");
+        assertThat(o.out()).doesNotContain("starting the Kafka broker");
         assertThat(out).doesNotExist();
         assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)).as("seconds to fail").isLessThan(30);
         assertThat(o.out() + o.err()).doesNotContain(System.getenv("HOME") + "@");

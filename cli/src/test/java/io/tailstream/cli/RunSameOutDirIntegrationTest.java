@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two local runs with the same {@code --out}: each starts its own in-process broker, whose topics are new
+ * Two local runs with the same {@code --out}: each starts its own broker, whose topics are new
  * incarnations with offsets from 0, and archives into the same {@code archive/}. The second run archives its own
  * records, each once, next to the first run's files, which it leaves as they are. A third run with the first run's
  * id is refused before it starts.
@@ -57,7 +57,7 @@ class RunSameOutDirIntegrationTest {
         assertThat(third.exitCode()).as(third.out() + third.err()).isNotZero();
         assertThat(third.err()).contains("run " + runId(first) + " is already in " + out.resolve("archive"))
                 .contains("another --run-id, or another --out");
-        assertThat(third.out() + third.err()).doesNotContain("starting the in-process Kafka broker");
+        assertThat(third.out() + third.err()).doesNotContain("starting the Kafka broker");
         assertThat(archiveFiles()).as("archive untouched").containsOnlyKeys(after.keySet());
     }
 

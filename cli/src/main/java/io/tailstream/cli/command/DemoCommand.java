@@ -19,7 +19,7 @@ import picocli.CommandLine.ParameterException;
  * (in-memory, and file-backed with every commit written through), both sysbench workloads, two thread counts.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Run the whole pipeline locally on embedded H2: in-process Kafka broker, producer,"
+        description = {"Run the whole pipeline locally on embedded H2: a Kafka broker in a JVM of its own, producer,"
                 + " aggregator, archiver and report. Leaves DIR/archive/ (Parquet) and DIR/report.html."})
 public final class DemoCommand implements Callable<Integer> {
 

@@ -6,7 +6,7 @@ import io.tailstream.aggregator.AggregationIncompleteException;
 import io.tailstream.aggregator.AggregationProgress;
 import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
-import io.tailstream.infra.kafka.EmbeddedKafka;
+import io.tailstream.infra.kafka.KafkaCluster;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.producer.BenchmarkRunner;
 import io.tailstream.producer.RunPlan;
@@ -33,20 +33,21 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
- * The whole pipeline on this machine: an in-process broker, the aggregator, a producer run, then the archiver and
- * the report. What {@code demo} and a {@code run} without {@code --bootstrap-servers} do.
+ * The whole pipeline on this machine: a one-node Kafka cluster, a producer run, the aggregator, then the archiver
+ * and the report. What {@code demo} and a {@code run} without {@code --bootstrap-servers} do.
  *
  * <p>After the run it proves the pipeline lost and duplicated nothing: samples acknowledged by Kafka = samples
  * counted in the aggregator's windows = sample rows archived, and every block sequence archived exactly once.
  * A mismatch is a failure, reported with the counts.
  *
- * <p>The broker and the aggregator share the machine with the database and the load generator, and must take as
- * little of their CPU as they can. The aggregator is paused while the load runs: the samples wait in Kafka, and it
- * aggregates them once the load has ended (nobody reads its output before: a local run's console shows the
- * producer's own figures). Both run at idle priority ({@link LowerPriority}) and on code the quick JIT compiler alone
- * compiled ({@link PipelineCompilation}), the broker with one thread per pool
- * ({@link EmbeddedKafka#startBesideLoad()}) and the aggregator committing every {@link #COMMIT_INTERVAL}. The
- * archiver runs once the aggregator has counted every sample and published the run's summaries.
+ * <p>The broker shares the machine with the database and the load generator, and must take as little of their CPU as
+ * it can: it runs in a JVM of its own at the lowest CPU priority, one thread per pool
+ * ({@link KafkaCluster#startBesideLoad()}), so its threads, its JIT compiler and its garbage collector take only
+ * what the database and the load leave. The aggregator starts once the load has ended: the samples wait in Kafka
+ * meanwhile (nobody reads its output before: a local run's console shows the producer's own figures), and it
+ * aggregates them on code the quick JIT compiler alone compiled ({@link PipelineCompilation}), committing every
+ * {@link #COMMIT_INTERVAL}. The archiver runs once the aggregator has counted every sample and published the run's
+ * summaries.
  */
 final class LocalPipeline implements AutoCloseable {
 
@@ -67,53 +68,26 @@ final class LocalPipeline implements AutoCloseable {
     static final Duration AGGREGATION_TIMEOUT = Duration.ofSeconds(60);
     /** How often a line tells how far the aggregator is, while it works through the run's samples. */
     static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(10);
+    /** How long the aggregator may take to join its group and restore its state once the load has ended. */
+    static final Duration AGGREGATOR_START_TIMEOUT = Duration.ofSeconds(60);
 
-    private final EmbeddedKafka kafka;
-    private final Aggregator aggregator;
-    private final Path stateDir;
+    private final KafkaCluster kafka;
     private final PrintStream console;
 
-    private LocalPipeline(EmbeddedKafka kafka, Aggregator aggregator, Path stateDir, PrintStream console) {
+    private LocalPipeline(KafkaCluster kafka, PrintStream console) {
         this.kafka = kafka;
-        this.aggregator = aggregator;
-        this.stateDir = stateDir;
         this.console = console;
     }
 
     static LocalPipeline start(PrintStream console) {
-        console.println("starting the in-process Kafka broker and the aggregator ...");
+        console.println("starting the Kafka broker in a JVM of its own ...");
         PipelineCompilation.apply();
-        try {
-            // every thread of the broker and of the aggregator inherits the start thread's lower priority
-            return LowerPriority.get("tailstream-pipeline-start", () -> startStages(console));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UserFacingException("interrupted while starting the local pipeline", e);
-        }
-    }
-
-    private static LocalPipeline startStages(PrintStream console) {
-        EmbeddedKafka kafka = EmbeddedKafka.startBesideLoad();
-        Aggregator aggregator = null;
-        Path stateDir = null;
+        KafkaCluster kafka = KafkaCluster.startBesideLoad();
         try {
             TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(PARTITIONS));
-            stateDir = Files.createTempDirectory("tailstream-streams-");
-            aggregator = Aggregator.start(kafka.bootstrapServers(), aggregatorConfig(), stateDir);
-            if (!aggregator.awaitRunning(Duration.ofSeconds(60))) {
-                throw new UserFacingException("the aggregator did not reach RUNNING within 60 s (state "
-                        + aggregator.state() + ")");
-            }
-            return new LocalPipeline(kafka, aggregator, stateDir, console);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            closeQuietly(aggregator, kafka);
-            throw new UserFacingException("interrupted while starting the local pipeline", e);
-        } catch (IOException e) {
-            closeQuietly(aggregator, kafka);
-            throw new UncheckedIOException("cannot create the aggregator's state directory", e);
+            return new LocalPipeline(kafka, console);
         } catch (RuntimeException e) {
-            closeQuietly(aggregator, kafka);
+            kafka.close();
             throw e;
         }
     }
@@ -143,15 +117,9 @@ final class LocalPipeline implements AutoCloseable {
      * @param stop  receives the runner, so a signal can end the run cleanly
      */
     Outcome run(RunPlan plan, Path outDir, SpoolSettings spool, GracefulStop stop) {
-        // aggregating beside the load would take CPU from the database and the workers (the aggregator's work, and
-        // the broker's fetches and transactions for it)
-        aggregator.pause();
-        RunResult result;
-        try {
-            result = BenchmarkRunner.run(plan, kafka.bootstrapServers(), console, spool, stop::attach);
-        } finally {
-            aggregator.resume();
-        }
+        // the aggregator starts after the load: beside it, it would take CPU from the database and the workers (its
+        // own work, and the broker's fetches and transactions for it)
+        RunResult result = BenchmarkRunner.run(plan, kafka.bootstrapServers(), console, spool, stop::attach);
 
         Map<Integer, Long> sentByStep = new LinkedHashMap<>();
         for (StepResult s : result.steps()) {
@@ -164,7 +132,9 @@ final class LocalPipeline implements AutoCloseable {
         console.printf(Locale.ROOT, "aggregating the run's %,d samples, which waited in Kafka while the load ran ...%n",
                 sent);
         ProgressLines lines = new ProgressLines(console, sent);
-        try (AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of())) {
+        Path stateDir = createStateDir();
+        try (AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of());
+             Aggregator aggregator = startAggregator(stateDir)) {
             try {
                 progress.awaitCountsWhileCounting(plan.runId(), sentByStep, AGGREGATION_TIMEOUT, lines::counted);
             } catch (AggregationIncompleteException e) {
@@ -176,9 +146,16 @@ final class LocalPipeline implements AutoCloseable {
             // the archiver takes what is committed when it starts: a summary committed after it would be missing
             summariesProblem = progress.awaitSummaries(plan.runId(), stepsWithSamples(sentByStep),
                     AGGREGATION_TIMEOUT);
+        } catch (AggregatorNotStartedException e) {
+            // what was sent is archived and reported all the same, with the reason nothing was aggregated
+            aggregated = 0;
+            aggregationProblem = "the aggregator did not start: " + e.getMessage();
+            summariesProblem = "the aggregator did not start";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UserFacingException("interrupted while waiting for the aggregator", e);
+        } finally {
+            deleteRecursively(stateDir);
         }
 
         Path archiveDir = outDir.resolve("archive");
@@ -222,10 +199,47 @@ final class LocalPipeline implements AutoCloseable {
         return sentByStep.entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey).toList();
     }
 
+    /** Starts the aggregator and waits until it runs; the aggregator is closed again if it does not. */
+    private Aggregator startAggregator(Path stateDir) throws InterruptedException {
+        Aggregator aggregator;
+        try {
+            aggregator = Aggregator.start(kafka.bootstrapServers(), aggregatorConfig(), stateDir);
+        } catch (RuntimeException e) {
+            throw new AggregatorNotStartedException(e.getMessage(), e);
+        }
+        boolean running = false;
+        try {
+            running = aggregator.awaitRunning(AGGREGATOR_START_TIMEOUT);
+        } finally {
+            if (!running) {
+                aggregator.close();
+            }
+        }
+        if (!running) {
+            throw new AggregatorNotStartedException("it did not reach RUNNING within "
+                    + AGGREGATOR_START_TIMEOUT.toSeconds() + " s (state " + aggregator.state() + ")", null);
+        }
+        return aggregator;
+    }
+
+    /** The aggregator could not be started, or did not reach RUNNING. */
+    private static final class AggregatorNotStartedException extends RuntimeException {
+        AggregatorNotStartedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private static Path createStateDir() {
+        try {
+            return Files.createTempDirectory("tailstream-streams-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the aggregator's state directory", e);
+        }
+    }
+
     @Override
     public void close() {
-        closeQuietly(aggregator, kafka);
-        deleteRecursively(stateDir);
+        kafka.close();
     }
 
     private static void deleteRecursively(Path dir) {
@@ -233,15 +247,6 @@ final class LocalPipeline implements AutoCloseable {
             paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete the aggregator's state directory " + dir, e);
-        }
-    }
-
-    private static void closeQuietly(Aggregator aggregator, EmbeddedKafka kafka) {
-        if (aggregator != null) {
-            aggregator.close();
-        }
-        if (kafka != null) {
-            kafka.close();
         }
     }
 

@@ -13,14 +13,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the optimising JIT compiler (C2) off the local pipeline's code: the broker, the Kafka clients and Streams,
- * Scala's library and the aggregator's topology run on code compiled by the quick compiler (C1) only.
+ * Keeps the optimising JIT compiler (C2) off the local pipeline's code in the load generator's JVM: the Kafka clients
+ * (the producer's sink, the aggregator's and the archiver's consumers), Kafka Streams and the aggregator's topology
+ * run on code compiled by the quick compiler (C1) only.
  *
- * <p>Beside the load, the in-process pipeline handles a few thousand samples per second, far below what C1 code
- * does; yet its code paths warm up slowly and C2 was still compiling them 10-30 s into a run, on cores the
- * database and the load generator need. The workers, the JDBC drivers and the archiver's own decoding and encoding
- * still get C2; the Kafka clients in the process (the producer's sink, the archiver's consumer) run on C1's code
- * too.
+ * <p>The producer's Kafka client sends a few requests per second beside the load, far below what C1 code does; yet
+ * its code paths warm up slowly and C2 was still compiling them 10-30 s into a run, on cores the database and the
+ * workers need. The aggregator, which starts after the load, works through a run's samples at millions per second on
+ * C1's code too, a few seconds for a long run. The workers, the JDBC drivers and the archiver's own decoding and
+ * encoding still get C2. (The broker runs in a JVM of its own, at the lowest priority.)
  * Applied as a HotSpot compiler directive ({@code jcmd Compiler.directives_add}, JEP 165) through the JVM's
  * diagnostic command bean; on a JVM without it nothing changes and a debug line says so.
  */
@@ -28,8 +29,7 @@ final class PipelineCompilation {
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelineCompilation.class);
     /** Class name prefixes (internal form) of the code that runs in the pipeline's stages. */
-    static final List<String> PIPELINE_PACKAGES = List.of("kafka/", "org/apache/kafka/", "scala/",
-            "io/tailstream/aggregator/");
+    static final List<String> PIPELINE_PACKAGES = List.of("org/apache/kafka/", "io/tailstream/aggregator/");
     private static final String BEAN = "com.sun.management:type=DiagnosticCommand";
     /** Whether this JVM holds the directive: added once, as the JVM's directive stack is bounded. */
     private static boolean applied; // guarded by the class

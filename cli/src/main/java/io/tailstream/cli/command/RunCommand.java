@@ -45,9 +45,10 @@ import picocli.CommandLine.Spec;
 /** Runs workloads against a target and sends every transaction's sample to Kafka. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run workloads against a target, one step per workload x thread count x round.",
-                "Without --bootstrap-servers the whole pipeline runs on this machine (in-process broker,"
-                        + " aggregator, archiver) and leaves DIR/archive/ and DIR/report.html; with it, the command"
-                        + " only produces, for a cluster where the aggregator and archiver run elsewhere."})
+                "Without --bootstrap-servers the whole pipeline runs on this machine (a Kafka broker in a"
+                        + " JVM of its own, aggregator, archiver) and leaves DIR/archive/ and DIR/report.html; with it,"
+                        + " the command only produces, for a cluster where the aggregator and archiver run"
+                        + " elsewhere."})
 public final class RunCommand implements Callable<Integer> {
 
     @Spec

@@ -157,7 +157,7 @@ final class LogSummary {
 
     /**
      * Kafka client warnings that say nothing to the user: metadata not yet there for a topic being created (Kafka
-     * Streams at start), and the in-process broker's clients closing twice at shutdown.
+     * Streams at start), and the pipeline's clients closing twice at shutdown.
      */
     private static boolean dropped(String logger, String message) {
         return message != null && logger.startsWith("org.apache.kafka.clients.")

@@ -66,22 +66,6 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /**
-     * Starts a broker with a temporary log directory that is deleted on close, sized for a machine it shares with
-     * the database and the load it records (a local {@code run}): one network thread, one request handler thread
-     * and one background thread instead of Kafka's 3, 8 and 10. A local run sends the broker a few requests per
-     * second per client; more threads only add wake-ups on cores the database needs.
-     */
-    public static EmbeddedKafka startBesideLoad() {
-        Path dir = temporaryLogDir();
-        int[] free = freePorts(2);
-        Properties p = KafkaNodeConfig.properties(1, free[0], free[1], "1@127.0.0.1:" + free[1], dir, 1);
-        p.put("num.network.threads", "1");
-        p.put("num.io.threads", "1");
-        p.put("background.threads", "1");
-        return startOn(p, dir, true, free[0], free[1], null);
-    }
-
-    /**
      * Starts a broker storing its log in {@code logDir} (formatted if empty).
      *
      * @param deleteOnClose delete {@code logDir} when the broker is closed
