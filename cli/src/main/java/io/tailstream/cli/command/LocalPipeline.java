@@ -44,10 +44,10 @@ import org.apache.kafka.streams.StreamsConfig;
  * it can: it runs in a JVM of its own at the lowest CPU priority, one thread per pool
  * ({@link KafkaCluster#startBesideLoad()}), so its threads, its JIT compiler and its garbage collector take only
  * what the database and the load leave. The aggregator starts once the load has ended: the samples wait in Kafka
- * meanwhile (nobody reads its output before: a local run's console shows the producer's own figures), and it
- * aggregates them on code the quick JIT compiler alone compiled ({@link PipelineCompilation}), committing every
- * {@link #COMMIT_INTERVAL}. The archiver runs once the aggregator has counted every sample and published the run's
- * summaries.
+ * meanwhile (nobody reads its output before: a local run's console shows the producer's own figures); it commits
+ * every {@link #COMMIT_INTERVAL}. The Kafka client's code runs on what the quick JIT compiler alone compiled
+ * ({@link PipelineCompilation}). The archiver runs once the aggregator has counted every sample and published the
+ * run's summaries.
  */
 final class LocalPipeline implements AutoCloseable {
 

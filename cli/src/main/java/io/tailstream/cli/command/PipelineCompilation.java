@@ -13,23 +13,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the optimising JIT compiler (C2) off the local pipeline's code in the load generator's JVM: the Kafka clients
- * (the producer's sink, the aggregator's and the archiver's consumers), Kafka Streams and the aggregator's topology
- * run on code compiled by the quick compiler (C1) only.
+ * Keeps the optimising JIT compiler (C2) off the Kafka client's code in the load generator's JVM: the producer's
+ * sink runs on code compiled by the quick compiler (C1) only.
  *
  * <p>The producer's Kafka client sends a few requests per second beside the load, far below what C1 code does; yet
  * its code paths warm up slowly and C2 was still compiling them 10-30 s into a run, on cores the database and the
- * workers need. The aggregator, which starts after the load, works through a run's samples at millions per second on
- * C1's code too, a few seconds for a long run. The workers, the JDBC drivers and the archiver's own decoding and
- * encoding still get C2. (The broker runs in a JVM of its own, at the lowest priority.)
+ * workers need. The workers, the JDBC drivers and the block encoder still get C2; so do Kafka Streams and the
+ * aggregator, which a local run starts after the load, when the cores are free. (The broker runs in a JVM of its
+ * own, at the lowest priority.) The consumers of the aggregator and the archiver share the client's code, and with
+ * it C1's.
  * Applied as a HotSpot compiler directive ({@code jcmd Compiler.directives_add}, JEP 165) through the JVM's
  * diagnostic command bean; on a JVM without it nothing changes and a debug line says so.
  */
 final class PipelineCompilation {
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelineCompilation.class);
-    /** Class name prefixes (internal form) of the code that runs in the pipeline's stages. */
-    static final List<String> PIPELINE_PACKAGES = List.of("org/apache/kafka/", "io/tailstream/aggregator/");
+    /** Class name prefixes (internal form) of the Kafka client's code. */
+    static final List<String> PIPELINE_PACKAGES = List.of("org/apache/kafka/clients/", "org/apache/kafka/common/");
     private static final String BEAN = "com.sun.management:type=DiagnosticCommand";
     /** Whether this JVM holds the directive: added once, as the JVM's directive stack is bounded. */
     private static boolean applied; // guarded by the class
