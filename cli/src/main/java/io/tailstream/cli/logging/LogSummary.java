@@ -157,12 +157,16 @@ final class LogSummary {
 
     /**
      * Kafka client warnings that say nothing to the user: metadata not yet there for a topic being created (Kafka
-     * Streams at start), and the pipeline's clients closing twice at shutdown.
+     * Streams at start), the pipeline's clients closing twice at shutdown, and an exactly-once producer retrying a
+     * write that met its previous transaction still completing (CONCURRENT_TRANSACTIONS, which the client retries
+     * until the transaction coordinator has finished; the aggregator commits every second while it works through a
+     * backlog).
      */
     private static boolean dropped(String logger, String message) {
         return message != null && logger.startsWith("org.apache.kafka.clients.")
                 && (message.contains("Error while fetching metadata")
-                || message.contains("reported a recoverable issue") || message.contains("already been closed"));
+                || message.contains("reported a recoverable issue") || message.contains("already been closed")
+                || message.contains("retrying") && message.contains("Error: CONCURRENT_TRANSACTIONS"));
     }
 
     private static String shortName(String logger) {

@@ -113,6 +113,19 @@ class LogSummaryTest {
     }
 
     @Test
+    void retriedConcurrentTransactions_areNotShown_otherProduceErrorsAre() {
+        String sender = "org.apache.kafka.clients.producer.internals.Sender";
+        summary.log(sender, Level.WARN, "[Producer clientId=a-StreamThread-1-producer, transactionalId=a-1] Got error"
+                + " produce response with correlation id 20 on topic-partition a-step-input-repartition-1, retrying"
+                + " (2147483646 attempts left). Error: CONCURRENT_TRANSACTIONS", null);
+        summary.log(sender, Level.WARN, "[Producer clientId=p] Got error produce response with correlation id 21 on"
+                + " topic-partition t-0, retrying (2147483646 attempts left). Error: NOT_LEADER_OR_FOLLOWER", null);
+        summary.endAll();
+        assertThat(String.join("\n", lines())).doesNotContain("CONCURRENT_TRANSACTIONS")
+                .contains("NOT_LEADER_OR_FOLLOWER");
+    }
+
+    @Test
     void debug_printsTheStackTrace() {
         LogSummary debug = new LogSummary(() -> out, () -> now, true);
         debug.log("io.tailstream.x.Y", Level.WARN, "failed", new IllegalStateException("boom"));
