@@ -42,6 +42,12 @@ public final class KafkaCluster implements AutoCloseable {
     private static final long READY_TIMEOUT_MS = 120_000;
     private static final String CLUSTER_ID_FILE = "cluster.id";
     private static final long BESIDE_LOAD_SESSION_TIMEOUT_MS = 600_000;
+    /**
+     * JVM options of {@link #startBesideLoad()}'s node: the quick JIT compiler (C1) only. A broker beside a local
+     * load handles a few requests per second; the optimising compiler was still compiling its code well into a
+     * run, work that the node's CPU share is better spent without.
+     */
+    static final List<String> BESIDE_LOAD_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1");
     /** Server settings of {@link #startBesideLoad()}'s node. */
     static final Map<String, String> BESIDE_LOAD = Map.of(
             "num.network.threads", "1",
@@ -85,7 +91,7 @@ public final class KafkaCluster implements AutoCloseable {
      * @param firstPort client port of node 1, the next ones follow ({@code firstPort + 1}, ...); 0: free ports
      */
     public static KafkaCluster start(int nodes, Path dir, boolean deleteOnClose, int firstPort) {
-        return start(nodes, dir, deleteOnClose, firstPort, Map.of(), List.of());
+        return start(nodes, dir, deleteOnClose, firstPort, Map.of(), List.of(), List.of());
     }
 
     /**
@@ -95,6 +101,7 @@ public final class KafkaCluster implements AutoCloseable {
      * <li>at the lowest CPU priority ({@link LowestPriority}): {@code SCHED_IDLE} in a session of its own whose
      *     scheduling group has nice 19, so it takes only the CPU the database and the load generator leave, and the
      *     JIT compiler and garbage collector of its JVM none of theirs;</li>
+     * <li>its code compiled by the quick JIT compiler only ({@link #BESIDE_LOAD_JVM_OPTIONS});</li>
      * <li>one network thread, one request handler thread and one background thread instead of Kafka's 3, 8 and 10:
      *     a local run sends a few requests per second per client, more threads only add wake-ups;</li>
      * <li>a broker session timeout of {@value #BESIDE_LOAD_SESSION_TIMEOUT_MS} ms instead of 9 s: starved by a
@@ -108,14 +115,15 @@ public final class KafkaCluster implements AutoCloseable {
     public static KafkaCluster startBesideLoad() {
         try {
             return start(1, Files.createTempDirectory("tailstream-kafka-"), true, 0, BESIDE_LOAD,
-                    LowestPriority.commandPrefix());
+                    LowestPriority.commandPrefix(), BESIDE_LOAD_JVM_OPTIONS);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary Kafka directory", e);
         }
     }
 
     private static KafkaCluster start(int nodes, Path dir, boolean deleteOnClose, int firstPort,
-                                      Map<String, String> settings, List<String> commandPrefix) {
+                                      Map<String, String> settings, List<String> commandPrefix,
+                                      List<String> jvmOptions) {
         if (nodes < 1 || nodes > 9) {
             throw new IllegalArgumentException("a cluster has 1 to 9 nodes, not " + nodes);
         }
@@ -146,7 +154,7 @@ public final class KafkaCluster implements AutoCloseable {
                 Files.writeString(idFile, clusterId + "\n", StandardCharsets.UTF_8);
             }
             List<String> command = new ArrayList<>(commandPrefix);
-            command.addAll(javaCommand());
+            command.addAll(javaCommand(jvmOptions));
             KafkaCluster cluster = new KafkaCluster(dir, deleteOnClose, brokerPorts, clusterId, command);
             try {
                 for (int i = 1; i <= nodes; i++) {
@@ -213,12 +221,14 @@ public final class KafkaCluster implements AutoCloseable {
         return Integer.parseInt(plain.substring(plain.lastIndexOf(':') + 1));
     }
 
-    /** {@code java -cp <this process's class path>}, with a heap fit for a test or a laptop. */
-    private static List<String> javaCommand() {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return List.of(java, "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp", System.getProperty("java.class.path"), KafkaNode.class.getName());
+    /** {@code java -cp <this process's class path>}, with a heap fit for a test or a laptop, and {@code options}. */
+    private static List<String> javaCommand(List<String> options) {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+        command.addAll(options);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), KafkaNode.class.getName()));
+        return command;
     }
 
     private synchronized void startNode(int nodeId) {

@@ -64,8 +64,8 @@ class KafkaClusterIntegrationTest {
 
     /**
      * The node that shares a machine with the load: its own JVM, leading a session of its own whose scheduling group
-     * has nice 19, every thread under SCHED_IDLE, one thread per pool and a session timeout a starved node cannot
-     * exceed. The priority needs Linux with {@code setsid} and {@code chrt}, which this test expects where it runs.
+     * has nice 19, every thread under SCHED_IDLE, the quick JIT compiler only, one thread per pool and a session
+     * timeout a starved node cannot exceed. The priority needs Linux with {@code setsid} and {@code chrt}, which this test expects where it runs.
      */
     @Test
     void besideLoad_oneNodeInAProcessAndGroupOfItsOwn_allThreadsIdle_onePerPool_neverFencedByAStarvedLoad()
@@ -76,6 +76,9 @@ class KafkaClusterIntegrationTest {
             long pid = cluster.process(1).pid();
             assertThat(pid).isNotEqualTo(ProcessHandle.current().pid());
             assertThat(cluster.process(1).info().command().orElseThrow()).endsWith("/java");
+            // from the kernel: ProcessHandle.Info gave no arguments for this child on Linux
+            assertThat(Files.readString(Path.of("/proc", String.valueOf(pid), "cmdline")).split("\0"))
+                    .contains("-XX:TieredStopAtLevel=1");
             assertThat(LowestPriority.sessionOf(pid)).hasValue(pid);
             if (Files.exists(Path.of("/proc/self/autogroup"))) {
                 assertThat(LowestPriority.groupNice(pid)).hasValue(LowestPriority.LOWEST_NICE);
