@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the local pipeline costs the load: per workload and driver, `tailstream run` alone (`--no-emit`, A) and the
-# default `run` with its in-process broker, aggregator and archiver (B), alternated A B A B A on the same database.
+# default `run` with its local pipeline (B: a broker in a JVM of its own at the lowest CPU priority during the load,
+# then the aggregator, archiver and report), alternated A B A B A on the same database.
 # Prints TPS of every run and each B as a ratio of the mean of the two A runs around it.
 #
 # Usage (from the repository root, after `./mvnw -pl cli -am package -DskipTests`):
@@ -14,8 +15,8 @@
 # [cli/target/tailstream-all.jar], OUT [a new temporary folder: logs, JSON and archives of every run],
 # TAILSTREAM_JAVA_OPTS [none]: JVM options of every run.
 #
-# Both modes run WARMUP + DURATION seconds and count the DURATION part; B also starts the broker and the
-# aggregator before the step and archives and reports after it, outside the counted part. Run on a quiet machine;
+# Both modes run WARMUP + DURATION seconds and count the DURATION part; B also starts the broker before the step
+# and aggregates, archives and reports after it, outside the counted part. Run on a quiet machine;
 # the load average before each run is printed so a noisy run can be seen.
 set -euo pipefail
 
