@@ -139,11 +139,14 @@ public final class BenchmarkRunner {
             stats = sink.spoolStats();
         }
         if (stats != null && (stats.blocksSpooled() > 0 || stats.controlEventsSpooled() > 0)) {
+            // episodes and their duration are the block path's; control events are spooled one by one
+            String blockEpisodes = stats.episodes() == 0 ? "" : String.format(java.util.Locale.ROOT,
+                    " (blocks: %d episode(s), spooling for %.1f s in all)", stats.episodes(),
+                    stats.spoolingMillis() / 1000.0);
             console.printf(java.util.Locale.ROOT, "spool: %,d blocks and %,d control events (%,d bytes, at most %,d"
-                    + " at once) went through %s while Kafka was slow or away (%d episode(s), spooling for %.1f s in"
-                    + " all); all replayed%n",
+                    + " at once) went through %s while Kafka was slow or away%s; all replayed%n",
                     stats.blocksSpooled(), stats.controlEventsSpooled(), stats.bytesSpooled(), stats.highWaterBytes(),
-                    stats.path().getParent(), stats.episodes(), stats.spoolingMillis() / 1000.0);
+                    stats.path().getParent(), blockEpisodes);
         }
         return result;
     }
