@@ -205,7 +205,7 @@ final class LocalPipeline implements AutoCloseable {
         try {
             aggregator = Aggregator.start(kafka.bootstrapServers(), aggregatorConfig(), stateDir);
         } catch (RuntimeException e) {
-            throw new AggregatorNotStartedException(e.getMessage(), e);
+            throw new AggregatorNotStartedException(e.getMessage() != null ? e.getMessage() : e.toString(), e);
         }
         boolean running = false;
         try {

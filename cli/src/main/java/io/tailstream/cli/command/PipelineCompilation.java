@@ -29,7 +29,7 @@ final class PipelineCompilation {
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelineCompilation.class);
     /** Class name prefixes (internal form) of the Kafka client's code. */
-    static final List<String> PIPELINE_PACKAGES = List.of("org/apache/kafka/clients/", "org/apache/kafka/common/");
+    static final List<String> CLIENT_PACKAGES = List.of("org/apache/kafka/clients/", "org/apache/kafka/common/");
     private static final String BEAN = "com.sun.management:type=DiagnosticCommand";
     /** Whether this JVM holds the directive: added once, as the JVM's directive stack is bounded. */
     private static boolean applied; // guarded by the class
@@ -37,9 +37,9 @@ final class PipelineCompilation {
     private PipelineCompilation() {
     }
 
-    /** The directive: C2 excluded for every method of the pipeline's packages. */
+    /** The directive: C2 excluded for every method of the Kafka client's packages. */
     static String directive() {
-        return "[{ match: [" + PIPELINE_PACKAGES.stream().map(p -> "\"" + p + "*.*\"")
+        return "[{ match: [" + CLIENT_PACKAGES.stream().map(p -> "\"" + p + "*.*\"")
                 .collect(Collectors.joining(", ")) + "], c2: { Exclude: true } }]";
     }
 
@@ -57,10 +57,10 @@ final class PipelineCompilation {
                     new String[] {String[].class.getName()});
             String reply = String.valueOf(out).strip();
             applied = reply.startsWith("1 compiler directives added");
-            LOG.debug("compiler directive for the pipeline's packages: {}", reply);
+            LOG.debug("compiler directive for the Kafka client's packages: {}", reply);
             return applied;
         } catch (IOException | JMException | RuntimeException e) {
-            LOG.debug("cannot add the pipeline's compiler directive ({}): C2 compiles its code as usual", e.toString());
+            LOG.debug("cannot add the Kafka client's compiler directive ({}): C2 compiles its code as usual", e.toString());
             return false;
         } finally {
             if (file != null) {

@@ -9,14 +9,14 @@ import org.junit.jupiter.api.Test;
 class PipelineCompilationTest {
 
     @Test
-    void theJvmHoldsTheDirectiveOnceForEveryPipelinePackage() throws Exception {
+    void theJvmHoldsTheDirectiveOnceForEveryClientPackage() throws Exception {
         assertTrue(PipelineCompilation.apply(), "HotSpot takes the directive");
         assertTrue(PipelineCompilation.apply(), "a second start finds it in place");
 
         String printed = String.valueOf(ManagementFactory.getPlatformMBeanServer().invoke(
                 new ObjectName("com.sun.management:type=DiagnosticCommand"), "compilerDirectivesPrint",
                 new Object[] {new String[0]}, new String[] {String[].class.getName()}));
-        for (String p : PipelineCompilation.PIPELINE_PACKAGES) {
+        for (String p : PipelineCompilation.CLIENT_PACKAGES) {
             assertTrue(printed.contains(p + "*.*"), () -> p + " missing from the JVM's directives:\n" + printed);
         }
         int directives = printed.split("Directive:", -1).length - 1;

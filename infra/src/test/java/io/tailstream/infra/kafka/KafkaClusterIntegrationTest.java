@@ -65,10 +65,11 @@ class KafkaClusterIntegrationTest {
     /**
      * The node that shares a machine with the load: its own JVM, leading a session of its own whose scheduling group
      * has nice 19, every thread under SCHED_IDLE, the quick JIT compiler only, one thread per pool and a session
-     * timeout a starved node cannot exceed. The priority needs Linux with {@code setsid} and {@code chrt}, which this test expects where it runs.
+     * timeout a starved node cannot exceed. The priority needs Linux with {@code setsid} and {@code chrt}, which
+     * this test expects where it runs.
      */
     @Test
-    void besideLoad_oneNodeInAProcessAndGroupOfItsOwn_allThreadsIdle_onePerPool_neverFencedByAStarvedLoad()
+    void besideLoad_oneNodeInAProcessAndGroupOfItsOwn_allThreadsIdle_c1Only_onePerPool_longSessionTimeout()
             throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
         assertThat(LowestPriority.commandPrefix()).containsExactly("setsid", "chrt", "--idle", "0");
@@ -86,13 +87,14 @@ class KafkaClusterIntegrationTest {
                         .as("this process's group is left alone").isNotEqualTo(
                                 java.util.OptionalInt.of(LowestPriority.LOWEST_NICE));
             }
-            List<Long> threads = LowestPriority.threadsOf(pid);
-            assertThat(threads).hasSizeGreaterThan(10);
-            for (long tid : threads) {
+            Map<Long, Integer> policies = new java.util.HashMap<>();
+            for (long tid : LowestPriority.threadsOf(pid)) {
                 // a thread may end between the listing and the read
-                LowestPriority.policyOf(pid, tid).ifPresent(policy ->
-                        assertThat(policy).as("policy of thread " + tid).isEqualTo(LowestPriority.SCHED_IDLE));
+                LowestPriority.policyOf(pid, tid).ifPresent(policy -> policies.put(tid, policy));
             }
+            assertThat(policies).as("policies read").hasSizeGreaterThan(10);
+            assertThat(policies).allSatisfy((tid, policy) ->
+                    assertThat(policy).as("policy of thread " + tid).isEqualTo(LowestPriority.SCHED_IDLE));
 
             TopicProvisioner.ensure(cluster.bootstrapServers(), Topics.all(2));
             Properties p = new Properties();
