@@ -69,7 +69,7 @@ class KafkaClusterIntegrationTest {
      * this test expects where it runs.
      */
     @Test
-    void besideLoad_oneNodeInAProcessAndGroupOfItsOwn_allThreadsIdle_c1Only_onePerPool_longSessionTimeout()
+    void besideLoad_oneNodeInAProcessAndGroupOfItsOwn_allThreadsIdle_c1Only_quietSettings()
             throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
         assertThat(LowestPriority.commandPrefix()).containsExactly("setsid", "chrt", "--idle", "0");
@@ -106,6 +106,7 @@ class KafkaClusterIntegrationTest {
                 assertThat(config.get("num.io.threads").value()).isEqualTo("1");
                 assertThat(config.get("background.threads").value()).isEqualTo("1");
                 assertThat(config.get("broker.session.timeout.ms").value()).isEqualTo("600000");
+                assertThat(config.get("metadata.max.idle.interval.ms").value()).isEqualTo("5000");
             }
         }
     }
