@@ -46,9 +46,9 @@ import org.apache.kafka.streams.StreamsConfig;
  * what the database and the load leave. The aggregator starts once the load has ended: the samples wait in Kafka
  * meanwhile (nobody reads its output before: a local run's console shows the producer's own figures); it commits
  * every {@link #COMMIT_INTERVAL}. The run's sample blocks linger {@link #SAMPLES_LINGER} in the producer, so the
- * broker gets about one produce request a second. The Kafka client's code runs on what the quick JIT compiler alone compiled
- * ({@link PipelineCompilation}). The archiver runs once the aggregator has counted every sample and published the
- * run's summaries.
+ * broker gets about one produce request a second. The Kafka client's code runs on what the quick JIT compiler alone
+ * compiled ({@link PipelineCompilation}). The archiver runs once the aggregator has counted every sample and published
+ * the run's summaries.
  */
 final class LocalPipeline implements AutoCloseable {
 
