@@ -112,8 +112,7 @@ public final class KafkaCluster implements AutoCloseable {
      *     to move its partitions to; the timeout only detects a lost node.</li>
      * <li>a no-op record in the metadata log after {@value #BESIDE_LOAD_METADATA_IDLE_MS} ms without other metadata
      *     changes instead of 500 ms: the controller writes and flushes each one, ~0.5 % of a core in the node's raft
-     *     I/O thread during a local run; a single node has no other broker that learns from them that it is caught
-     *     up.</li>
+     *     I/O thread during a local run. Records that change metadata are written as before.</li>
      * </ul>
      * Starved, the node falls behind and catches up once the load leaves it CPU: producers buffer and spool
      * meanwhile.
