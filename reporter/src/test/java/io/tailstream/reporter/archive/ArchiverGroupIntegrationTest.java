@@ -28,6 +28,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -39,6 +40,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -242,10 +244,17 @@ class ArchiverGroupIntegrationTest {
                         ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1000"));
     }
 
-    /** Samples partitions by the client id of the group member that owns them. */
+    /** Samples partitions by the client id of the group member that owns them; empty before anyone joined. */
     private static Map<String, Set<TopicPartition>> samplesOwners(Admin admin) throws Exception {
-        ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(GROUP)).describedGroups().get(GROUP)
-                .get(30, TimeUnit.SECONDS);
+        ConsumerGroupDescription d;
+        try {
+            d = admin.describeConsumerGroups(List.of(GROUP)).describedGroups().get(GROUP).get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                return Map.of(); // the group coordinator has not seen a member yet
+            }
+            throw e;
+        }
         Map<String, Set<TopicPartition>> out = new TreeMap<>();
         for (MemberDescription m : d.members()) {
             Set<TopicPartition> samples = m.assignment().topicPartitions().stream()
