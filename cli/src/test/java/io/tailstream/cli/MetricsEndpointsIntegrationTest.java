@@ -82,7 +82,7 @@ class MetricsEndpointsIntegrationTest {
         try (PrometheusScrape.Stdout out = new PrometheusScrape.Stdout()) {
             CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> Cli.commandLine().execute("run",
                     "--bootstrap-servers", bootstrap, "--workload", "oltp_point_select", "--threads", "1",
-                    "--warmup", "0s", "--duration", "6s", "--run-id", "metrics-away-1", "--spool-dir",
+                    "--warmup", "0s", "--duration", "20s", "--run-id", "metrics-away-1", "--spool-dir",
                     dir.resolve("spool").toString(), "--http-port", "0"));
             String url = await(() -> out.urlAfter("producer metrics on "), run, 60);
             PrometheusScrape outage = await(() -> {

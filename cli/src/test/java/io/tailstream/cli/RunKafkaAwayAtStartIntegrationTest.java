@@ -60,7 +60,7 @@ class RunKafkaAwayAtStartIntegrationTest {
         try {
             CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> Cli.commandLine().execute("run",
                     "--bootstrap-servers", bootstrap, "--workload", "oltp_point_select", "--threads", "1",
-                    "--warmup", "0s", "--duration", "6s", "--run-id", "away-1", "--spool-dir", spoolDir.toString()));
+                    "--warmup", "0s", "--duration", "20s", "--run-id", "away-1", "--spool-dir", spoolDir.toString()));
             // the broker comes up once blocks are spooled
             await(() -> spooledBytes(spoolDir) > 64 * 1024 || run.isDone(), 90);
             assertThat(run).as("the run ended before anything was spooled").isNotDone();
