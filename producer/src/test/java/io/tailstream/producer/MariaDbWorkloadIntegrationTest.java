@@ -1,6 +1,7 @@
 package io.tailstream.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import io.tailstream.infra.mysql.MySqlTestServer;
 import io.tailstream.producer.driver.StepResult;
@@ -99,8 +100,10 @@ class MariaDbWorkloadIntegrationTest {
                 .filter(s -> s.workload().equals("oltp_point_select")).findFirst().orElseThrow();
         assertThat(expecting.options()).containsEntry("expect.dataLargerThanBufferPool", "true")
                 .containsEntry("tables", "2");
+        // InnoDB's sizes in information_schema are statistics, recalculated in the background once a tenth of a
+        // table's rows changed (the read_write step changes more): the size now may have moved by a page or two
         long dataBytes = Long.parseLong(expecting.target().variables().get("tailstream.data_bytes"));
-        assertThat(dataBytes).isEqualTo(dataBytes("sbtest1", "sbtest2")).isPositive()
+        assertThat(dataBytes).isCloseTo(dataBytes("sbtest1", "sbtest2"), withinPercentage(10)).isPositive()
                 .isLessThan(Long.parseLong(expecting.target().variables().get("innodb_buffer_pool_size")));
         System.out.print(out.toString(StandardCharsets.UTF_8));
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("thds: 4 tps: ");
