@@ -61,7 +61,8 @@ class BenchmarkRunnerH2Test {
             assertThat(r.errors()).isZero();
             assertThat(r.samplesSent()).isEqualTo(r.samplesRecorded()).isGreaterThan(r.transactions());
             assertThat(r.p95Ms()).isLessThanOrEqualTo(r.p99Ms()).isLessThanOrEqualTo(r.maxMs());
-            assertThat(r.measureSeconds()).isBetween(1.2, 3.0);
+            // the planned 1.2 s and the time the workers took to stop, which a busy machine may stretch
+            assertThat(r.measureSeconds()).isBetween(1.2, 10.0);
         }
         assertThat(rw.queries()).isEqualTo(20 * rw.transactions());
         assertThat(rw.qps() / rw.tps()).isCloseTo(20.0, Offset.offset(1e-9));
