@@ -29,6 +29,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -61,6 +62,8 @@ class ArchiverGroupIntegrationTest {
     private static final String GROUP = "group";
     private static final List<String> PRODUCERS = List.of("pa", "pb", "pc", "pd");
     private static final Duration WAIT = Duration.ofSeconds(120);
+    /** Each task a thread of its own: archivers run until closed, and a shared pool may be too small for them all. */
+    private static final Executor OWN_THREAD = task -> new Thread(task).start();
 
     @TempDir
     Path tmp;
@@ -98,13 +101,16 @@ class ArchiverGroupIntegrationTest {
                 Set<TopicPartition> childPartitions = samplesOwners(admin).get("archiver-child");
                 LOG.info("the child owns {}", childPartitions);
 
-                CompletableFuture<Void> traffic = CompletableFuture.runAsync(() -> sendSlowly(producer, live1));
+                CompletableFuture<Void> traffic = CompletableFuture.runAsync(() -> sendSlowly(producer, live1),
+                        OWN_THREAD);
 
                 // kill the child once it committed a samples range of its own, at a random moment of its next
                 // flushes (it rolls files every 100 ms while traffic lasts)
                 awaitCondition("the child committed samples offsets", theChild, childLog, () ->
                         committed(admin, childPartitions) > 0);
-                Thread.sleep(new Random().nextInt(150));
+                int killAfterMs = new Random().nextInt(150);
+                LOG.info("killing the child {} ms after its first samples commit was seen", killAfterMs);
+                Thread.sleep(killAfterMs);
                 child.destroyForcibly();
                 assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
                 LOG.info("child killed: {} temporary files, {} samples files", temporaries(archive),
@@ -119,7 +125,7 @@ class ArchiverGroupIntegrationTest {
                         samplesOwners(admin).containsKey("archiver-b"));
                 Set<TopicPartition> bPartitions = samplesOwners(admin).get("archiver-b");
                 long bCommitted = committed(admin, bPartitions);
-                traffic = CompletableFuture.runAsync(() -> sendSlowly(producer, live2));
+                traffic = CompletableFuture.runAsync(() -> sendSlowly(producer, live2), OWN_THREAD);
                 awaitCondition("the third member commits", null, childLog, () ->
                         committed(admin, bPartitions) > bCommitted
                                 && bPartitions.equals(samplesOwners(admin).get("archiver-b")));
@@ -224,7 +230,7 @@ class ArchiverGroupIntegrationTest {
 
         static Instance start(ArchiverConfig config) {
             Archiver archiver = new Archiver(config);
-            return new Instance(archiver, CompletableFuture.supplyAsync(archiver::runUntilClosed));
+            return new Instance(archiver, CompletableFuture.supplyAsync(archiver::runUntilClosed, OWN_THREAD));
         }
 
         void stop() {

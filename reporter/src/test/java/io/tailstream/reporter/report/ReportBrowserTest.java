@@ -187,7 +187,7 @@ class ReportBrowserTest {
         Path dom = dir.resolve("dom-" + name + ".html");
         List<String> cmd = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + dir.resolve("profile"), "--enable-logging=stderr", "--v=0",
+                "--user-data-dir=" + dir.resolve("profile-" + name), "--enable-logging=stderr", "--v=0",
                 "--virtual-time-budget=5000", "--dump-dom", html.toUri().toString()));
         Process p = new ProcessBuilder(cmd).redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
         assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("chromium finished within 90 s").isTrue();
