@@ -281,7 +281,6 @@ class AggregatorIntegrationTest {
         }
     }
 
-    /** Every committed window of a run currently on the windows topic. */
     /**
      * The run's committed windows once every scope's counts sum to its exact total, or as they are after 30 s (the
      * comparisons then say what is missing).
@@ -302,6 +301,7 @@ class AggregatorIntegrationTest {
         }
     }
 
+    /** Every committed window of a run currently on the windows topic. */
     private static List<WindowStats> readWindows(String bootstrap, String run) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

@@ -42,8 +42,8 @@ abstract class DatabaseRestartContract {
     @Test
     void stoppedAndStartedMidStep_workersReconnect_outageIsAHardStall() throws Exception {
         try (PrivateDatabase server = startDatabase()) {
-            // the stop, a whole window down, the start and the workers' reconnects all within the step: a budget
-            // no restart on a loaded machine exceeds (a server may take 10 s and more to start under load)
+            // the stop, a whole window down, the start and the workers' reconnects all fall within the step: a
+            // budget no restart on a loaded machine exceeds
             Running r = start(server, "40s", "60s", "restart-1");
             r.awaitTransactions();
             server.stop();
