@@ -43,9 +43,14 @@ class ReconnectTest {
                     Clock.system(), console).run(spec, outage.dataSource(), tc.dialect(), emission));
             // every worker has lost its connection, and the connection attempts were refused at least twice each
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (emission.samples().stream().filter(s -> s.status() == SampleStatus.CONNECTION_LOST).count() < THREADS
-                    || outage.refusedConnections.get() < 2 * THREADS) {
-                assertThat(System.nanoTime()).as("reconnect attempts within 60 s").isLessThan(deadline);
+            while (lost(emission) < THREADS || outage.refusedConnections.get() < 2 * THREADS) {
+                if (step.isDone()) {
+                    step.get(); // its failure, if it failed
+                    throw new AssertionError("the step ended during the outage: " + console());
+                }
+                assertThat(System.nanoTime()).as("reconnect attempts within 60 s: %s transactions, %s lost, %s"
+                        + " refused; console: %s", outage.transactions.get(), lost(emission),
+                        outage.refusedConnections.get(), console()).isLessThan(deadline);
                 Thread.sleep(5);
             }
             long downUntil = Clock.system().epochMicros();
@@ -69,6 +74,14 @@ class ReconnectTest {
             assertThat(all.stream().filter(s -> !s.warmup())).hasSize(2_000);
             assertThat(r.transactions()).isEqualTo(2_000 - THREADS);
         }
+    }
+
+    private static long lost(RecordingEmission emission) {
+        return emission.samples().stream().filter(s -> s.status() == SampleStatus.CONNECTION_LOST).count();
+    }
+
+    private String console() {
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     @Test
