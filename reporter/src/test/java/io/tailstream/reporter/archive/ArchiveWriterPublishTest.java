@@ -72,14 +72,19 @@ class ArchiveWriterPublishTest {
         writer.close();
     }
 
-    /** Every commit finds the samples files of the committed range in place, one after another from offset 0. */
+    /**
+     * Every commit finds the samples files of the committed range in place, one after another from offset 0. Files
+     * beyond it may be in place too: the encoder thread may publish the next file between the writer's look at what
+     * is done and this listing.
+     */
     private void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
         long next = 0;
         for (ArchiveLayout.SourceRange r : samplesFiles()) {
             assertThat(r.fromOffset()).as("files in place follow each other").isEqualTo(next);
             next = r.toOffset() + 1;
         }
-        assertThat(offsets.get(P0).offset()).as("committed offset, against the files in place").isEqualTo(next);
+        assertThat(offsets.get(P0).offset()).as("committed offset, within the files in place")
+                .isLessThanOrEqualTo(next);
         commits.add(offsets);
     }
 
