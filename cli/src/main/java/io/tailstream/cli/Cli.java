@@ -39,9 +39,13 @@ public final class Cli {
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             String name = ex.getCommandLine().getCommandSpec().qualifiedName();
-            err.println(name + ": " + ex.getMessage() + " (see '" + name + " --help')");
+            err.println(name + ": " + usageError(ex) + " (see '" + name + " --help')");
             err.flush();
             return EXIT_USAGE;
+        });
+        cl.setExecutionStrategy(parseResult -> {
+            rejectUnmatched(parseResult);
+            return new CommandLine.RunLast().execute(parseResult);
         });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
@@ -53,6 +57,27 @@ public final class Cli {
             return EXIT_FAILURE;
         });
         return cl;
+    }
+
+    /**
+     * picocli lets {@code --help} win over arguments it could not match, so {@code tailstream UNKNOWN --help} would
+     * print the top-level help and exit 0: an unknown command or argument is bad usage whatever else is given.
+     */
+    private static void rejectUnmatched(CommandLine.ParseResult parsed) {
+        for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+            if (!p.unmatched().isEmpty()) {
+                throw new CommandLine.UnmatchedArgumentException(p.commandSpec().commandLine(), p.unmatched());
+            }
+        }
+    }
+
+    /** The one-line message of a usage error; an unknown word where a command was expected is named as such. */
+    private static String usageError(CommandLine.ParameterException ex) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()
+                && !ex.getCommandLine().getSubcommands().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
+            return "unknown command '" + u.getUnmatched().get(0) + "'";
+        }
+        return ex.getMessage();
     }
 
     /** The exception's message followed by its causes' messages, without class-name noise where there is a message. */

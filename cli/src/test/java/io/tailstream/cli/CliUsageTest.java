@@ -83,7 +83,10 @@ class CliUsageTest {
             "run --no-emit --http 127.0.0.1:9465          | they need --bootstrap-servers",
             "aggregate --stream-threads 0 --bootstrap-servers 127.0.0.1:1 | streamThreads must be in 1..64",
             "aggregate --commit-interval 0s --bootstrap-servers 127.0.0.1:1 | commitInterval",
-            "frobnicate                                   | Unmatched argument at index 0: 'frobnicate'",
+            "frobnicate                                   | tailstream: unknown command 'frobnicate'",
+            "frobnicate --help                            | tailstream: unknown command 'frobnicate'",
+            "rnu --help                                   | tailstream: unknown command 'rnu' (see 'tailstream --help')",
+            "report extra --help                          | Unmatched argument at index 1: 'extra'",
             "''                                           | a subcommand is required",
     })
     void badUsage_isOneLineOnStderrAndExitCode2(String args, String expected) {
