@@ -121,6 +121,16 @@ final class KafkaTransport implements BlockTransport {
             producer.close(Duration.ZERO);
             throw e;
         }
+        if (known > 0) {
+            // The control producer learns its topic now, while nothing else runs: otherwise its first event waits
+            // for metadata within max.block.ms (1 s under a spool), which a broker beside a load that has just
+            // begun may miss, and the event is retried with a warning on a run where nothing is wrong.
+            try {
+                partitions(controlProducer, Topics.CONTROL, STARTUP_METADATA_WAIT);
+            } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                // the first control event asks again, and a spooling transport retries it
+            }
+        }
     }
 
     /** The partition count if Kafka answers within one {@code max.block.ms}, else 0 (unknown). */
@@ -138,10 +148,15 @@ final class KafkaTransport implements BlockTransport {
      * merely slow to answer the first metadata request fail the run.
      */
     private static int samplePartitions(KafkaProducer<byte[], byte[]> producer, Duration wait) {
+        return partitions(producer, Topics.SAMPLES, wait);
+    }
+
+    /** A topic's partition count, asked again while {@code partitionsFor} times out within {@code wait}. */
+    private static int partitions(KafkaProducer<byte[], byte[]> producer, String topic, Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
             try {
-                return producer.partitionsFor(Topics.SAMPLES).size();
+                return producer.partitionsFor(topic).size();
             } catch (org.apache.kafka.common.errors.TimeoutException e) {
                 if (System.nanoTime() - deadline >= 0) {
                     throw e;
