@@ -26,7 +26,10 @@ final class EnvironmentSection {
             "rpl_semi_sync_source_enabled", "rpl_semi_sync_master_wait_point", "synchronous_commit", "fsync",
             "full_page_writes", "wal_sync_method", "commit_delay", "synchronous_standby_names",
             FairnessProfile.H2_STORAGE, "WRITE_DELAY", "durability");
-    /** Settings that change results by several times (methodology.md, pitfall 4), shown after durability. */
+    /**
+     * Settings that change results by several times (a 128 MB buffer pool against 48 GB, I/O capacity, log size),
+     * shown after durability.
+     */
     static final List<String> KEY_VARIABLES = List.of("innodb_buffer_pool_size", "innodb_io_capacity",
             "innodb_io_capacity_max", "innodb_log_file_size", "innodb_redo_log_capacity", "max_connections",
             "shared_buffers", "effective_cache_size", "CACHE_SIZE", FairnessProfile.DATA_BYTES, "thread_handling",
