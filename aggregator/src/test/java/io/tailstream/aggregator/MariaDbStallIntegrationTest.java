@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
-import io.tailstream.infra.mysql.MySqlTestServer;
+import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.producer.BenchmarkRunner;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;

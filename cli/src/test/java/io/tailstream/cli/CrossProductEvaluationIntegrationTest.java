@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tailstream.infra.mysql.MySqlTestServer;
+import io.tailstream.infra.testing.MySqlTestServer;
+import io.tailstream.infra.testing.PostgreSqlTestServer;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -20,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,10 +43,8 @@ class CrossProductEvaluationIntegrationTest {
 
     @Test
     void mariadbAgainstPostgresql_runsToTheEnd_andEveryFigureIsExact() throws Exception {
-        MySqlTestServer mysql = MySqlTestServer.require();
-        Assumptions.assumeTrue(System.getenv("TAILSTREAM_MYSQL_PASSWORD") != null,
-                "needs TAILSTREAM_MYSQL_PASSWORD in the environment (the plan reads it through passwordEnv)");
-        String pgUrl = postgresqlSchemaUrl();
+        MySqlTestServer mysql = PasswordEnvTarget.require();
+        PostgreSqlTestServer postgresql = PostgreSqlTestServer.require();
         Path plan = dir.resolve("plan.yaml");
         Files.writeString(plan, """
                 name: mariadb-vs-postgresql
@@ -77,7 +73,7 @@ class CrossProductEvaluationIntegrationTest {
                 reportInterval: 0
                 prepare: true
                 accept: [clientBound, warmup, errors, rtt, isolation]
-                """.formatted(mysql.url(), mysql.user(), pgUrl, pgUser()));
+                """.formatted(mysql.url(), mysql.user(), postgresql.url(), postgresql.user()));
         Path out = dir.resolve("out");
         RunFailuresIntegrationTest.Outcome run = RunFailuresIntegrationTest.execute("run", "--plan", plan.toString(),
                 "--out", out.toString(), "--run-id", "xprod", "--quiet");
@@ -110,14 +106,13 @@ class CrossProductEvaluationIntegrationTest {
      */
     @Test
     void realServers_isolationDiffers_durabilityDiffers_noVerdictForThatReasonAlone() throws Exception {
-        MySqlTestServer mysql = MySqlTestServer.require();
-        Assumptions.assumeTrue(System.getenv("TAILSTREAM_MYSQL_PASSWORD") != null,
-                "needs TAILSTREAM_MYSQL_PASSWORD in the environment (the plan reads it through passwordEnv)");
+        MySqlTestServer mysql = PasswordEnvTarget.require();
+        PostgreSqlTestServer postgresql = PostgreSqlTestServer.require();
         String pg = """
                   - name: postgresql
                     url: "%s"
                     user: %s
-                """.formatted(postgresqlSchemaUrl(), pgUser());
+                """.formatted(postgresql.url(), postgresql.user());
         String mariadb = """
                   - name: mariadb
                     url: "%s"
@@ -349,34 +344,5 @@ class CrossProductEvaluationIntegrationTest {
             rs.next();
             return rs.getLong(1);
         }
-    }
-
-    private static String pgUser() {
-        String u = System.getenv("TAILSTREAM_PG_USER");
-        return u == null || u.isBlank() ? "postgres" : u;
-    }
-
-    /** The local PostgreSQL with a schema of this JVM's own (dropped at exit), or a skipped test saying why. */
-    private static String postgresqlSchemaUrl() {
-        String url = System.getenv("TAILSTREAM_PG_URL");
-        url = url == null || url.isBlank() ? "jdbc:postgresql://127.0.0.1:5432/test" : url;
-        String schema = "tailstream_x_" + ProcessHandle.current().pid();
-        String base = url;
-        try (Connection c = DriverManager.getConnection(base, pgUser(), System.getenv("TAILSTREAM_PG_PASSWORD"));
-             Statement st = c.createStatement()) {
-            st.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
-        } catch (SQLException e) {
-            Assumptions.abort("needs PostgreSQL at " + base + " (TAILSTREAM_PG_URL, TAILSTREAM_PG_USER): "
-                    + e.getMessage());
-        }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try (Connection c = DriverManager.getConnection(base, pgUser(), System.getenv("TAILSTREAM_PG_PASSWORD"));
-                 Statement st = c.createStatement()) {
-                st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-            } catch (SQLException e) {
-                System.err.println("could not drop test schema " + schema + ": " + e.getMessage());
-            }
-        }, "postgresql-test-schema-drop"));
-        return base + (base.contains("?") ? "&" : "?") + "currentSchema=" + schema;
     }
 }

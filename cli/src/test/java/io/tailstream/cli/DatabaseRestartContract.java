@@ -2,6 +2,7 @@ package io.tailstream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tailstream.infra.testing.PrivateDatabase;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,9 +1,9 @@
 package io.tailstream.cli;
 
-import io.tailstream.infra.mysql.MySqlTestServer;
+import io.tailstream.infra.testing.MySqlTestServer;
+import io.tailstream.infra.testing.TestServices;
 import java.util.Arrays;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The local MariaDB as the commands take it from a user: {@code --url}, {@code --user} and {@code --password-env
@@ -16,11 +16,16 @@ final class PasswordEnvTarget {
 
     private PasswordEnvTarget() {}
 
-    /** The server; skips the test (saying why) without one or without the password in the environment. */
+    /**
+     * The server; without one, or without the password in the environment, the test fails or is skipped (see
+     * {@link TestServices}), saying why.
+     */
     static MySqlTestServer require() {
         MySqlTestServer server = MySqlTestServer.require();
-        Assumptions.assumeTrue(System.getenv(PASSWORD_ENV) != null,
-                "needs " + PASSWORD_ENV + " in the environment (the command takes --password-env)");
+        if (System.getenv(PASSWORD_ENV) == null) {
+            throw TestServices.missing(TestServices.Service.MYSQL, PASSWORD_ENV + " in the environment (the commands"
+                    + " take --password-env, and a plan names the variable)");
+        }
         return server;
     }
 

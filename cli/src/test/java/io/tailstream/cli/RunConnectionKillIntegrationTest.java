@@ -2,7 +2,7 @@ package io.tailstream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.infra.mysql.MySqlTestServer;
+import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -18,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -39,9 +38,7 @@ class RunConnectionKillIntegrationTest {
 
     @Test
     void killedConnections_fewConsoleLines_noStackTrace_workersReconnect_everySampleArchived() throws Exception {
-        MySqlTestServer server = MySqlTestServer.require();
-        Assumptions.assumeTrue(System.getenv("TAILSTREAM_MYSQL_PASSWORD") != null,
-                "needs TAILSTREAM_MYSQL_PASSWORD in the environment (a plan names the variable)");
+        MySqlTestServer server = PasswordEnvTarget.require();
         Path plan = dir.resolve("plan.yaml");
         Files.writeString(plan, """
                 name: killed

@@ -8,7 +8,7 @@ import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
-import io.tailstream.infra.mysql.MySqlTestServer;
+import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.event.ControlEvent;

@@ -33,7 +33,7 @@ import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /** Both sysbench workloads on embedded H2 through the whole runner, with an in-memory transport. */
-class BenchmarkRunnerH2Test {
+class BenchmarkRunnerH2IntegrationTest {
 
     static final Map<String, String> SMALL = Map.of("table_size", "1000");
     final ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -3,8 +3,8 @@ package io.tailstream.producer;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tailstream.infra.mysql.MySqlTestServer;
-import io.tailstream.producer.target.PostgreSqlTestServer;
+import io.tailstream.infra.testing.MySqlTestServer;
+import io.tailstream.infra.testing.PostgreSqlTestServer;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.target.TargetException;
 import io.tailstream.producer.workload.WorkloadSpec;

@@ -2,14 +2,15 @@ package io.tailstream.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.infra.mysql.MySqlTestServer;
+import io.tailstream.infra.testing.MySqlTestServer;
+import io.tailstream.infra.testing.PostgreSqlTestServer;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.emit.KafkaSampleSink;
 import io.tailstream.producer.emit.ListTransport;
 import io.tailstream.producer.emit.SampleSink;
-import io.tailstream.producer.target.PostgreSqlTestServer;
 import io.tailstream.producer.target.Target;
+import io.tailstream.producer.target.TestTargets;
 import io.tailstream.producer.time.Clock;
 import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.schemas.event.ControlEvent;
@@ -39,7 +40,8 @@ class DefaultIgnoredErrorsIntegrationTest {
 
     @Test
     void postgresql_contendedReadWrite_runsToItsEnd_ignoringDeadlocksAndDuplicateKeys() {
-        Target pg = PostgreSqlTestServer.require().target();
+        PostgreSqlTestServer server = PostgreSqlTestServer.require();
+        Target pg = TestTargets.postgresql(server);
         StepResult step = runContended(pg, "[deadlock, duplicate_key]");
         assertThat(step.failures().byClass().keySet()).isSubsetOf("deadlock", "duplicate_key");
     }

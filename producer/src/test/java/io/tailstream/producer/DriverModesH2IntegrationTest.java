@@ -28,7 +28,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Open loop, transaction budgets, plateau stops and the client-bound flag, through the whole runner on H2. */
-class DriverModesH2Test {
+class DriverModesH2IntegrationTest {
 
     static final List<WorkloadSpec> POINT = List.of(new WorkloadSpec("oltp_point_select", Map.of("table_size", "500")));
     final ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -3,7 +3,7 @@ package io.tailstream.producer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
-import io.tailstream.infra.mysql.MySqlTestServer;
+import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.emit.KafkaSampleSink;

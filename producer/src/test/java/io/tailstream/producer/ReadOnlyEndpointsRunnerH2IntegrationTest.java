@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * H2 "replica" is a separate database that only has tables when the test creates them, so a worker that reaches it
  * is visible: the step fails on its missing table.
  */
-class ReadOnlyEndpointsRunnerTest {
+class ReadOnlyEndpointsRunnerH2IntegrationTest {
 
     static final Map<String, String> SMALL = Map.of("table_size", "200");
     /**

@@ -1,6 +1,6 @@
 package io.tailstream.producer;
 
-import io.tailstream.infra.mysql.MySqlTestServer;
+import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.producer.target.Target;
 import java.sql.SQLException;
 

@@ -1,6 +1,6 @@
 package io.tailstream.producer;
 
-import io.tailstream.producer.target.PostgreSqlTestServer;
+import io.tailstream.infra.testing.PostgreSqlTestServer;
 import io.tailstream.producer.target.Target;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tries) in a child JVM, and fails on any forbidden outcome or harness error. A longer run:
  * {@code java -cp ... org.openjdk.jcstress.Main -t io.tailstream.stress -m tough}.
  */
-class SampleHandOverStressTest {
+class SampleHandOverStressIntegrationTest {
 
     @TempDir
     Path dir;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class PrepareProgressTest {
+class PrepareProgressIntegrationTest {
 
     /** A clock the test moves. */
     static final class FakeClock implements Clock {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /** {@code --option KEY=VALUE} gives a workload exactly what a plan file's {@code options} give it. */
-class WorkloadOptionsCommandTest {
+class WorkloadOptionsCommandIntegrationTest {
 
     static List<WorkloadSpec> fromCommandLine(String... args) {
         RunCommand run = new RunCommand();

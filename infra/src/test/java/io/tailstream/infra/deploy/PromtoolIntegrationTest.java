@@ -1,8 +1,8 @@
 package io.tailstream.infra.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tailstream.infra.testing.TestServices;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Prometheus's own checker on {@code infra/deploy/prometheus/}: the configuration and the alert rules are valid, and
  * the rules' unit tests ({@code alerts-test.yml}) pass, i.e. each alert fires on the series that should raise it.
- * Skipped, saying so, when {@code promtool} is not on the PATH (Debian: {@code apt-get install prometheus};
- * {@code .ci/run} installs it).
+ * Needs {@code promtool} on the PATH (Debian: {@code apt-get install prometheus}; {@code .ci/run} installs it), see
+ * {@link TestServices}.
  */
-class PromtoolTest {
+class PromtoolIntegrationTest {
 
     static final Path DIR = Path.of("deploy", "prometheus");
     private static Path promtool;
@@ -50,8 +50,10 @@ class PromtoolTest {
 
     /** Runs promtool in the rules' folder (the configuration names alerts.yml relative to itself); exit 0 or fail. */
     private static String promtool(String... args) throws IOException, InterruptedException {
-        assumeTrue(promtool != null, "promtool is not on the PATH: the Prometheus configuration and alert rules are"
-                + " not checked (Debian: apt-get install prometheus; .ci/run installs it)");
+        if (promtool == null) {
+            throw TestServices.missing(TestServices.Service.PROMTOOL, "promtool on the PATH to check the Prometheus"
+                    + " configuration and alert rules (Debian: apt-get install prometheus; .ci/run installs it)");
+        }
         List<String> command = new java.util.ArrayList<>(List.of(promtool.toString()));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).directory(DIR.toFile()).redirectErrorStream(true).start();

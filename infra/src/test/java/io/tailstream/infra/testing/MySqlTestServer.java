@@ -1,4 +1,4 @@
-package io.tailstream.infra.mysql;
+package io.tailstream.infra.testing;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.MySQLContainer;
 
@@ -19,9 +18,10 @@ import org.testcontainers.containers.MySQLContainer;
  *       machine never drop each other's {@code sbtest} tables; where the user may not create it (CI grants
  *       {@code tailstream\_%}), the URL's own database is used as is;</li>
  *   <li>a MySQL 8 container through Testcontainers, where a Docker engine answers;</li>
- *   <li>otherwise the calling test is skipped (aborted) with a message naming what it needs: never passed
- *       silently.</li>
+ *   <li>otherwise the calling test fails with a message naming what it needs, or is skipped where
+ *       {@link TestServices#SKIP_MISSING} says so: never passed silently.</li>
  * </ol>
+ * A server of the test's own, which it may stop and start, comes from {@link #startPrivate()}.
  *
  * @param url      JDBC URL
  * @param user     user name
@@ -35,7 +35,7 @@ public record MySqlTestServer(String url, String user, String password, String s
     private static MySQLContainer<?> container;
     private static MySqlTestServer fromEnvironment;
 
-    /** The server to test against, or an aborted test (JUnit assumption) saying what is missing. */
+    /** The server to test against; without one the test fails or is skipped, saying what is missing. */
     public static synchronized MySqlTestServer require() {
         String url = System.getenv("TAILSTREAM_MYSQL_URL");
         if (url != null && !url.isBlank()) {
@@ -53,10 +53,10 @@ public record MySqlTestServer(String url, String user, String password, String s
                 docker = false;
             }
             if (!docker) {
-                Assumptions.abort("needs a MySQL-compatible server: set TAILSTREAM_MYSQL_URL (e.g. "
-                        + "jdbc:mysql://127.0.0.1:3306/tailstream_test), TAILSTREAM_MYSQL_USER and "
-                        + "TAILSTREAM_MYSQL_PASSWORD, or run where Docker is available for Testcontainers ("
-                        + IMAGE + "); see the README's test section");
+                throw TestServices.missing(TestServices.Service.MYSQL, "a MySQL-compatible server: set "
+                        + "TAILSTREAM_MYSQL_URL (e.g. jdbc:mysql://127.0.0.1:3306/tailstream_test), "
+                        + "TAILSTREAM_MYSQL_USER and TAILSTREAM_MYSQL_PASSWORD, or run where Docker is available for "
+                        + "Testcontainers (" + IMAGE + "); see the README's test section");
             }
             MySQLContainer<?> c = new MySQLContainer<>(IMAGE).withDatabaseName("tailstream_test")
                     .withUsername("tailstream").withPassword("tailstream");
@@ -66,6 +66,14 @@ public record MySqlTestServer(String url, String user, String password, String s
         }
         return new MySqlTestServer(container.getJdbcUrl(), container.getUsername(), container.getPassword(),
                 "Testcontainers " + IMAGE);
+    }
+
+    /**
+     * Installs and starts a MariaDB server of the calling test's own on a free port of 127.0.0.1 (see
+     * {@link PrivateDatabase}); the test closes it.
+     */
+    public static PrivateDatabase startPrivate() {
+        return PrivateMariaDb.start();
     }
 
     /**

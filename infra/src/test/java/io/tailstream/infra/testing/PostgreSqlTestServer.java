@@ -1,18 +1,18 @@
-package io.tailstream.producer.target;
+package io.tailstream.infra.testing;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The PostgreSQL server for integration tests: {@code TAILSTREAM_PG_URL} / {@code TAILSTREAM_PG_USER} /
  * {@code TAILSTREAM_PG_PASSWORD}, by default the local server ({@code jdbc:postgresql://127.0.0.1:5432/test}, user
  * {@code postgres}, trust authentication). Each test JVM works in a schema of its own, {@code tailstream_t_<pid>}
  * (the URL's {@code currentSchema}), created on first use and dropped at exit, so builds running at the same time
- * never touch each other's {@code sbtest} tables. A test calling {@link #require()} is skipped, with a message saying
- * what it needs, when the server cannot be reached.
+ * never touch each other's {@code sbtest} tables. A test calling {@link #require()} fails, or is skipped where
+ * {@link TestServices#SKIP_MISSING} says so, with a message saying what it needs, when the server cannot be reached.
+ * A cluster of the test's own, which it may stop and start, comes from {@link #startPrivate()}.
  *
  * @param url      JDBC URL, with the JVM's own schema as {@code currentSchema}
  * @param user     user name
@@ -34,8 +34,9 @@ public record PostgreSqlTestServer(String url, String user, String password, Str
         try (Connection c = DriverManager.getConnection(url, user, password); Statement st = c.createStatement()) {
             st.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
         } catch (SQLException e) {
-            Assumptions.abort("needs PostgreSQL at " + url + " (user " + user + "; set TAILSTREAM_PG_URL, "
-                    + "TAILSTREAM_PG_USER, TAILSTREAM_PG_PASSWORD): " + SqlErrors.describe(e));
+            throw TestServices.missing(TestServices.Service.POSTGRESQL, "PostgreSQL at " + url + " (user " + user
+                    + "; set TAILSTREAM_PG_URL, TAILSTREAM_PG_USER, TAILSTREAM_PG_PASSWORD): " + e.getMessage()
+                    + " (SQLState " + e.getSQLState() + ")");
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try (Connection c = DriverManager.getConnection(url, user, password); Statement st = c.createStatement()) {
@@ -49,8 +50,12 @@ public record PostgreSqlTestServer(String url, String user, String password, Str
         return isolated;
     }
 
-    public Target target() {
-        return Target.of("postgresql-local", url, user, () -> password);
+    /**
+     * Creates and starts a PostgreSQL cluster of the calling test's own on a free port of 127.0.0.1 (see
+     * {@link PrivateDatabase}); the test closes it.
+     */
+    public static PrivateDatabase startPrivate() {
+        return PrivatePostgreSql.start();
     }
 
     /** A connection outside any pool, in the JVM's schema. */

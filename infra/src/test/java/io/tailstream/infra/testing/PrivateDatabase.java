@@ -1,10 +1,10 @@
-package io.tailstream.cli;
+package io.tailstream.infra.testing;
 
 /**
  * A database server of a test's own, on a free port of 127.0.0.1, that the test may stop and start without
  * touching the shared servers. Not thread safe: one test drives it.
  */
-interface PrivateDatabase extends AutoCloseable {
+public interface PrivateDatabase extends AutoCloseable {
 
     /** The JDBC URL of its database. */
     String url();

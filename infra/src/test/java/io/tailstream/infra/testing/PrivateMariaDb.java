@@ -1,9 +1,6 @@
-package io.tailstream.cli;
+package io.tailstream.infra.testing;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
@@ -12,17 +9,15 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A MariaDB server of this test's own ({@code mariadb-install-db}, then {@code mariadbd} with
  * {@code --skip-grant-tables} on a free port of 127.0.0.1, a 32 MB buffer pool, database {@code bench}): stopping it
  * is SIGTERM to the process this class started, a clean shutdown. As root the server runs as the {@code mysql} user.
- * A test is skipped, with the reason, when the binaries are missing or the server cannot start.
+ * A test fails (or is skipped, see {@link TestServices}), with the reason, when the binaries are missing or the
+ * server cannot start.
  */
 final class PrivateMariaDb implements PrivateDatabase {
 
@@ -42,8 +37,8 @@ final class PrivateMariaDb implements PrivateDatabase {
         Path install = Path.of("/usr/bin/mariadb-install-db");
         Path mariadbd = Path.of("/usr/sbin/mariadbd");
         if (!Files.isExecutable(install) || !Files.isExecutable(mariadbd)) {
-            Assumptions.abort("needs MariaDB server binaries (" + install + ", " + mariadbd + ") to run a private"
-                    + " server");
+            throw TestServices.missing(TestServices.Service.MYSQL, "MariaDB server binaries (" + install + ", "
+                    + mariadbd + ") to run a private server");
         }
         boolean root = "root".equals(System.getProperty("user.name"));
         PrivateMariaDb db;
@@ -54,17 +49,17 @@ final class PrivateMariaDb implements PrivateDatabase {
                         .lookupPrincipalByName("mysql");
                 Files.setOwner(dir, mysql);
             }
-            db = new PrivateMariaDb(dir, freePort(), root);
+            db = new PrivateMariaDb(dir, ServerProcesses.freePort(), root);
         } catch (IOException e) {
-            Assumptions.abort("cannot prepare a private MariaDB server: " + e);
-            return null;
+            throw TestServices.missing(TestServices.Service.MYSQL, "a private MariaDB server, which could not be "
+                    + "prepared: " + e);
         }
         List<String> cmd = new ArrayList<>(List.of(install.toString(), "--no-defaults",
                 "--datadir=" + db.dir.resolve("data"), "--auth-root-authentication-method=normal", "--skip-test-db"));
         if (root) {
             cmd.add("--user=mysql");
         }
-        String failure = run(cmd, db.dir.resolve("install.log"));
+        String failure = ServerProcesses.run(cmd, db.dir.resolve("install.log"));
         if (failure == null) {
             failure = db.startServer();
         }
@@ -78,7 +73,8 @@ final class PrivateMariaDb implements PrivateDatabase {
         }
         if (failure != null) {
             db.close();
-            Assumptions.abort("cannot start a private MariaDB server: " + failure);
+            throw TestServices.missing(TestServices.Service.MYSQL, "a private MariaDB server, which did not start: "
+                    + failure);
         }
         return db;
     }
@@ -125,11 +121,7 @@ final class PrivateMariaDb implements PrivateDatabase {
                 Thread.currentThread().interrupt();
             }
         }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + dir, e);
-        }
+        ServerProcesses.deleteTree(dir);
     }
 
     private String serverUrl() {
@@ -158,7 +150,7 @@ final class PrivateMariaDb implements PrivateDatabase {
             } catch (SQLException e) {
                 if (!server.isAlive() || System.nanoTime() - deadline > 0) {
                     return "mariadbd " + (server.isAlive() ? "did not accept connections within 120 s" : "exited")
-                            + ": " + tail(dir.resolve("server.log"));
+                            + ": " + ServerProcesses.tail(dir.resolve("server.log"));
                 }
             }
             try {
@@ -167,38 +159,6 @@ final class PrivateMariaDb implements PrivateDatabase {
                 Thread.currentThread().interrupt();
                 return "interrupted";
             }
-        }
-    }
-
-    private static String run(List<String> cmd, Path log) {
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
-            if (!p.waitFor(180, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return String.join(" ", cmd) + ": no exit within 180 s";
-            }
-            return p.exitValue() == 0 ? null : String.join(" ", cmd) + " exited " + p.exitValue() + ": " + tail(log);
-        } catch (IOException e) {
-            return String.join(" ", cmd) + ": " + e.getMessage();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return String.join(" ", cmd) + ": interrupted";
-        }
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }

@@ -1,24 +1,20 @@
-package io.tailstream.cli;
+package io.tailstream.infra.testing;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A PostgreSQL cluster of this test's own ({@code initdb} + {@code pg_ctl}, on a free port of 127.0.0.1, trust
  * authentication, fsync off), so a test can stop and start a database without touching the shared servers. As root
  * the commands run as the {@code postgres} user ({@code runuser}): PostgreSQL refuses to run as root. A test is
- * skipped, with the reason, when the binaries are missing or the cluster cannot start.
+ * failed (or skipped, see {@link TestServices}), with the reason, when the binaries are missing or the cluster
+ * cannot start.
  */
 final class PrivatePostgreSql implements PrivateDatabase {
 
@@ -39,7 +35,8 @@ final class PrivatePostgreSql implements PrivateDatabase {
     static PrivatePostgreSql start() {
         Path bin = binaries();
         if (bin == null) {
-            Assumptions.abort("needs PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql/*/bin"
+            throw TestServices.missing(TestServices.Service.POSTGRESQL, "PostgreSQL server binaries (initdb, pg_ctl)"
+                    + " under /usr/lib/postgresql/*/bin"
                     + " to run a private cluster");
         }
         boolean root = "root".equals(System.getProperty("user.name"));
@@ -51,10 +48,10 @@ final class PrivatePostgreSql implements PrivateDatabase {
                         .lookupPrincipalByName("postgres");
                 Files.setOwner(dir, postgres);
             }
-            pg = new PrivatePostgreSql(dir, bin, freePort(), root);
+            pg = new PrivatePostgreSql(dir, bin, ServerProcesses.freePort(), root);
         } catch (IOException e) {
-            Assumptions.abort("cannot prepare a private PostgreSQL cluster: " + e);
-            return null;
+            throw TestServices.missing(TestServices.Service.POSTGRESQL, "a private PostgreSQL cluster, which could "
+                    + "not be prepared: " + e);
         }
         String failure = pg.run("initdb", "-D", pg.dir.resolve("data").toString(), "-A", "trust", "-U", "postgres",
                 "--no-sync");
@@ -63,7 +60,8 @@ final class PrivatePostgreSql implements PrivateDatabase {
         }
         if (failure != null) {
             pg.delete();
-            Assumptions.abort("cannot start a private PostgreSQL cluster: " + failure);
+            throw TestServices.missing(TestServices.Service.POSTGRESQL, "a private PostgreSQL cluster, which did not "
+                    + "start: " + failure);
         }
         return pg;
     }
@@ -122,29 +120,11 @@ final class PrivatePostgreSql implements PrivateDatabase {
         }
         cmd.add(bin.resolve(program).toString());
         cmd.addAll(List.of(args));
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(180, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return String.join(" ", cmd) + ": no exit within 180 s";
-            }
-            return p.exitValue() == 0 ? null : String.join(" ", cmd) + " exited " + p.exitValue() + ": "
-                    + output.strip();
-        } catch (IOException e) {
-            return String.join(" ", cmd) + ": " + e.getMessage();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return String.join(" ", cmd) + ": interrupted";
-        }
+        return ServerProcesses.run(cmd, dir.resolve("programs.log"));
     }
 
     private void delete() {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + dir, e);
-        }
+        ServerProcesses.deleteTree(dir);
     }
 
     /** The newest installed server's bin directory, or null. */
@@ -167,12 +147,6 @@ final class PrivatePostgreSql implements PrivateDatabase {
             return Integer.parseInt(dir.getFileName().toString().replaceAll("\\..*", ""));
         } catch (NumberFormatException e) {
             return 0;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }

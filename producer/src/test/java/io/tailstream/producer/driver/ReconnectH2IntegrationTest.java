@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * they have no connection; a target that stays away fails the step after {@link StepDriver#UNREACHABLE_AFTER}.
  * The outage is on cue ({@link Outage}), so every count is exact.
  */
-class ReconnectTest {
+class ReconnectH2IntegrationTest {
 
     static final Set<SampleStatus> IGNORING_LOST = Set.of(SampleStatus.DEADLOCK, SampleStatus.CONNECTION_LOST);
     static final int THREADS = 3;

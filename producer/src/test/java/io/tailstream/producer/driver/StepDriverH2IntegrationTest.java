@@ -20,7 +20,7 @@ import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /** The driver's figures against an exact computation from the samples it wrote, with a scripted workload on H2. */
-class StepDriverTest {
+class StepDriverH2IntegrationTest {
 
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
     final PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8);

@@ -2,10 +2,11 @@ package io.tailstream.producer.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.infra.mysql.MySqlTestServer;
-import io.tailstream.producer.target.PostgreSqlTestServer;
+import io.tailstream.infra.testing.MySqlTestServer;
+import io.tailstream.infra.testing.PostgreSqlTestServer;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.target.TargetConnections;
+import io.tailstream.producer.target.TestTargets;
 import io.tailstream.schemas.event.RttProbe;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -49,8 +50,8 @@ class RoundTripProbeIntegrationTest {
     @Test
     void postgresql_namedServerStatementFromTheFirstExecution() throws Exception {
         PostgreSqlTestServer server = PostgreSqlTestServer.require();
-        check(server.target(), "prepared on the server");
-        try (TargetConnections tc = TargetConnections.open(server.target(), 1);
+        check(TestTargets.postgresql(server), "prepared on the server");
+        try (TargetConnections tc = TargetConnections.open(TestTargets.postgresql(server), 1);
              Connection c = tc.dataSource().getConnection();
              PreparedStatement plain = c.prepareStatement("SELECT 1");
              PreparedStatement probe = tc.dialect().prepareOnServer(c, "SELECT 1")) {

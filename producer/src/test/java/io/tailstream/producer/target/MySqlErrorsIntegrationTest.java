@@ -3,7 +3,7 @@ package io.tailstream.producer.target;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.tailstream.infra.mysql.MySqlTestServer;
+import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.schemas.block.SampleStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -2,6 +2,7 @@ package io.tailstream.producer.target;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tailstream.infra.testing.PostgreSqlTestServer;
 import io.tailstream.schemas.event.TargetInfo;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +12,7 @@ class PostgreSqlDialectIntegrationTest {
     @Test
     void describe_readsProductAndSettings() {
         PostgreSqlTestServer server = PostgreSqlTestServer.require();
-        try (TargetConnections tc = TargetConnections.open(server.target(), 2)) {
+        try (TargetConnections tc = TargetConnections.open(TestTargets.postgresql(server), 2)) {
             assertThat(tc.dialect().name()).isEqualTo("postgresql");
             TargetInfo info = tc.describe(null);
             assertThat(info.product()).isEqualTo("PostgreSQL");

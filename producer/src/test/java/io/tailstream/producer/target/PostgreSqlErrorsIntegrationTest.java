@@ -3,6 +3,7 @@ package io.tailstream.producer.target;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tailstream.infra.testing.PostgreSqlTestServer;
 import io.tailstream.schemas.block.SampleStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -24,7 +25,7 @@ class PostgreSqlErrorsIntegrationTest {
     @Test
     void sysbenchsIgnorableStates_areDefaultIgnored_othersAreNot() throws Exception {
         PostgreSqlTestServer server = PostgreSqlTestServer.require();
-        try (TargetConnections tc = TargetConnections.open(server.target(), 4)) {
+        try (TargetConnections tc = TargetConnections.open(TestTargets.postgresql(server), 4)) {
             Dialect dialect = tc.dialect();
             DataSource ds = tc.dataSource();
             execute(ds, "DROP TABLE IF EXISTS " + TABLE);

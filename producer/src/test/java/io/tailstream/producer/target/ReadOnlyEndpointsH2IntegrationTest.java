@@ -13,7 +13,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /** A primary with read-only endpoints: which endpoint each worker connection comes from, exactly. */
-class ReadOnlyEndpointsTest {
+class ReadOnlyEndpointsH2IntegrationTest {
 
     static final String PRIMARY = "jdbc:h2:mem:ep-primary;DB_CLOSE_DELAY=-1";
     static final String RO1 = "jdbc:h2:mem:ep-ro1;DB_CLOSE_DELAY=-1";

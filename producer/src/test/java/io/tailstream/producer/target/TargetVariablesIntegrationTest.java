@@ -2,7 +2,8 @@ package io.tailstream.producer.target;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.infra.mysql.MySqlTestServer;
+import io.tailstream.infra.testing.MySqlTestServer;
+import io.tailstream.infra.testing.PostgreSqlTestServer;
 import io.tailstream.schemas.event.TargetInfo;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -64,7 +65,7 @@ class TargetVariablesIntegrationTest {
     @Test
     void postgresql_profileSettings_sharedBuffersInBytes_sessionIsolation_dataBytes() throws SQLException {
         PostgreSqlTestServer server = PostgreSqlTestServer.require();
-        try (TargetConnections tc = TargetConnections.open(server.target(), 2)) {
+        try (TargetConnections tc = TargetConnections.open(TestTargets.postgresql(server), 2)) {
             TargetInfo info = tc.describe(null);
             Map<String, String> vars = info.variables();
             assertThat(vars).containsKeys("fsync", "synchronous_commit", "full_page_writes",

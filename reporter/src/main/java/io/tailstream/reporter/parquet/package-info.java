@@ -7,7 +7,7 @@
  * {@code LocalOutputFile}, {@code PlainParquetConfiguration} and {@link
  * io.tailstream.reporter.parquet.HadoopFreeCodecFactory} (zstd-jni called directly: parquet-java's own codec
  * factory links Hadoop classes). Hadoop's {@code hadoop-client-api} is a {@code provided} dependency, needed only
- * to compile against parquet-java's overloads; {@code HadoopFreeWriterTest} runs the writer in a JVM without it.
+ * to compile against parquet-java's overloads; {@code HadoopFreeWriterIntegrationTest} runs the writer in a JVM without it.
  *
  * <p>File format: Parquet format v2 data pages, ZSTD level 3, dictionary + RLE for every column except those
  * declared sorted, which fall back to DELTA_BINARY_PACKED. Reading is left to DuckDB (parquet-java's reader still

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The writer runs without Hadoop on the class path, as in the cli's shaded jar (Hadoop is {@code provided}). */
-class HadoopFreeWriterTest {
+class HadoopFreeWriterIntegrationTest {
 
     @TempDir
     Path dir;

@@ -3,7 +3,7 @@ package io.tailstream.reporter.parquet;
 import java.nio.file.Path;
 
 /**
- * Run by {@link HadoopFreeWriterTest} in a JVM whose class path has no Hadoop jar: writes a small ZSTD file and
+ * Run by {@link HadoopFreeWriterIntegrationTest} in a JVM whose class path has no Hadoop jar: writes a small ZSTD file and
  * exits 0, or exits 3 if Hadoop is on the class path after all (the test would prove nothing).
  */
 public final class HadoopFreeWriterMain {

@@ -3,6 +3,7 @@ package io.tailstream.reporter.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tailstream.infra.testing.TestServices;
 import io.tailstream.reporter.ProofRun;
 import io.tailstream.reporter.SyntheticRun;
 import io.tailstream.reporter.TestArchives;
@@ -14,12 +15,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Opens a generated report in headless Chromium (Debian's {@code chromium} package): charts render, no JS errors. */
-class ReportBrowserTest {
+class ReportBrowserIntegrationTest {
 
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
 
@@ -77,7 +77,8 @@ class ReportBrowserTest {
 
     private static void requireChromium() {
         if (!Files.isExecutable(CHROMIUM)) {
-            Assumptions.abort("needs headless Chromium at " + CHROMIUM + " (Debian: apt-get install chromium)");
+            throw TestServices.missing(TestServices.Service.CHROMIUM, "headless Chromium at " + CHROMIUM
+                    + " (Debian: apt-get install chromium; .ci/run installs it)");
         }
     }
 

@@ -3,9 +3,10 @@ package io.tailstream.producer.workload.largerow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tailstream.infra.testing.PostgreSqlTestServer;
 import io.tailstream.producer.target.Dialect;
-import io.tailstream.producer.target.PostgreSqlTestServer;
 import io.tailstream.producer.target.TargetConnections;
+import io.tailstream.producer.target.TestTargets;
 import io.tailstream.producer.workload.H2Sources;
 import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.producer.workload.Workloads;
@@ -14,7 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The large-row workload on H2 (and PostgreSQL where reachable), its SQL and its options. */
-class LargeRowInsertTest {
+class LargeRowInsertH2IntegrationTest {
 
     static final Map<String, String> SMALL = Map.of("tables", "3", "rows_per_table", "4");
 
@@ -32,7 +33,7 @@ class LargeRowInsertTest {
     @Test
     void postgresql_exactRowsAndSizes() throws SQLException {
         PostgreSqlTestServer server = PostgreSqlTestServer.require();
-        try (TargetConnections tc = TargetConnections.open(server.target(), 3)) {
+        try (TargetConnections tc = TargetConnections.open(TestTargets.postgresql(server), 3)) {
             LargeRowContract.check(SMALL, 40, tc.dataSource(), tc.dialect());
         }
     }

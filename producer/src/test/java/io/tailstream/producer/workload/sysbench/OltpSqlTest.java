@@ -3,17 +3,13 @@ package io.tailstream.producer.workload.sysbench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.producer.target.Dialect;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
  * The SQL text against sysbench 1.0.20's {@code oltp_common.lua}. The expected strings are the Lua format strings
- * with {@code %u}/{@code %d} replaced by the table number; where the Debian package is installed the Lua file itself
- * is read too.
+ * with {@code %u}/{@code %d} replaced by the table number; {@link InstalledSysbenchLuaIntegrationTest} checks these
+ * copies against the installed Lua files.
  */
 class OltpSqlTest {
 
@@ -78,23 +74,6 @@ class OltpSqlTest {
         assertThat(OltpSql.PAD_TEMPLATE).hasSize(59).matches("(#{11}-){4}#{11}");
     }
 
-    @Test
-    void installedSysbenchLua_containsEveryTemplateAndTheDdl() throws IOException {
-        Path lua = Path.of("/usr/share/sysbench/oltp_common.lua");
-        Assumptions.assumeTrue(Files.isReadable(lua), "needs sysbench 1.0.20's Lua scripts at " + lua
-                + " (Debian package sysbench); the verbatim copies above are checked regardless");
-        String source = Files.readString(lua);
-        for (String template : LUA_TEMPLATES) {
-            assertThat(source).contains("\"" + template + "\"");
-        }
-        assertThat(source).contains("CREATE TABLE sbtest%d(\n  id %s,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
-                + "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  %s (id)\n) %s %s");
-        assertThat(source).contains("\"CREATE INDEX k_%d ON sbtest%d(k)\"");
-        assertThat(source).contains("id_def = \"INTEGER NOT NULL AUTO_INCREMENT\"");
-        assertThat(source).contains("id_index_def = \"KEY xid\"").contains("id_index_def = \"PRIMARY KEY\"");
-        assertThat(source).contains("\"###########-###########-###########-\" ..\n   \"###########-###########\"");
-    }
-
     /** oltp_insert.lua's two format strings (the Lua splits each over two lines with {@code ..}). */
     static final String LUA_INSERT_WITH_ID = "INSERT INTO %s (id, k, c, pad) VALUES (%d, %d, '%s', '%s')";
     static final String LUA_INSERT_AUTO_ID = "INSERT INTO %s (k, c, pad) VALUES (%d, '%s', '%s')";
@@ -114,34 +93,6 @@ class OltpSqlTest {
     void autoIncrementFromZero_onlyMySql() {
         assertThat(Dialect.forUrl("jdbc:mysql://h/db").autoIncrementFromZero()).isTrue();
         assertThat(Dialect.forUrl("jdbc:h2:mem:x").autoIncrementFromZero()).isFalse();
-    }
-
-    @Test
-    void installedSysbenchLua_scriptsRunTheGroupsOfOltpScript() throws IOException {
-        Path dir = Path.of("/usr/share/sysbench");
-        Assumptions.assumeTrue(Files.isReadable(dir.resolve("oltp_insert.lua")), "needs sysbench 1.0.20's Lua "
-                + "scripts in " + dir + " (Debian package sysbench)");
-        String insert = Files.readString(dir.resolve("oltp_insert.lua"));
-        assertThat(insert).contains("\"INSERT INTO %s (id, k, c, pad) VALUES \" ..\n"
-                + "                                 \"(%d, %d, '%s', '%s')\"");
-        assertThat(insert).contains("\"INSERT INTO %s (k, c, pad) VALUES \" ..\n"
-                + "                                 \"(%d, '%s', '%s')\"");
-        assertThat(insert).contains("i = sysbench.rand.unique() - 2147483648").contains("sysbench.opt.table_size=0");
-        assertThat(Files.readString(dir.resolve("oltp_update_index.lua")))
-                .contains("function event()\n   execute_index_updates(con)\nend");
-        assertThat(Files.readString(dir.resolve("oltp_update_non_index.lua")))
-                .contains("function event()\n   execute_non_index_updates()\nend");
-        assertThat(Files.readString(dir.resolve("oltp_delete.lua")))
-                .contains("prepare_for_each_table(\"deletes\")").contains("stmt[tnum].deletes:execute()");
-        for (String script : List.of("oltp_insert", "oltp_update_index", "oltp_update_non_index", "oltp_delete",
-                "oltp_point_select")) {
-            // the single-statement scripts never open a transaction
-            assertThat(Files.readString(dir.resolve(script + ".lua"))).as(script).doesNotContain("begin()");
-        }
-        for (String script : List.of("oltp_read_only", "oltp_read_write", "oltp_write_only")) {
-            assertThat(Files.readString(dir.resolve(script + ".lua"))).as(script)
-                    .contains("if not sysbench.opt.skip_trx then\n      begin()");
-        }
     }
 
     @Test

@@ -8,7 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Every sysbench script on embedded H2 against {@link SysbenchScriptContract}. */
-class SysbenchScriptsH2Test {
+class SysbenchScriptsH2IntegrationTest {
 
     @ParameterizedTest
     @EnumSource(OltpScript.class)

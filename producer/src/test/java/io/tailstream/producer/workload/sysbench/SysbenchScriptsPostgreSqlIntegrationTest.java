@@ -1,7 +1,8 @@
 package io.tailstream.producer.workload.sysbench;
 
-import io.tailstream.producer.target.PostgreSqlTestServer;
+import io.tailstream.infra.testing.PostgreSqlTestServer;
 import io.tailstream.producer.target.TargetConnections;
+import io.tailstream.producer.target.TestTargets;
 import java.sql.SQLException;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,7 +28,7 @@ class SysbenchScriptsPostgreSqlIntegrationTest {
 
     private static void check(OltpScript script, Map<String, String> options) throws SQLException {
         PostgreSqlTestServer server = PostgreSqlTestServer.require();
-        try (TargetConnections tc = TargetConnections.open(server.target(), 3)) {
+        try (TargetConnections tc = TargetConnections.open(TestTargets.postgresql(server), 3)) {
             SysbenchScriptContract.check(script, options, tc.dataSource(), tc.dialect());
         }
     }

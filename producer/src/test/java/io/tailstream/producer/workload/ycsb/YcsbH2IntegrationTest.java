@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Every YCSB preset on embedded H2 against {@link YcsbContract}, plus options and SQL. */
-class YcsbH2Test {
+class YcsbH2IntegrationTest {
 
     @ParameterizedTest
     @EnumSource(YcsbPreset.class)

@@ -1,6 +1,6 @@
 package io.tailstream.producer.workload.ycsb;
 
-import io.tailstream.infra.mysql.MySqlTestServer;
+import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.target.TargetConnections;
 import java.sql.SQLException;

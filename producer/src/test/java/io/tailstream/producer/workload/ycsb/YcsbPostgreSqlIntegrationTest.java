@@ -1,7 +1,8 @@
 package io.tailstream.producer.workload.ycsb;
 
-import io.tailstream.producer.target.PostgreSqlTestServer;
+import io.tailstream.infra.testing.PostgreSqlTestServer;
 import io.tailstream.producer.target.TargetConnections;
+import io.tailstream.producer.target.TestTargets;
 import java.sql.SQLException;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,7 +15,7 @@ class YcsbPostgreSqlIntegrationTest {
     @EnumSource(YcsbPreset.class)
     void preset_opMixStatementsAndInserts_exact(YcsbPreset preset) throws SQLException {
         PostgreSqlTestServer server = PostgreSqlTestServer.require();
-        try (TargetConnections tc = TargetConnections.open(server.target(), 4)) {
+        try (TargetConnections tc = TargetConnections.open(TestTargets.postgresql(server), 4)) {
             YcsbContract.check(preset, Map.of("table", "usertable_it"), 500, tc.dataSource(), tc.dialect());
         }
     }
