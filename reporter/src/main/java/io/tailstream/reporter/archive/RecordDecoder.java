@@ -24,6 +24,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -146,12 +147,9 @@ final class RecordDecoder {
     }
 
     private void addWindow(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
-        WindowStats w = readJson(r, WindowStats.class);
+        WindowStats w = readJson(r, WindowStats.class, v -> v.runId() != null && v.op() != null
+                && v.histogram() != null, "window stats without runId, op or histogram");
         if (w == null) {
-            return;
-        }
-        if (w.runId() == null || w.op() == null || w.histogram() == null) {
-            corrupt(r, "window stats without runId, op or histogram");
             return;
         }
         pp.run(w.runId()).windows.add(w);
@@ -159,12 +157,9 @@ final class RecordDecoder {
     }
 
     private void addControl(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
-        ControlEvent e = readJson(r, ControlEvent.class);
+        ControlEvent e = readJson(r, ControlEvent.class, v -> v.runId() != null && v.producerId() != null,
+                "control event without runId or producerId");
         if (e == null) {
-            return;
-        }
-        if (e.runId() == null || e.producerId() == null) {
-            corrupt(r, "control event without runId or producerId");
             return;
         }
         PendingPartition.RunRows rows = pp.run(e.runId());
@@ -178,12 +173,9 @@ final class RecordDecoder {
     }
 
     private void addStall(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
-        StallEvent e = readJson(r, StallEvent.class);
+        StallEvent e = readJson(r, StallEvent.class, v -> v.runId() != null && v.kind() != null,
+                "stall event without runId or kind");
         if (e == null) {
-            return;
-        }
-        if (e.runId() == null || e.kind() == null) {
-            corrupt(r, "stall event without runId or kind");
             return;
         }
         pp.run(e.runId()).stalls.add(new StallRow(e.stepId(), e.kind(), e.startEpochMs(), e.endEpochMs(), e.open(),
@@ -193,12 +185,9 @@ final class RecordDecoder {
     }
 
     private void addSummary(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
-        StepSummary s = readJson(r, StepSummary.class);
+        StepSummary s = readJson(r, StepSummary.class, v -> v.runId() != null && v.op() != null,
+                "step summary without runId or op");
         if (s == null) {
-            return;
-        }
-        if (s.runId() == null || s.op() == null) {
-            corrupt(r, "step summary without runId or op");
             return;
         }
         pp.run(s.runId()).summaries.add(new SummaryRow(s, r.partition(), r.offset()));
@@ -206,12 +195,8 @@ final class RecordDecoder {
     }
 
     private void addRunSummary(PendingPartition pp, ConsumerRecord<byte[], byte[]> r) {
-        RunSummary s = readJson(r, RunSummary.class);
+        RunSummary s = readJson(r, RunSummary.class, v -> v.runId() != null, "run summary without runId");
         if (s == null) {
-            return;
-        }
-        if (s.runId() == null) {
-            corrupt(r, "run summary without runId");
             return;
         }
         List<ArchiveRows.RunSummaryRow> rows = ArchiveRows.RunSummaryRow.of(s, r.partition(), r.offset());
@@ -219,18 +204,30 @@ final class RecordDecoder {
         pp.rows += rows.size();
     }
 
-    /** The record's JSON value as {@code type}, or null (counted and logged as corrupt) if it does not parse. */
-    private <E> E readJson(ConsumerRecord<byte[], byte[]> r, Class<E> type) {
+    /**
+     * The record's JSON value as {@code type}, or null (counted and logged as corrupt) if it does not parse or is
+     * not {@code complete}.
+     *
+     * @param incomplete why a value that parses but is not {@code complete} is skipped
+     */
+    private <E> E readJson(ConsumerRecord<byte[], byte[]> r, Class<E> type, Predicate<E> complete,
+                           String incomplete) {
         if (r.value() == null) {
             corrupt(r, "null value");
             return null;
         }
+        E value;
         try {
-            return Json.read(r.value(), type);
+            value = Json.read(r.value(), type);
         } catch (IllegalArgumentException e) {
             corrupt(r, e.getMessage());
             return null;
         }
+        if (!complete.test(value)) {
+            corrupt(r, incomplete);
+            return null;
+        }
+        return value;
     }
 
     private void corrupt(ConsumerRecord<byte[], byte[]> r, String reason) {
