@@ -5,37 +5,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
-import java.util.Properties;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,6 +59,10 @@ import org.slf4j.LoggerFactory;
  * writing instance's tag. A partition lost without a revocation (this instance was expelled from the group) is
  * dropped uncommitted.
  *
+ * <p>This class is the consumer loop; {@link ArchiverRebalance} ties the writer to the group's assignment,
+ * {@link PartitionProgress} counts what was consumed and publishes the status and progress, and
+ * {@link ArchiverClientProperties} configures the Kafka clients.
+ *
  * <p>Thread safety: {@link #runUntilCaughtUp()} or {@link #runUntilClosed()} runs on one thread; {@link #close()}
  * may be called from any thread and makes a running loop flush, commit and return within a poll interval (200 ms)
  * plus the flush.
@@ -92,14 +79,6 @@ public final class Archiver implements AutoCloseable {
     /** The consumer subscribes to these topics by pattern: topics created after start are picked up. */
     private static final Pattern TOPIC_PATTERN = Pattern.compile(TOPICS.stream().map(Pattern::quote)
             .collect(Collectors.joining("|")));
-    /** How often the consumer looks for new topics matching {@link #TOPIC_PATTERN}. */
-    private static final String METADATA_MAX_AGE_MS = "10000";
-    /** Bytes a fetch returns at most, over all partitions and per partition (see {@link #consumerProperties}). */
-    private static final int FETCH_BYTES = 448 * 1024;
-    /** How long an assignment waits for the cluster id and topic ids. */
-    private static final Duration DESCRIBE_TIMEOUT = Duration.ofSeconds(30);
-    /** How long the group waits for a silent member before giving its partitions to the others. */
-    static final String SESSION_TIMEOUT_MS = "10000";
     /** How often catching up reports done/total, rate and ETA. */
     public static final Duration CATCH_UP_PROGRESS_INTERVAL = Duration.ofSeconds(5);
     /** How often continuous archiving reports its lag. */
@@ -109,37 +88,14 @@ public final class Archiver implements AutoCloseable {
 
     private final ArchiverConfig config;
     private final KafkaConsumer<byte[], byte[]> consumer;
-    /**
-     * Asks for the cluster id and topic ids at each assignment (the consumer does not expose them); created at the
-     * first, on the archiving thread.
-     */
-    private Admin admin;
+    private final IncarnationLookup incarnations;
     private final ArchiveWriter writer;
-    private final ProgressListener progress;
-    /** Position of each assigned partition when it was assigned: what was consumed since is progress. */
-    private final Map<TopicPartition, Long> startPositions = new HashMap<>();
-    /** Records consumed of partitions this instance no longer owns. */
-    private long recordsDoneReleased;
-    /** Catching up: records from the assigned partitions' start positions to their targets. */
-    private long recordsTotal;
-    /** Catching up: per partition, the offset to archive up to (its end offset at start, or at its assignment). */
-    private final Map<TopicPartition, Long> targets = new HashMap<>();
-    /** Catching up: owned partitions not yet consumed up to their target. */
-    private final Set<TopicPartition> remaining = new HashSet<>();
-    private boolean catchingUp;
-    /** Between a revocation (or the start) and the assignment that ends the rebalance. */
-    private boolean awaitingAssignment = true;
-    /** When a partition last moved or was assigned, for the no-progress check. */
-    private long lastProgressNanos;
-    /** Set by {@link #close()} before the consumer leaves the group: revoked partitions are dropped, not flushed. */
-    private volatile boolean releasing;
-    private long consumingSinceNanos;
+    private final PartitionProgress progress;
+    private final ArchiverRebalance rebalance;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean closing;
     private volatile boolean running;
     private boolean closed;
-    private volatile ArchiverStatus status = ArchiverStatus.NONE;
-    private long lastStatusNanos;
 
     /** Receives a progress report every few seconds from the archiving thread (it must return quickly). */
     @FunctionalInterface
@@ -160,10 +116,12 @@ public final class Archiver implements AutoCloseable {
      */
     public Archiver(ArchiverConfig config, ProgressListener progress) {
         this.config = config;
-        this.progress = progress;
-        this.consumer = new KafkaConsumer<>(consumerProperties(config));
+        this.consumer = new KafkaConsumer<>(ArchiverClientProperties.consumer(config));
+        this.incarnations = new IncarnationLookup(config);
         // the writer calls back into the consumer on this same thread, the only thread that uses the consumer
         this.writer = new ArchiveWriter(config.archiveDir(), config.rollRows(), config.rowGroupRows(), this::commit);
+        this.progress = new PartitionProgress(consumer, writer, progress);
+        this.rebalance = new ArchiverRebalance(consumer, writer, incarnations, this.progress);
     }
 
     /**
@@ -178,137 +136,6 @@ public final class Archiver implements AutoCloseable {
             LOG.warn("the group refused the commit of {} ({}): the partitions' next owner re-archives those ranges"
                     + " into the same files", offsets.keySet(), e.getMessage());
         }
-    }
-
-    /** Ties the writer's buffers to the group's assignment. Runs on the archiving thread, inside poll. */
-    private final class Rebalance implements ConsumerRebalanceListener {
-
-        @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            awaitingAssignment = true;
-            if (partitions.isEmpty()) {
-                return;
-            }
-            if (releasing) {
-                // close(): the loop flushed what it could; whatever is left (a failed loop) stays uncommitted
-                writer.removePartitions(partitions);
-            } else {
-                // before anyone else gets them: write and commit what is buffered, so the next owner starts there
-                writer.flush(partitions);
-                writer.removePartitions(partitions);
-            }
-            release(partitions);
-            LOG.info("partitions revoked: {}", names(partitions));
-        }
-
-        @Override
-        public void onPartitionsLost(Collection<TopicPartition> partitions) {
-            awaitingAssignment = true;
-            // already someone else's: nothing may be committed, and the files of the buffer are not written
-            writer.removePartitions(partitions);
-            release(partitions);
-            LOG.warn("partitions lost (this archiver left the group's generation): {}; their next owner archives"
-                    + " them from the committed offsets", names(partitions));
-        }
-
-        @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            awaitingAssignment = false;
-            lastProgressNanos = System.nanoTime();
-            if (partitions.isEmpty()) {
-                return;
-            }
-            Map<TopicPartition, Long> starts = new TreeMap<>(Comparator.comparing(TopicPartition::toString));
-            for (TopicPartition tp : partitions) {
-                starts.put(tp, consumer.position(tp)); // the committed offset, or the beginning
-            }
-            writer.addPartitions(starts, incarnations(partitions));
-            if (catchingUp) {
-                List<TopicPartition> unknown = partitions.stream().filter(tp -> !targets.containsKey(tp)).toList();
-                if (!unknown.isEmpty()) {
-                    targets.putAll(consumer.endOffsets(unknown));
-                }
-            }
-            List<TopicPartition> done = new ArrayList<>();
-            for (Map.Entry<TopicPartition, Long> e : starts.entrySet()) {
-                TopicPartition tp = e.getKey();
-                startPositions.put(tp, e.getValue());
-                if (!catchingUp) {
-                    continue;
-                }
-                // files a previous owner published beyond the committed offset are rewritten whole
-                long target = Math.max(targets.get(tp), writer.replayEnd(tp));
-                targets.put(tp, target);
-                recordsTotal += Math.max(0, target - e.getValue());
-                if (e.getValue() < target) {
-                    remaining.add(tp);
-                } else {
-                    done.add(tp);
-                }
-            }
-            if (!done.isEmpty()) {
-                consumer.pause(done);
-            }
-            LOG.info("partitions assigned: {}", names(partitions));
-        }
-
-        private void release(Collection<TopicPartition> partitions) {
-            for (TopicPartition tp : partitions) {
-                Long start = startPositions.remove(tp);
-                if (start == null) {
-                    continue;
-                }
-                long position = safePosition(tp, start);
-                recordsDoneReleased += Math.max(0, position - start);
-                if (remaining.remove(tp)) {
-                    recordsTotal -= Math.max(0, targets.getOrDefault(tp, position) - position);
-                }
-            }
-        }
-    }
-
-    /**
-     * The incarnation of each topic of {@code partitions}, asked of the cluster now: a topic deleted and created again
-     * since the last assignment has a new topic id.
-     *
-     * @throws IllegalStateException if the cluster does not answer within {@link #DESCRIBE_TIMEOUT}
-     */
-    private Map<String, TopicIncarnation> incarnations(Collection<TopicPartition> partitions) {
-        Set<String> topics = partitions.stream().map(TopicPartition::topic)
-                .collect(Collectors.toCollection(TreeSet::new));
-        if (admin == null) {
-            admin = Admin.create(adminProperties(config));
-        }
-        try {
-            KafkaFuture<String> clusterId = admin.describeCluster().clusterId();
-            Map<String, TopicDescription> descriptions = admin.describeTopics(topics).allTopicNames()
-                    .get(DESCRIBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            String cluster = clusterId.get(DESCRIBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            Map<String, TopicIncarnation> out = new HashMap<>();
-            descriptions.forEach((topic, d) -> out.put(topic, new TopicIncarnation(cluster, d.topicId().toString())));
-            return out;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while describing topics " + topics + " at "
-                    + config.bootstrapServers(), e);
-        } catch (ExecutionException | TimeoutException e) {
-            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            throw new IllegalStateException("cannot describe the cluster and topics " + topics + " at "
-                    + config.bootstrapServers() + " within " + DESCRIBE_TIMEOUT + ": " + cause, cause);
-        }
-    }
-
-    /** The consumer's position of a partition it may no longer own (then {@code fallback}). */
-    private long safePosition(TopicPartition tp, long fallback) {
-        try {
-            return consumer.position(tp, Duration.ZERO);
-        } catch (RuntimeException e) {
-            return fallback;
-        }
-    }
-
-    private static String names(Collection<TopicPartition> partitions) {
-        return partitions.stream().map(TopicPartition::toString).sorted().collect(Collectors.joining(", "));
     }
 
     /** True if {@code archiveDir} holds files of run {@code runId} in any dataset. */
@@ -342,7 +169,6 @@ public final class Archiver implements AutoCloseable {
         long t0 = System.nanoTime();
         running = true;
         try {
-            catchingUp = true;
             List<TopicPartition> existing = new ArrayList<>();
             for (String topic : TOPICS) {
                 List<PartitionInfo> infos = consumer.partitionsFor(topic);
@@ -350,42 +176,31 @@ public final class Archiver implements AutoCloseable {
                     infos.forEach(i -> existing.add(new TopicPartition(topic, i.partition())));
                 }
             }
-            targets.putAll(consumer.endOffsets(existing));
-            LOG.info("archiving the group's share of {} partitions up to end offsets {}", existing.size(), targets);
-            consumer.subscribe(TOPIC_PATTERN, new Rebalance());
-            lastProgressNanos = System.nanoTime();
-            consumingSinceNanos = lastProgressNanos;
-            long lastReport = lastProgressNanos;
-            while ((awaitingAssignment || !remaining.isEmpty()) && !closing) {
+            progress.catchUpTo(consumer.endOffsets(existing));
+            LOG.info("archiving the group's share of {} partitions up to end offsets {}", existing.size(),
+                    progress.targets());
+            consumer.subscribe(TOPIC_PATTERN, rebalance);
+            progress.startConsuming();
+            long lastReport = System.nanoTime();
+            while ((rebalance.awaitingAssignment() || !progress.allReached()) && !closing) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
                 writer.accept(records);
-                publishStatusEverySecond();
+                progress.publishStatusEverySecond();
                 if (System.nanoTime() - lastReport >= CATCH_UP_PROGRESS_INTERVAL.toNanos()) {
-                    report(recordsTotal);
+                    progress.report();
                     lastReport = System.nanoTime();
                 }
-                boolean moved = !records.isEmpty();
-                for (var it = remaining.iterator(); it.hasNext(); ) {
-                    TopicPartition tp = it.next();
-                    if (consumer.position(tp) >= targets.get(tp)) {
-                        it.remove();
-                        consumer.pause(List.of(tp));
-                        moved = true;
-                    }
-                }
-                if (moved) {
-                    lastProgressNanos = System.nanoTime();
-                } else if (System.nanoTime() - lastProgressNanos > NO_PROGRESS_TIMEOUT.toNanos()) {
-                    Map<String, Long> positions = new TreeMap<>();
-                    remaining.forEach(tp -> positions.put(tp.toString(), consumer.position(tp)));
+                boolean reached = progress.pauseReached();
+                if (reached || !records.isEmpty()) {
+                    progress.moved();
+                } else if (progress.sinceMoved().compareTo(NO_PROGRESS_TIMEOUT) > 0) {
                     throw new IllegalStateException("archiver made no progress for " + NO_PROGRESS_TIMEOUT
-                            + (awaitingAssignment ? " waiting for the group to assign partitions" : "")
-                            + " at positions " + positions + ", targets " + targets + " ("
-                            + config.bootstrapServers() + ")");
+                            + (rebalance.awaitingAssignment() ? " waiting for the group to assign partitions" : "")
+                            + " at " + progress.positionsAndTargets() + " (" + config.bootstrapServers() + ")");
                 }
             }
             writer.flushAll();
-            publishStatus();
+            progress.publishStatus();
             return summary(t0);
         } finally {
             running = false;
@@ -402,16 +217,16 @@ public final class Archiver implements AutoCloseable {
         long t0 = System.nanoTime();
         running = true;
         try {
-            consumer.subscribe(TOPIC_PATTERN, new Rebalance());
+            consumer.subscribe(TOPIC_PATTERN, rebalance);
+            progress.startConsuming();
             long lastFlush = System.nanoTime();
             long lastReport = lastFlush;
-            consumingSinceNanos = lastFlush;
             while (!closing) {
                 writer.accept(consumer.poll(POLL));
-                publishStatusEverySecond();
+                progress.publishStatusEverySecond();
                 long now = System.nanoTime();
                 if (now - lastReport >= CONTINUOUS_PROGRESS_INTERVAL.toNanos()) {
-                    report(-1);
+                    progress.report();
                     lastReport = now;
                 }
                 if (now - lastFlush >= config.rollInterval().toNanos()) {
@@ -420,7 +235,7 @@ public final class Archiver implements AutoCloseable {
                 }
             }
             writer.flushAll();
-            publishStatus();
+            progress.publishStatus();
             return summary(t0);
         } finally {
             running = false;
@@ -451,12 +266,10 @@ public final class Archiver implements AutoCloseable {
             }
             closed = true;
         }
-        releasing = true;
+        rebalance.dropOnRevocation();
         // leaves the group: the others take this instance's partitions from the offsets committed by the loop
         consumer.close(Duration.ofSeconds(5));
-        if (admin != null) {
-            admin.close(Duration.ofSeconds(5));
-        }
+        incarnations.close();
         writer.close();
     }
 
@@ -466,70 +279,7 @@ public final class Archiver implements AutoCloseable {
      * metrics endpoint.
      */
     public ArchiverStatus status() {
-        return status;
-    }
-
-    private void publishStatusEverySecond() {
-        if (status == ArchiverStatus.NONE || System.nanoTime() - lastStatusNanos >= STATUS_INTERVAL.toNanos()) {
-            publishStatus();
-        }
-    }
-
-    /** On the loop's thread, the consumer's: positions and lags come from its last fetch responses, no request. */
-    private void publishStatus() {
-        lastStatusNanos = System.nanoTime();
-        long done = recordsDoneReleased;
-        Map<String, Long> lag = new TreeMap<>();
-        for (Map.Entry<TopicPartition, Long> e : startPositions.entrySet()) {
-            TopicPartition tp = e.getKey();
-            done += consumer.position(tp) - e.getValue();
-            OptionalLong l = consumer.currentLag(tp);
-            if (l.isPresent()) {
-                lag.merge(tp.topic(), l.getAsLong(), Long::sum);
-            }
-        }
-        long blocks = writer.blocksSeen();
-        long samples = writer.samplesSeen();
-        Long samplesLag = lag.get(Topics.SAMPLES);
-        long lagSamples = samplesLag == null || (samplesLag > 0 && blocks == 0) ? -1
-                : Math.round(samplesLag * (blocks == 0 ? 0 : (double) samples / blocks));
-        double lagSeconds;
-        long sealedUs = writer.latestSealedAtUs();
-        if (samplesLag != null && samplesLag == 0) {
-            lagSeconds = 0;
-        } else if (samplesLag == null || sealedUs <= 0) {
-            lagSeconds = -1;
-        } else {
-            lagSeconds = Math.max(0, System.currentTimeMillis() - sealedUs / 1000) / 1000.0;
-        }
-        status = new ArchiverStatus(done, samples, blocks, writer.filesWritten(), writer.corruptRecords(), lag,
-                lagSamples, lagSeconds);
-    }
-
-    /** Tells the listener how far the archiver is; {@code recordsTotal} -1 when archiving continuously. */
-    private void report(long recordsTotal) {
-        long done = recordsDoneReleased;
-        long lag = -1;
-        for (Map.Entry<TopicPartition, Long> e : startPositions.entrySet()) {
-            TopicPartition tp = e.getKey();
-            done += consumer.position(tp) - e.getValue();
-            if (tp.topic().equals(Topics.SAMPLES)) {
-                // from the last fetch response: no request to the broker
-                OptionalLong l = consumer.currentLag(tp);
-                if (l.isPresent()) {
-                    lag = Math.max(lag, 0) + l.getAsLong();
-                }
-            }
-        }
-        long blocks = writer.blocksSeen();
-        ArchiveProgress p = new ArchiveProgress(writer.samplesSeen(), done, recordsTotal, lag,
-                blocks == 0 ? 0 : (double) writer.samplesSeen() / blocks, writer.latestSealedAtUs(),
-                Duration.ofNanos(System.nanoTime() - consumingSinceNanos), System.currentTimeMillis());
-        try {
-            progress.progress(p);
-        } catch (RuntimeException e) {
-            LOG.warn("the progress listener failed: {}", e.toString());
-        }
+        return progress.status();
     }
 
     private ArchiveSummary summary(long t0) {
@@ -538,47 +288,5 @@ public final class Archiver implements AutoCloseable {
                 s.filesWritten(), s.rowsByDataset(), s.blocksSeen(), s.samplesSeen(), s.corruptRecords(),
                 s.blockChecks().isEmpty() ? "no runs touched" : s.blocksConsistent() ? "every block exactly once" : s.blockChecks());
         return s;
-    }
-
-    /** The archiver's Kafka properties an admin client knows (security settings), and the bootstrap servers. */
-    private static Properties adminProperties(ArchiverConfig config) {
-        Properties p = new Properties();
-        config.kafkaProperties().forEach((k, v) -> {
-            if (AdminClientConfig.configNames().contains(k)) {
-                p.put(k, v);
-            }
-        });
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        p.put(AdminClientConfig.CLIENT_ID_CONFIG, config.kafkaProperties().getOrDefault(
-                ConsumerConfig.CLIENT_ID_CONFIG, "tailstream-archiver") + "-admin");
-        return p;
-    }
-
-    private static Properties consumerProperties(ArchiverConfig config) {
-        Properties p = new Properties();
-        p.putAll(config.kafkaProperties());
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
-        p.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "tailstream-archiver");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        // the aggregator writes windows transactionally: never archive an aborted window
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        // Fetch responses under half a G1 region of the smallest heaps (1 MiB regions up to 2 GiB of heap): a larger
-        // response is a humongous allocation, and each of those starts a garbage collection. A record batch larger
-        // than the limits (sample blocks may reach the topic's 8 MB record limit) is still fetched whole, alone.
-        p.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(FETCH_BYTES));
-        p.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(FETCH_BYTES));
-        p.putIfAbsent(ConsumerConfig.METADATA_MAX_AGE_CONFIG, METADATA_MAX_AGE_MS);
-        // a killed archiver's partitions go to the others after this long (heartbeats come from the consumer's own
-        // thread, so long flushes do not count: those are bounded by max.poll.interval.ms)
-        if (!"consumer".equalsIgnoreCase(String.valueOf(p.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG)))) {
-            // the classic protocol's client setting; under group.protocol=consumer the broker decides it
-            p.putIfAbsent(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, SESSION_TIMEOUT_MS);
-        }
-        return p;
     }
 }
