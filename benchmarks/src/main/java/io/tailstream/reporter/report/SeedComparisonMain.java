@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * Writes the seed-000 comparison archive and its reports (HTML en and zh-CN, json, csv, md) into a folder, for
- * looking at them and for screenshots ({@code docs/screenshot-report.sh}). After
+ * looking at them and for screenshots ({@code scripts/screenshot-report.sh}). After
  * {@code ./mvnw -q -o -pl benchmarks -am package -DskipTests}:
  * {@code java -cp benchmarks/target/benchmarks.jar io.tailstream.reporter.report.SeedComparisonMain OUT}.
  */

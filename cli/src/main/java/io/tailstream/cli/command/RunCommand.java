@@ -149,7 +149,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--no-emit",
             description = "Run the workloads without sending samples anywhere (no broker, aggregator or archive):"
-                    + " the load generator's own cost, for comparisons with other tools (docs/sysbench-compare.sh).")
+                    + " the load generator's own cost, for comparisons with other tools (scripts/sysbench-compare.sh).")
     boolean noEmit;
 
     @Option(names = "--quiet", description = "No interval lines while steps run (summaries and warnings stay).")

@@ -6,7 +6,7 @@
 #
 # Usage (from the repository root, after `./mvnw -pl cli -am package -DskipTests`):
 #   export TAILSTREAM_MYSQL_PASSWORD=...            # read from the environment, never from the command line
-#   docs/pipeline-footprint.sh [workload ...]        # default: oltp_point_select oltp_read_write
+#   scripts/pipeline-footprint.sh [workload ...]     # default: oltp_point_select oltp_read_write
 #
 # Settings (environment, defaults in brackets): MYSQL_HOST [127.0.0.1], MYSQL_PORT [3306], MYSQL_USER [tailstream],
 # MYSQL_DB [tailstream_test], TABLES [8], TABLE_SIZE [10000], THREADS [8], WARMUP seconds [10], DURATION seconds

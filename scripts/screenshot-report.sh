@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Renders a tailstream HTML report to a PNG with headless Chromium (Debian: apt-get install chromium).
-# Usage: docs/screenshot-report.sh REPORT.html [OUT.png] [WIDTHxHEIGHT]
+# Usage: scripts/screenshot-report.sh REPORT.html [OUT.png] [WIDTHxHEIGHT]
 # Offline by construction: the report inlines everything; background networking is disabled anyway.
 set -euo pipefail
 report=${1:?usage: $0 REPORT.html [OUT.png] [WIDTHxHEIGHT]}
