@@ -14,16 +14,16 @@
 # [cli/target/tailstream-all.jar], OUT [a new temporary folder: logs of every run], TAILSTREAM_JAVA_OPTS [none]:
 # JVM options of the tailstream runs, as the ./tailstream launcher takes them (e.g. -XX:+UseSerialGC),
 # MODES [no-emit:mariadb no-emit:mysql pipeline:mariadb]: tailstream runs as MODE:DRIVER, MODE no-emit (the load
-# generator alone, like for like with sysbench) or pipeline (in-process broker, aggregator and archiver in the same
-# JVM), DRIVER mariadb (jdbc:mariadb:, MariaDB Connector/J) or mysql (jdbc:mysql:, MySQL Connector/J).
+# generator alone, like for like with sysbench) or pipeline (the default run with its local pipeline), DRIVER
+# mariadb (jdbc:mariadb:, MariaDB Connector/J) or mysql (jdbc:mysql:, MySQL Connector/J).
 #
 # Fairness: both tools use server-side prepared statements (sysbench --db-ps-mode=auto, its default; tailstream
 # sets useServerPrepStmts=true&cachePrepStmts=true). sysbench 1.0.20 has no warm-up option, so it runs DURATION
 # seconds from its start; tailstream runs WARMUP + DURATION seconds and counts the DURATION part only (its warm-up
-# samples are flagged in the stream). The "pipeline" run includes the whole local pipeline (in-process Kafka broker,
-# Streams aggregator, archiver) in the same JVM, sharing the machine's cores with the server, which sysbench does
-# not pay; the "no-emit" run is the load generator alone, like for like with sysbench. Run on a quiet machine; the
-# load average before each run is printed so a noisy run can be seen.
+# samples are flagged in the stream). The "pipeline" run includes the whole local pipeline (a Kafka broker in a JVM
+# of its own during the load, then the aggregator, archiver and report), sharing the machine's cores with the
+# server, which sysbench does not pay; the "no-emit" run is the load generator alone, like for like with sysbench.
+# Run on a quiet machine; the load average before each run is printed so a noisy run can be seen.
 set -euo pipefail
 
 MYSQL_HOST=${MYSQL_HOST:-127.0.0.1}
