@@ -182,7 +182,7 @@ public final class Aggregator implements AutoCloseable {
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // Sample blocks are ~5 KB records (1,024 samples): fetch and buffer them in large batches. Measured with the
-        // aggregation benchmark (docs/aggregator-benchmarks.md): the defaults (1 MB per partition, 1,000 records)
+        // aggregation benchmark (docs/benchmarks.md): the defaults (1 MB per partition, 1,000 records)
         // cost 62 ns of broker CPU and 75 ns of stream-thread CPU per sample, these 41 and 66. Buffered blocks are
         // bounded by BUFFERED_BLOCKS per partition (~25 MB).
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), 8 * 1024 * 1024);

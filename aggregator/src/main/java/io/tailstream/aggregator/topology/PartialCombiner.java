@@ -26,7 +26,7 @@ import java.util.TreeSet;
  *
  * <p>Why combine: one partial per block (the previous design) sent ops + 1 records per 1,024 samples through the
  * repartition topic and the stage-2 store, and measured 0.12–0.5 M samples/s; combined, the records crossing the
- * topic depend on the windows and scopes touched per commit, not on the sample rate (docs/aggregator-benchmarks.md).
+ * topic depend on the windows and scopes touched per commit, not on the sample rate (docs/benchmarks.md).
  *
  * <p>A block is decoded into a staging area first ({@link #stage()}) and {@linkplain #addStaged added} only once
  * the whole block decoded, so a block that turns out corrupt half-way leaves nothing behind. Per sample the cost is

@@ -25,7 +25,7 @@
  * gone with the process, and the blocks are read again. The records crossing the repartition topic and the stage-2
  * store then depend on the windows and scopes touched per commit interval, not on the sample rate: one partial per
  * block (ops + 1 records per 1,024 samples, the first design) measured 0.12–0.5 M samples/s, the combiner
- * several million (docs/aggregator-benchmarks.md).
+ * several million (docs/benchmarks.md).
  *
  * <h2>Stage 2: merge partials per window</h2>
  * {@code WindowMergeProcessor}, a processor over an in-memory, change-logged window store
@@ -98,7 +98,7 @@
  *       so they do not add to this skew. Live (the demo, a soak) the skew is the processing lag, far below 2 s.</li>
  *   <li>Throughput: per sample, stage 1 decodes and records into a histogram; per window and scope, stages 2 and 3
  *       serialize aggregates, build an HdrHistogram for the window's figures and parse it again for stalls and
- *       roll-ups (a few ms per window). See {@code docs/aggregator-benchmarks.md} for the measured split.</li>
+ *       roll-ups (a few ms per window). See {@code docs/benchmarks.md} for the measured split.</li>
  *   <li>Summaries are published once the step is complete: its scopes ended (every producer's tick arrived, see
  *       above), every producer reported its end and every block was counted; a producer that never ends is waited for a bounded time (see {@code StepProcessor}). They are
  *       published again only when their figures change; consumers keep the last record per key, as for stalls.</li>

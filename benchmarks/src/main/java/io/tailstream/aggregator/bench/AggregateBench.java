@@ -39,7 +39,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *     -Dtailstream.bench.naiveSamples=20000 -Dtailstream.bench.eventRate=1000000 [-Dtailstream.bench.partitions=2] \
  *     [-Dtailstream.bench.commitMs=100] [-Dtailstream.bench.overrides=key=value,...]
  * </pre>
- * Results are recorded in {@code docs/aggregator-benchmarks.md}.
+ * Results are recorded in {@code docs/benchmarks.md}.
  */
 public final class AggregateBench {
 

@@ -31,7 +31,7 @@ import org.apache.kafka.streams.StreamsConfig;
  * ./mvnw -q -o -pl benchmarks test -Dtest=AggregateBenchTest -Dtailstream.bench.brokers=3 \
  *     -Dtailstream.bench.samples=10000000 [-Dtailstream.bench.rounds=3]
  * </pre>
- * Results are recorded in {@code docs/aggregator-benchmarks.md}.
+ * Results are recorded in {@code docs/benchmarks.md}.
  */
 public final class AggregateBrokersBench {
 

@@ -23,7 +23,7 @@ import java.util.Random;
  * ./mvnw -q -o install -DskipTests
  * ./mvnw -q -o -pl benchmarks test -Dtest=StageOneBenchTest -Dtailstream.bench.stageOneSamples=20000000
  * </pre>
- * Results are recorded in {@code docs/aggregator-benchmarks.md}.
+ * Results are recorded in {@code docs/benchmarks.md}.
  */
 public final class StageOneBench {
 

@@ -23,7 +23,7 @@ import java.util.Map;
 
 /**
  * Benchmark of {@code tailstream archive --until-caught-up} over a backlog (not a unit test; figures in
- * docs/archive-benchmarks.md). Starts the in-process broker, fills its samples topic with N samples (a {@link
+ * docs/benchmarks.md). Starts the in-process broker, fills its samples topic with N samples (a {@link
  * SampleBacklog}: blocks of 1,024 from the producer's encoder, sent as the producer sends them), then archives the
  * backlog in a child JVM exactly as the CLI does ({@link Archiver} with the default {@link ArchiverConfig}) and
  * reports the child's samples/s, CPU per sample (the whole process, JIT and GC included, and per thread), peak heap

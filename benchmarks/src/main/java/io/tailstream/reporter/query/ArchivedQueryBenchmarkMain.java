@@ -16,7 +16,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The query benchmark on an archive written by the archiver itself (not a unit test; figures in
- * docs/query-benchmarks.md and docs/archive-benchmarks.md). Starts the in-process broker with its log under
+ * docs/benchmarks.md, "Queries"). Starts the in-process broker with its log under
  * {@code DIR/kafka}, sends {@link QueryBenchmarkMain}'s shape (10 runs of 4 steps, N samples in all) to it as a
  * producer sends it (blocks of 1,024 samples, zstd level 1, acknowledged), archives it with
  * {@code archive --until-caught-up} in a child JVM ({@link ArchiveBenchmarkMain.Child}: samples/s, CPU per sample,

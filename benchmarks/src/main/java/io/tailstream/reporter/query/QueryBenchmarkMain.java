@@ -30,7 +30,7 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Benchmark of {@code query}, {@code runs} and {@code compare} latency over a large synthetic archive (not a unit
- * test; figures in docs/query-benchmarks.md). Writes the archive through the real {@link ArchiveWriter} (blocks
+ * test; figures in docs/benchmarks.md). Writes the archive through the real {@link ArchiveWriter} (blocks
  * encoded, decoded, ZSTD Parquet) unless it exists, then times each query in a fresh {@link ArchiveDatabase} per
  * iteration, as the CLI does per invocation (JVM start excluded).
  *

@@ -134,7 +134,7 @@ public final class KafkaSampleSink implements SampleSink {
                 // until the next sweep or heartbeat (full blocks wait for it: at most a sweep interval, 25 ms, less
                 // than the Kafka producer lingers anyway), woken early by step ends and waiting workers: every wake-up
                 // costs a context switch (on a virtual machine a timer exit too), and an idle emitter waking 1,000
-                // times a second cost as much CPU as sealing and sending the blocks (docs/producer-benchmarks.md)
+                // times a second cost as much CPU as sealing and sending the blocks (docs/benchmarks.md)
                 LockSupport.parkNanos(emitter.nanosUntilDue());
             }
         }

@@ -15,7 +15,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Blocks to {@link Topics#SAMPLES} and events to {@link Topics#CONTROL} through two idempotent, acks=all, zstd
  * {@link KafkaProducer}s: blocks linger {@value #SAMPLES_LINGER_MS} ms to fill large batches (the Kafka client's and
- * the broker's cost is per produce request: at 10 ms they took 2.6 times the CPU per sample, docs/producer-benchmarks.md),
+ * the broker's cost is per produce request: at 10 ms they took 2.6 times the CPU per sample, docs/benchmarks.md),
  * while control events, sent one at a time and each waiting for the previous acknowledgement, go out at once on a
  * producer of their own. Ordering across the two is not needed: a step's end waits for every block's
  * acknowledgement ({@link #flush()}) before its control events are sent. Thread safe (Kafka producers are).
@@ -78,7 +78,7 @@ final class KafkaTransport implements BlockTransport {
         cfg.put(ProducerConfig.ACKS_CONFIG, "all");
         cfg.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
         // level 1 rather than 3: compression runs on the emitter thread, and zstd's fastest level costs least for
-        // blocks that are varints already; the emission benchmark's CPU split (docs/producer-benchmarks.md) put
+        // blocks that are varints already; the emission benchmark's CPU split (docs/benchmarks.md) put
         // compression at ~30% of emission's CPU, level 1 below level 3 in one set, within the machine's noise in
         // the next
         cfg.putIfAbsent(ProducerConfig.COMPRESSION_ZSTD_LEVEL_CONFIG, 1);

@@ -12,7 +12,7 @@ import java.util.Set;
  * MySQL and MariaDB: {@code jdbc:mysql:} URLs through MySQL Connector/J, {@code jdbc:mariadb:} URLs through MariaDB
  * Connector/J (which talks to MySQL servers too). Same SQL, same server error codes; the drivers differ in client
  * CPU per statement — MariaDB Connector/J costs about half of Connector/J's against a MariaDB server, which decides
- * the throughput when the client shares cores with the server (docs/producer-benchmarks.md). Server-side prepared
+ * the throughput when the client shares cores with the server (docs/benchmarks.md). Server-side prepared
  * statements are switched on for both, as sysbench uses them by default ({@code --db-ps-mode=auto}, sysbench
  * 1.0.20 {@code src/db_driver.c}), so the tools send the same protocol messages; {@code useServerPrepStmts} and
  * {@code cachePrepStmts} mean the same to both drivers.

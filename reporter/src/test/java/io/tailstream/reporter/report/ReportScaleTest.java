@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the figures are exact, the charts down-sampled, and the HTML file under 5 MB. The archive is written by the
  * pipeline's archive writer; a stalls dataset (one 45 s hard stall) is written beside it with the Parquet writer.
  * The time it takes is printed, not asserted (a test must not fail on a busy machine): its target, under 10 s, is
- * measured in docs/report-benchmarks.md.
+ * measured in docs/benchmarks.md.
  */
 class ReportScaleTest {
 

@@ -73,7 +73,7 @@ public final class SampleBlockEncoder {
     public void add(long startEpochMicros, long latencyMicros, long intendedStartEpochMicros, int opIndex,
                     SampleStatus status, int queries, boolean warmup) {
         // the per-sample path is kept small (checks and growth call out of line) so that the JIT inlines it into a
-        // worker's loop without crowding out the workload's own code (docs/producer-benchmarks.md)
+        // worker's loop without crowding out the workload's own code (docs/benchmarks.md)
         if (count >= maxSamples) {
             throw full(maxSamples);
         }
