@@ -111,7 +111,7 @@ public final class QueryBenchmarkMain {
     }
 
     /**
-     * The nearest-rank P99 per run and step from counts per latency value (docs/history.md): a hash aggregation into
+     * The nearest-rank P99 per run and step from counts per latency value (docs/queries.md): a hash aggregation into
      * one row per distinct latency, then cumulative counts; the P99 is the smallest latency whose cumulative count
      * reaches {@code ceil(0.99 n)}, compared in integers.
      */

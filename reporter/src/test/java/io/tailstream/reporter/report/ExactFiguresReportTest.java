@@ -166,10 +166,10 @@ class ExactFiguresReportTest {
         }
     }
 
-    /** The counted-percentile query of docs/history.md gives quantile_disc's P99 for every run and step. */
+    /** The counted-percentile query of docs/queries.md gives quantile_disc's P99 for every run and step. */
     @Test
     void docsCountedPercentileQuery_equalsQuantileDisc() throws Exception {
-        String docs = Files.readString(Path.of("..").toAbsolutePath().normalize().resolve("docs/history.md"));
+        String docs = Files.readString(Path.of("..").toAbsolutePath().normalize().resolve("docs/queries.md"));
         int section = docs.indexOf("## Exact percentiles over many samples");
         int from = docs.indexOf("results/archive \"", section) + "results/archive \"".length();
         String counted = docs.substring(from, docs.indexOf('"', from));
