@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The shape of the seed-000 selection evaluation (methodology.md, "Reference numbers"): self-hosted MySQL on a
+ * The shape of the seed-000 selection evaluation: self-hosted MySQL on a
  * cloud disk and on local NVMe, PolarDB, and PolarDB with a read-only node; sysbench read-only (10 queries per
  * transaction), write-only (6) and read-write (20) at 128, 256 and 512 threads, 3 rounds each; monthly costs in CNY.
  * Throughput is the seed's at 1/10 scale (so the archive stays small), P99 at 128 threads the seed's; the peak is
