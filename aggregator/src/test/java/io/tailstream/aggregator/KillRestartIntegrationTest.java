@@ -7,6 +7,7 @@ import io.tailstream.aggregator.testing.TestProducer;
 import io.tailstream.aggregator.topology.AggregatorTopology;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.infra.process.ChildJvm;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleStatus;
@@ -288,10 +289,8 @@ class KillRestartIntegrationTest {
 
     private Process child(String bootstrap, Path state, String name, String applicationId) throws Exception {
         Path log = dir.resolve("aggregator-" + name + ".log");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), AggregatorChildMain.class.getName(),
-                bootstrap, applicationId, state.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = ChildJvm.of(AggregatorChildMain.class).heap("256m").args(bootstrap, applicationId,
+                state.toString()).start(log);
         LOG.info("started aggregator '{}' (pid {}), log {}", name, p.pid(), log);
         return p;
     }

@@ -2,6 +2,7 @@ package io.tailstream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tailstream.infra.process.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -33,11 +34,8 @@ class BrokerClusterCommandIntegrationTest {
 
     @Test
     void brokerCluster3_printsBootstrap_threeNodeProcesses_stopsAllOnSigterm() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process command = new ProcessBuilder(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "broker", "--cluster", "3", "--port", "0", "--log-dir",
-                dir.resolve("cluster").toString()))
-                .redirectErrorStream(true).start();
+        Process command = ChildJvm.of(Main.class).heap("256m").args("broker", "--cluster", "3", "--port", "0",
+                "--log-dir", dir.resolve("cluster").toString()).processBuilder().redirectErrorStream(true).start();
         List<ProcessHandle> nodes;
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(command.getInputStream(),

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tailstream.aggregator.AggregationProgress;
 import io.tailstream.cli.options.KafkaOptions;
 import io.tailstream.infra.kafka.EmbeddedKafka;
+import io.tailstream.infra.process.ChildJvm;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.event.Json;
 import java.io.ByteArrayOutputStream;
@@ -74,12 +75,9 @@ class KafkaConfigIntegrationTest {
                         dir.resolve("spool").toString())).isZero();
                 sent = samplesSent(printed.toString(StandardCharsets.UTF_8).substring(before));
                 // aggregate runs until stopped: in a process of its own, as a user starts it
-                Process aggregate = new ProcessBuilder(List.of(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-cp",
-                        System.getProperty("java.class.path"), Main.class.getName(), "aggregate",
-                        "--bootstrap-servers", sasl, "--kafka-config", config.toString(), "--state-dir",
-                        dir.resolve("state").toString(), "--no-rollups"))
-                        .redirectErrorStream(true).redirectOutput(dir.resolve("aggregate.log").toFile()).start();
+                Process aggregate = ChildJvm.of(Main.class).heap("512m").args("aggregate", "--bootstrap-servers",
+                        sasl, "--kafka-config", config.toString(), "--state-dir", dir.resolve("state").toString(),
+                        "--no-rollups").start(dir.resolve("aggregate.log"));
                 try (AggregationProgress progress = AggregationProgress.open(sasl, clientConfig)) {
                     progress.awaitCounts("sasl-1", Map.of(1, sent), Duration.ofSeconds(90));
                 } finally {

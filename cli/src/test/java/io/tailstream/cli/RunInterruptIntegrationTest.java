@@ -2,6 +2,7 @@ package io.tailstream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tailstream.infra.process.ChildJvm;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -33,11 +34,10 @@ class RunInterruptIntegrationTest {
     @Test
     void sigtermMidStep_archivesAndReportsWhatWasMeasured_andMarksTheStepInterrupted() throws Exception {
         Path out = dir.resolve("out");
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run",
-                "--workload", "oltp_point_select", "--table-size", "1000", "--threads", "2", "--warmup", "1s",
-                "--duration", "120s", "--report-interval", "1", "--out", out.toString(), "--run-id", "int-1");
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Process child = ChildJvm.of(Main.class).heap("512m").args("run", "--workload", "oltp_point_select",
+                "--table-size", "1000", "--threads", "2", "--warmup", "1s", "--duration", "120s",
+                "--report-interval", "1", "--out", out.toString(), "--run-id", "int-1").processBuilder()
+                .redirectErrorStream(true).start();
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch measuring = new CountDownLatch(1);
         Thread reader = new Thread(() -> read(child, lines, measuring), "child-output");

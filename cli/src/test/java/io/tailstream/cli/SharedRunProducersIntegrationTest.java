@@ -8,6 +8,7 @@ import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.infra.process.ChildJvm;
 import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.Topics;
@@ -170,13 +171,11 @@ class SharedRunProducersIntegrationTest {
     }
 
     private Process start(String bootstrap, String[] target, int i) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                        .toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "run", "--bootstrap-servers", bootstrap, "--run-id", RUN, "--producers", "3", "--join-timeout", "120s", "--threads", "2,5",
-                "--warmup", "1s", "--duration", "2s", "--report-interval", "1", "--json", "--spool-dir",
-                dir.resolve("spool-" + i).toString()));
-        command.addAll(List.of(target));
-        return new ProcessBuilder(command).redirectOutput(dir.resolve("out-" + i + ".json").toFile())
+        return ChildJvm.of(Main.class).heap("256m").args("run", "--bootstrap-servers", bootstrap, "--run-id", RUN,
+                        "--producers", "3", "--join-timeout", "120s", "--threads", "2,5", "--warmup", "1s",
+                        "--duration", "2s", "--report-interval", "1", "--json", "--spool-dir",
+                        dir.resolve("spool-" + i).toString()).args(target).processBuilder()
+                .redirectOutput(dir.resolve("out-" + i + ".json").toFile())
                 .redirectError(dir.resolve("err-" + i + ".txt").toFile()).start();
     }
 

@@ -2,10 +2,10 @@ package io.tailstream.stress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tailstream.infra.process.ChildJvm;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,10 +23,11 @@ class SampleHandOverStressIntegrationTest {
     @Test
     void releaseStoreHandOver_everyOutcomeAllowed() throws Exception {
         Path log = dir.resolve("jcstress.log");
-        Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "org.openjdk.jcstress.Main",
-                "-m", "sanity", "-t", "io\\.tailstream\\.stress\\..*Stress", "-r", dir.resolve("results").toString()))
-                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = ChildJvm.of("org.openjdk.jcstress.Main")
+                .args("-m", "sanity", "-t", "io\\.tailstream\\.stress\\..*Stress")
+                .args("-r", dir.resolve("results").toString())
+                .processBuilder().directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile())
+                .start();
         boolean ended = p.waitFor(10, TimeUnit.MINUTES);
         if (!ended) {
             p.destroyForcibly();

@@ -1,9 +1,9 @@
 package io.tailstream.infra.kafka;
 
+import io.tailstream.infra.process.ChildJvm;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -40,7 +39,6 @@ public final class KafkaCluster implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaCluster.class);
     private static final long READY_TIMEOUT_MS = 120_000;
-    private static final String CLUSTER_ID_FILE = "cluster.id";
     private static final long BESIDE_LOAD_SESSION_TIMEOUT_MS = 600_000;
     private static final long BESIDE_LOAD_METADATA_IDLE_MS = 5_000;
     /**
@@ -57,30 +55,36 @@ public final class KafkaCluster implements AutoCloseable {
             "broker.session.timeout.ms", String.valueOf(BESIDE_LOAD_SESSION_TIMEOUT_MS),
             "metadata.max.idle.interval.ms", String.valueOf(BESIDE_LOAD_METADATA_IDLE_MS));
 
-    private final Path dir;
+    private final ClusterDirectory directory;
     private final boolean deleteOnClose;
     private final int[] brokerPorts;
-    private final String clusterId;
-    private final List<String> javaCommand;
+    private final ChildJvm node;
     private final Process[] processes;
     // nodes killed on purpose: their exit is no startup failure
     private final java.util.Set<Integer> killed = new java.util.HashSet<>();
     private boolean closed;
 
-    private KafkaCluster(Path dir, boolean deleteOnClose, int[] brokerPorts, String clusterId,
-                         List<String> javaCommand) {
-        this.dir = dir;
+    private KafkaCluster(ClusterDirectory directory, boolean deleteOnClose, ChildJvm node) {
+        this.directory = directory;
         this.deleteOnClose = deleteOnClose;
-        this.brokerPorts = brokerPorts;
-        this.clusterId = clusterId;
-        this.javaCommand = javaCommand;
+        this.brokerPorts = directory.brokerPorts();
+        this.node = node;
         this.processes = new Process[brokerPorts.length];
     }
 
     /** Starts {@code nodes} nodes in a temporary directory, on free ports; the directory is deleted on close. */
     public static KafkaCluster start(int nodes) {
+        return start(nodes, List.of());
+    }
+
+    /**
+     * {@link #start(int)}, each node started through {@code commandPrefix}: e.g. {@code taskset -c 0}, so that a
+     * benchmark on the other CPUs measures its own work and not the broker's.
+     */
+    public static KafkaCluster start(int nodes, List<String> commandPrefix) {
         try {
-            return start(nodes, Files.createTempDirectory("tailstream-cluster-"), true, 0);
+            return start(nodes, Files.createTempDirectory("tailstream-cluster-"), true, 0, Map.of(), commandPrefix,
+                    List.of(), false);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary Kafka cluster directory", e);
         }
@@ -93,7 +97,7 @@ public final class KafkaCluster implements AutoCloseable {
      * @param firstPort client port of node 1, the next ones follow ({@code firstPort + 1}, ...); 0: free ports
      */
     public static KafkaCluster start(int nodes, Path dir, boolean deleteOnClose, int firstPort) {
-        return start(nodes, dir, deleteOnClose, firstPort, Map.of(), List.of(), List.of());
+        return start(nodes, dir, deleteOnClose, firstPort, Map.of(), List.of(), List.of(), false);
     }
 
     /**
@@ -120,7 +124,7 @@ public final class KafkaCluster implements AutoCloseable {
     public static KafkaCluster startBesideLoad() {
         try {
             return start(1, Files.createTempDirectory("tailstream-kafka-"), true, 0, BESIDE_LOAD,
-                    LowestPriority.commandPrefix(), BESIDE_LOAD_JVM_OPTIONS);
+                    LowestPriority.commandPrefix(), BESIDE_LOAD_JVM_OPTIONS, true);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary Kafka directory", e);
         }
@@ -128,7 +132,7 @@ public final class KafkaCluster implements AutoCloseable {
 
     private static KafkaCluster start(int nodes, Path dir, boolean deleteOnClose, int firstPort,
                                       Map<String, String> settings, List<String> commandPrefix,
-                                      List<String> jvmOptions) {
+                                      List<String> jvmOptions, boolean lowestPriority) {
         if (nodes < 1 || nodes > 9) {
             throw new IllegalArgumentException("a cluster has 1 to 9 nodes, not " + nodes);
         }
@@ -136,37 +140,19 @@ public final class KafkaCluster implements AutoCloseable {
             throw new IllegalArgumentException("port must be in 0.." + (65_536 - nodes) + ", was " + firstPort);
         }
         try {
-            Files.createDirectories(dir);
-            Path idFile = dir.resolve(CLUSTER_ID_FILE);
-            int[] brokerPorts = new int[nodes];
-            String clusterId;
-            if (Files.exists(idFile)) {
-                clusterId = Files.readString(idFile, StandardCharsets.UTF_8).trim();
-                for (int i = 0; i < nodes; i++) {
-                    Path props = serverProperties(dir, i + 1);
-                    if (!Files.exists(props)) {
-                        throw new IllegalArgumentException(dir + " holds a cluster of other than " + nodes
-                                + " nodes (no " + props.getFileName() + " for node " + (i + 1) + ")");
-                    }
-                    brokerPorts[i] = brokerPort(load(props));
-                }
-                if (Files.exists(serverProperties(dir, nodes + 1))) {
-                    throw new IllegalArgumentException(dir + " holds a cluster of more than " + nodes + " nodes");
-                }
-            } else {
-                clusterId = KafkaNodeConfig.newClusterId();
-                writeConfigs(dir, nodes, firstPort, brokerPorts, settings);
-                Files.writeString(idFile, clusterId + "\n", StandardCharsets.UTF_8);
-            }
-            List<String> command = new ArrayList<>(commandPrefix);
-            command.addAll(javaCommand(jvmOptions));
-            KafkaCluster cluster = new KafkaCluster(dir, deleteOnClose, brokerPorts, clusterId, command);
+            ClusterDirectory directory = ClusterDirectory.open(dir, nodes, firstPort, settings);
+            // a heap fit for a test or a laptop
+            ChildJvm node = ChildJvm.of(KafkaNode.class).prefix(commandPrefix)
+                    .jvmOptions("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC",
+                            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
+                    .jvmOptions(jvmOptions);
+            KafkaCluster cluster = new KafkaCluster(directory, deleteOnClose, node);
             try {
                 for (int i = 1; i <= nodes; i++) {
                     cluster.startNode(i);
                 }
                 cluster.awaitBrokers(nodes);
-                if (!commandPrefix.isEmpty()) {
+                if (lowestPriority) {
                     // after the start, which runs before any load and should be quick
                     for (int i = 1; i <= nodes; i++) {
                         LowestPriority.lowerSessionGroup(cluster.process(i).pid());
@@ -183,75 +169,12 @@ public final class KafkaCluster implements AutoCloseable {
         }
     }
 
-    private static void writeConfigs(Path dir, int nodes, int firstPort, int[] brokerPorts,
-                                     Map<String, String> settings) throws IOException {
-        int[] free = EmbeddedKafka.freePorts(2 * nodes, firstPort == 0 ? new int[0]
-                : java.util.stream.IntStream.range(firstPort, firstPort + nodes).toArray());
-        int[] controllerPorts = new int[nodes];
-        StringJoiner voters = new StringJoiner(",");
-        for (int i = 0; i < nodes; i++) {
-            brokerPorts[i] = firstPort == 0 ? free[nodes + i] : firstPort + i;
-            controllerPorts[i] = free[i];
-            voters.add((i + 1) + "@127.0.0.1:" + controllerPorts[i]);
-        }
-        int replicas = Math.min(nodes, 3);
-        for (int i = 0; i < nodes; i++) {
-            Path nodeDir = dir.resolve("node-" + (i + 1));
-            Properties p = KafkaNodeConfig.properties(i + 1, brokerPorts[i], controllerPorts[i], voters.toString(),
-                    nodeDir.resolve("log"), replicas);
-            p.put("min.insync.replicas", String.valueOf(KafkaNodeConfig.minInSyncReplicas(replicas)));
-            p.putAll(settings);
-            Files.createDirectories(nodeDir);
-            try (Writer w = Files.newBufferedWriter(serverProperties(dir, i + 1), StandardCharsets.UTF_8)) {
-                p.store(w, "tailstream cluster node " + (i + 1));
-            }
-        }
-    }
-
-    private static Path serverProperties(Path dir, int nodeId) {
-        return dir.resolve("node-" + nodeId).resolve("server.properties");
-    }
-
-    private static Properties load(Path file) throws IOException {
-        Properties p = new Properties();
-        try (var r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-        }
-        return p;
-    }
-
-    private static int brokerPort(Properties p) {
-        String l = p.getProperty("advertised.listeners");
-        String plain = l.split(",")[0];
-        return Integer.parseInt(plain.substring(plain.lastIndexOf(':') + 1));
-    }
-
-    /** {@code java -cp <this process's class path>}, with a heap fit for a test or a laptop, and {@code options}. */
-    private static List<String> javaCommand(List<String> options) {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
-        command.addAll(options);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), KafkaNode.class.getName()));
-        return command;
-    }
-
     private synchronized void startNode(int nodeId) {
         if (processes[nodeId - 1] != null && processes[nodeId - 1].isAlive()) {
             throw new IllegalStateException("node " + nodeId + " is running");
         }
-        Path nodeDir = dir.resolve("node-" + nodeId);
-        List<String> cmd = new ArrayList<>(javaCommand);
-        cmd.add(serverProperties(dir, nodeId).toString());
-        cmd.add(clusterId);
-        try {
-            processes[nodeId - 1] = new ProcessBuilder(cmd)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(nodeDir.resolve("node.log").toFile()))
-                    .start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start Kafka node " + nodeId + ": " + cmd, e);
-        }
+        processes[nodeId - 1] = node.args(directory.serverProperties(nodeId).toString(), directory.clusterId())
+                .start(directory.nodeLog(nodeId));
     }
 
     /**
@@ -289,7 +212,7 @@ public final class KafkaCluster implements AutoCloseable {
     private void checkDeadline(long deadline, int count) {
         if (System.currentTimeMillis() > deadline) {
             throw new IllegalStateException("Kafka cluster at " + bootstrapServers() + " has not " + count
-                    + " brokers after " + READY_TIMEOUT_MS + " ms (node logs in " + dir + ")");
+                    + " brokers after " + READY_TIMEOUT_MS + " ms (node logs in " + directory.dir() + ")");
         }
     }
 
@@ -299,8 +222,8 @@ public final class KafkaCluster implements AutoCloseable {
             Process p = processes[i];
             if (p != null && !p.isAlive() && !killed(i + 1)) {
                 throw new IllegalStateException("Kafka node " + (i + 1) + " exited with " + p.exitValue()
-                        + " while starting; last lines of " + dir.resolve("node-" + (i + 1)) + "/node.log:\n"
-                        + tail(dir.resolve("node-" + (i + 1)).resolve("node.log")));
+                        + " while starting; last lines of " + directory.nodeLog(i + 1) + ":\n"
+                        + tail(directory.nodeLog(i + 1)));
             }
         }
     }
@@ -329,11 +252,11 @@ public final class KafkaCluster implements AutoCloseable {
     }
 
     public String clusterId() {
-        return clusterId;
+        return directory.clusterId();
     }
 
     public Path dir() {
-        return dir;
+        return directory.dir();
     }
 
     /** The process of node {@code nodeId} (1-based), e.g. to check it is a JVM of its own. */
@@ -428,7 +351,7 @@ public final class KafkaCluster implements AutoCloseable {
             }
         }
         if (deleteOnClose) {
-            EmbeddedKafka.deleteRecursively(dir);
+            EmbeddedKafka.deleteRecursively(directory.dir());
         }
     }
 
@@ -461,6 +384,6 @@ public final class KafkaCluster implements AutoCloseable {
     /** Client ports and directory, for messages. */
     @Override
     public String toString() {
-        return "KafkaCluster[bootstrap=" + bootstrapServers() + ", dir=" + dir + "]";
+        return "KafkaCluster[bootstrap=" + bootstrapServers() + ", dir=" + directory.dir() + "]";
     }
 }

@@ -1,5 +1,6 @@
 package io.tailstream.reporter.archive;
 
+import io.tailstream.infra.process.ChildJvm;
 import io.tailstream.reporter.SyntheticRun;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,14 +26,11 @@ final class ArchiverChildren {
     private ArchiverChildren() {}
 
     /** Starts {@link ArchiverChildMain} (256 MB heap, C1 only) writing files of {@code rows} rows; output to log. */
-    static Process start(String bootstrap, Path archive, String group, int rows, Path log) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-Dorg.slf4j.simpleLogger.log.io.tailstream=info",
-                "-cp", System.getProperty("java.class.path"), ArchiverChildMain.class.getName(),
-                bootstrap, archive.toString(), group, String.valueOf(rows));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    static Process start(String bootstrap, Path archive, String group, int rows, Path log) {
+        return ChildJvm.of(ArchiverChildMain.class).heap("256m")
+                .jvmOptions("-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                        "-Dorg.slf4j.simpleLogger.log.io.tailstream=info")
+                .args(bootstrap, archive.toString(), group, String.valueOf(rows)).start(log);
     }
 
     /** Sends and waits for every acknowledgement: what the archive must hold is exactly what landed. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.infra.process.ChildJvm;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.Topics;
 import java.nio.file.Files;
@@ -11,7 +12,6 @@ import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -44,13 +44,10 @@ class ArchiverSmallHeapIntegrationTest {
             TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(PARTITIONS));
             sent = SampleBacklog.produce(kafka.bootstrapServers(), SAMPLES, PARTITIONS);
             Path log = tmp.resolve("child.log");
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             long t0 = System.nanoTime();
-            Process child = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError",
-                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                    "-cp", System.getProperty("java.class.path"), ArchiverCatchUpChildMain.class.getName(),
-                    kafka.bootstrapServers(), archive.toString(), String.valueOf(ROW_GROUP_ROWS)))
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process child = ChildJvm.of(ArchiverCatchUpChildMain.class).heap("256m")
+                    .jvmOptions("-XX:+ExitOnOutOfMemoryError", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
+                    .args(kafka.bootstrapServers(), archive.toString(), String.valueOf(ROW_GROUP_ROWS)).start(log);
             boolean exited = child.waitFor(5, TimeUnit.MINUTES);
             if (!exited) {
                 child.destroyForcibly();

@@ -2,6 +2,7 @@ package io.tailstream.reporter.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tailstream.infra.process.ChildJvm;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,9 +32,7 @@ class HadoopFreeWriterIntegrationTest {
                 .collect(Collectors.joining(File.pathSeparator));
         Path out = dir.resolve("t.parquet");
         Path log = dir.resolve("child.log");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", withoutHadoop, HadoopFreeWriterMain.class.getName(), out.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = ChildJvm.of(HadoopFreeWriterMain.class).classPath(withoutHadoop).args(out.toString()).start(log);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(Files.readString(log)).isZero();
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
