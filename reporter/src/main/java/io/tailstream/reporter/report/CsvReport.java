@@ -1,0 +1,98 @@
+package io.tailstream.reporter.report;
+
+import io.tailstream.reporter.output.Csv;
+import io.tailstream.reporter.report.ReportModel.Cost;
+import io.tailstream.reporter.report.ReportModel.SummaryRow;
+import io.tailstream.reporter.report.ReportModel.Verdict;
+import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
+import io.tailstream.schemas.event.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The report as CSV ({@code report --format csv}): one record per workload, target and concurrency, with the
+ * columns of {@link ReportFormats#CSV_COLUMNS}, completed rows first, then the steps that did not complete. Stateless
+ * and thread safe.
+ */
+final class CsvReport {
+
+    private CsvReport() {}
+
+    static String write(ReportModel model, Locale locale) {
+        Messages msg = Messages.of(locale);
+        StringBuilder b = new StringBuilder(Csv.record(ReportFormats.CSV_COLUMNS));
+        for (WorkloadSummary w : model.workloads()) {
+            List<Verdict> verdicts = model.verdicts().stream().filter(v -> v.workload().equals(w.workload())).toList();
+            String reasons = reasons(verdicts, msg);
+            for (SummaryRow r : ReportTexts.rows(w)) {
+                Cost c = w.costs().stream().filter(x -> x.target().equals(r.target())).findFirst().orElse(null);
+                List<Object> v = new ArrayList<>(List.of(r.workload(), r.target(), r.threads(), r.rounds(),
+                        r.transactions(), r.measuredSeconds(), r.qps(), r.tps(), r.avgMs(), r.p95Ms(), r.p99Ms(),
+                        r.maxMs(), r.errors(), r.errorPct()));
+                v.add(r.ralMs());
+                v.add(r.walMs());
+                v.add(r.qpsSpread());
+                v.add(r.p99SpreadMs());
+                v.add(r.delta() == null ? null : model.baseline());
+                v.add(r.delta() == null ? null : r.delta().qpsPct());
+                v.add(r.delta() == null ? null : r.delta().tpsPct());
+                v.add(r.delta() == null ? null : r.delta().avgPct());
+                v.add(r.delta() == null ? null : r.delta().p95Pct());
+                v.add(r.delta() == null ? null : r.delta().p99Pct());
+                v.add(c == null || !r.completed() ? null : c.monthlyCost());
+                v.add(c == null || !r.completed() ? null : c.currency());
+                v.add(c == null || r.qps() <= 0 || !r.completed() ? null : c.monthlyCost() / r.qps() * 1000);
+                v.add(r.p999Ms());
+                v.add(r.p9999Ms());
+                v.add(r.errorsPerSecond());
+                v.add(Json.writeString(r.errorsByClass()));
+                v.add(r.failed() == null ? null : r.failed().avgMs());
+                v.add(r.failed() == null ? null : r.failed().p99Ms());
+                v.add(r.failed() == null ? null : r.failed().maxMs());
+                v.add(r.slowestSharePct());
+                v.add(!r.heavyTail().isEmpty());
+                v.add(r.errorLimitExceeded());
+                v.add(r.exactSpan());
+                v.add(r.outcome());
+                v.add(String.join(" ", r.steps()));
+                for (String metric : ReportAnalysis.METRICS) {
+                    Verdict verdict = verdicts.stream().filter(x -> x.metric().equals(metric)).findFirst()
+                            .orElse(null);
+                    v.add(verdict == null || !r.completed() ? null : verdict.status());
+                    v.add(verdict == null || !verdict.decided() || !r.completed() ? null : best(verdict, r, w));
+                }
+                v.add(reasons.isEmpty() || !r.completed() ? null : reasons);
+                b.append(Csv.record(v));
+            }
+        }
+        return b.toString();
+    }
+
+    /**
+     * True when the row carries a best figure of the verdict: the winner's (or a tied target's) peak row for
+     * throughput and cost, its row at the compared concurrency for P99.
+     */
+    private static boolean best(Verdict v, SummaryRow r, WorkloadSummary w) {
+        if (!r.target().equals(v.winner()) && !v.tiedWith().contains(r.target())) {
+            return false;
+        }
+        if (v.metric().equals("p99")) {
+            return v.threads() != null && r.threads() == v.threads();
+        }
+        List<SummaryRow> mine = w.rows().stream().filter(x -> x.target().equals(r.target())).toList();
+        return ReportAnalysis.peak(mine).threads() == r.threads();
+    }
+
+    /** "metric: sentence | ...; metric: ..." for a workload's verdicts without a verdict or with waivers. */
+    private static String reasons(List<Verdict> verdicts, Messages msg) {
+        List<String> parts = new ArrayList<>();
+        for (Verdict v : verdicts) {
+            List<String> why = ReportTexts.reasons(v, msg);
+            if (!why.isEmpty()) {
+                parts.add(v.metric() + ": " + String.join(" | ", why));
+            }
+        }
+        return String.join("; ", parts);
+    }
+}
