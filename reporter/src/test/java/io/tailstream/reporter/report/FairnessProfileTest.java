@@ -286,13 +286,13 @@ class FairnessProfileTest {
     void everyRuleValueAndNote_hasAMessageInEveryLanguage() {
         for (java.util.Locale l : java.util.List.of(ReportOptions.ENGLISH, ReportOptions.SIMPLIFIED_CHINESE)) {
             Messages msg = Messages.of(l);
-            for (FairnessProfile.Rule r : FairnessProfile.RULES) {
+            for (FairnessRules.Rule r : FairnessRules.RULES) {
                 msg.get("fair." + r.aspect() + "." + r.level());
                 if (r.note() != null) {
                     msg.get(r.note());
                 }
             }
-            FairnessProfile.SEMANTICS.values().forEach(s -> msg.get("fair.isolation." + s));
+            FairnessRules.SEMANTICS.values().forEach(s -> msg.get("fair.isolation." + s));
             for (String a : java.util.List.of("durability", "replication", "tornPages", "isolation", "memory")) {
                 msg.get("fair." + a + ".unknown");
                 msg.get("env.aspect." + a);
