@@ -145,9 +145,9 @@ public final class PartialBuilder {
 
     /** The partial of this builder's content for a scope; the builder is unchanged. */
     public WindowAggregate build(String runId, int stepId, String op) {
-        WindowAggregate.Phase measured = new WindowAggregate.Phase(measuredOk.toSparse(), sparse(measuredFailed),
+        PhaseSamples measured = new PhaseSamples(measuredOk.toSparse(), sparse(measuredFailed),
                 measuredErrors, measuredOkQueries, measuredFailedQueries);
-        WindowAggregate.Phase warmup = new WindowAggregate.Phase(sparse(warmupOk), sparse(warmupFailed),
+        PhaseSamples warmup = new PhaseSamples(sparse(warmupOk), sparse(warmupFailed),
                 warmupErrors, warmupOkQueries, warmupFailedQueries);
         return WindowAggregate.restore(runId, stepId, op, measured, warmup, 0, heartbeats, 0, blocks);
     }

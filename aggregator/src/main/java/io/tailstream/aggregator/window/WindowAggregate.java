@@ -3,9 +3,6 @@ package io.tailstream.aggregator.window;
 import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.event.WindowPart;
 import io.tailstream.schemas.event.WindowStats;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -16,9 +13,9 @@ import java.util.TreeSet;
  * partials into. Merging is associative and commutative, so partials from any number of producers, blocks and
  * partitions merge into the same figures in any order.
  *
- * <p>Samples are kept in two {@link Phase}s, measured (warm-up flag clear) and warm-up, each with successful and failed
- * samples' latencies apart, so the window's {@link WindowStats} (version 2) describes successful work and carries the
- * measured samples of a window that mixes both phases exactly.
+ * <p>Samples are kept in two phases ({@link PhaseSamples}), measured (warm-up flag clear) and warm-up, each with
+ * successful and failed samples' latencies apart, so the window's {@link WindowStats} (version 2) describes successful
+ * work and carries the measured samples of a window that mixes both phases exactly.
  *
  * <p>Besides samples, an aggregate counts the markers merged into it: a {@linkplain #heartbeats() heartbeat}
  * means a producer was alive in the window (so a window with count 0 is a real, reportable stall), a
@@ -29,13 +26,11 @@ import java.util.TreeSet;
  */
 public final class WindowAggregate {
 
-    private static final int STATUS_CODES = SampleStatus.MAX_CODE + 1;
-
     private String runId;
     private int stepId;
     private String op;
-    private final Phase measured;
-    private final Phase warmup;
+    private final PhaseSamples measured;
+    private final PhaseSamples warmup;
     private long lateCount;
     private long heartbeats;
     private long ticks;
@@ -43,137 +38,58 @@ public final class WindowAggregate {
     /** Producers whose blocks (data, heartbeats, end-of-step markers) went into this partial; never null. */
     private Set<String> producers = Set.of();
 
-    /**
-     * The samples of one phase of a window: successful and failed samples' latencies, errors by status code and the
-     * statements of successful and failed samples. Mutable (merged into); not thread safe.
-     */
-    static final class Phase {
-        SparseHistogram ok;
-        SparseHistogram failed;
-        final long[] errorsByCode = new long[STATUS_CODES];
-        long okQueries;
-        long failedQueries;
-
-        Phase() {
-            this(SparseHistogram.EMPTY, SparseHistogram.EMPTY, null, 0, 0);
-        }
-
-        /** @param errorsByCode copied; null for none */
-        Phase(SparseHistogram ok, SparseHistogram failed, long[] errorsByCode, long okQueries, long failedQueries) {
-            this.ok = ok;
-            this.failed = failed;
-            if (errorsByCode != null) {
-                for (int code = 0; code < STATUS_CODES; code++) {
-                    if (code != SampleStatus.OK.code()) {
-                        this.errorsByCode[code] = errorsByCode[code];
-                    }
-                }
-            }
-            this.okQueries = okQueries;
-            this.failedQueries = failedQueries;
-        }
-
-        long count() {
-            return ok.totalCount() + failed.totalCount();
-        }
-
-        long errors() {
-            long n = 0;
-            for (long e : errorsByCode) {
-                n += e;
-            }
-            return n;
-        }
-
-        long queries() {
-            return okQueries + failedQueries;
-        }
-
-        boolean isEmpty() {
-            return ok.size() == 0 && failed.size() == 0 && okQueries == 0 && failedQueries == 0 && errors() == 0;
-        }
-
-        void add(Phase other) {
-            ok = ok.merge(other.ok);
-            failed = failed.merge(other.failed);
-            for (int i = 0; i < STATUS_CODES; i++) {
-                errorsByCode[i] += other.errorsByCode[i];
-            }
-            okQueries += other.okQueries;
-            failedQueries += other.failedQueries;
-        }
-
-        WindowPart toPart() {
-            return WindowPart.of(count(), errors(), byClass(errorsByCode), queries(), okQueries,
-                    ok.size() == 0 ? null : ok.toHistogram(), failed.size() == 0 ? null : failed.toHistogram());
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Phase p && ok.equals(p.ok) && failed.equals(p.failed)
-                    && Arrays.equals(errorsByCode, p.errorsByCode) && okQueries == p.okQueries
-                    && failedQueries == p.failedQueries;
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(ok, failed, okQueries, failedQueries);
-        }
-    }
-
     /** An empty aggregate without a scope; the scope is taken from the first partial merged into it. */
     public WindowAggregate() {
-        this.measured = new Phase();
-        this.warmup = new Phase();
+        this(null, 0, null, new PhaseSamples(), new PhaseSamples(), 0, 0, 0, 0);
     }
 
     /** An empty aggregate of a scope. */
     public WindowAggregate(String runId, int stepId, String op) {
-        this();
-        this.runId = Objects.requireNonNull(runId, "runId");
-        this.stepId = stepId;
-        this.op = Objects.requireNonNull(op, "op");
+        this(Objects.requireNonNull(runId, "runId"), stepId, Objects.requireNonNull(op, "op"), new PhaseSamples(),
+                new PhaseSamples(), 0, 0, 0, 0);
     }
 
-    private WindowAggregate(String runId, int stepId, String op, Phase measured, Phase warmup) {
+    private WindowAggregate(String runId, int stepId, String op, PhaseSamples measured, PhaseSamples warmup,
+                            long lateCount, long heartbeats, long ticks, long blocks) {
         this.runId = runId;
         this.stepId = stepId;
         this.op = op;
         this.measured = measured;
         this.warmup = warmup;
+        this.lateCount = lateCount;
+        this.heartbeats = heartbeats;
+        this.ticks = ticks;
+        this.blocks = blocks;
     }
 
     /** All fields, as built by {@link PartialBuilder} or read back by {@link WindowAggregateSerde}. */
-    static WindowAggregate restore(String runId, int stepId, String op, Phase measured, Phase warmup, long lateCount,
-                                   long heartbeats, long ticks, long blocks) {
+    static WindowAggregate restore(String runId, int stepId, String op, PhaseSamples measured, PhaseSamples warmup,
+                                   long lateCount, long heartbeats, long ticks, long blocks) {
         if (runId != null) {
             Objects.requireNonNull(op, "op");
         }
-        WindowAggregate a = new WindowAggregate(runId, stepId, op, measured, warmup);
-        a.lateCount = lateCount;
-        a.heartbeats = heartbeats;
-        a.ticks = ticks;
-        a.blocks = blocks;
-        return a;
+        return new WindowAggregate(runId, stepId, op, measured, warmup, lateCount, heartbeats, ticks, blocks);
     }
 
     /** A partial that only says a producer of the step was alive in the window. */
     public static WindowAggregate heartbeat(String runId, int stepId, String op) {
-        WindowAggregate a = new WindowAggregate(runId, stepId, op);
-        a.heartbeats = 1;
-        return a;
+        return markers(runId, stepId, op, 1, 0);
     }
 
     /** A partial that only advances stream time (end of step); never creates an output window on its own. */
     public static WindowAggregate tick(String runId, int stepId, String op) {
-        WindowAggregate a = new WindowAggregate(runId, stepId, op);
-        a.ticks = 1;
-        return a;
+        return markers(runId, stepId, op, 0, 1);
     }
 
     /** An end-of-step tick that carries the end of the given producers. */
     public static WindowAggregate tick(String runId, int stepId, String op, Set<String> producers) {
         return tick(runId, stepId, op).withProducers(producers);
+    }
+
+    /** A partial of a scope without samples: only heartbeats and end-of-step ticks. */
+    private static WindowAggregate markers(String runId, int stepId, String op, long heartbeats, long ticks) {
+        return restore(Objects.requireNonNull(runId, "runId"), stepId, op, new PhaseSamples(), new PhaseSamples(), 0,
+                heartbeats, ticks, 0);
     }
 
     /**
@@ -189,9 +105,10 @@ public final class WindowAggregate {
     public static WindowAggregate ofSamples(String runId, int stepId, String op, SparseHistogram successful,
                                             SparseHistogram failed, long[] errorsByCode, long okQueries,
                                             long failedQueries, boolean warmup) {
-        Phase samples = new Phase(successful, failed, errorsByCode, okQueries, failedQueries);
+        PhaseSamples samples = new PhaseSamples(successful, failed, errorsByCode, okQueries, failedQueries);
         Objects.requireNonNull(runId, "runId");
-        return restore(runId, stepId, op, warmup ? new Phase() : samples, warmup ? samples : new Phase(), 0, 0, 0, 0);
+        return restore(runId, stepId, op, warmup ? new PhaseSamples() : samples, warmup ? samples : new PhaseSamples(),
+                0, 0, 0, 0);
     }
 
     /**
@@ -237,26 +154,11 @@ public final class WindowAggregate {
         if (runId == null) {
             throw new IllegalStateException("an aggregate without scope has no window stats");
         }
-        SparseHistogram failed = measured.failed.merge(warmup.failed);
-        long[] errorsByCode = new long[STATUS_CODES];
-        for (int i = 0; i < STATUS_CODES; i++) {
-            errorsByCode[i] = measured.errorsByCode[i] + warmup.errorsByCode[i];
-        }
+        SparseHistogram failed = failedLatencies();
         WindowPart measuredPart = measured.count() > 0 && warmup.count() > 0 ? measured.toPart() : null;
         return WindowStats.of(runId, stepId, op, windowStartEpochMs, windowEndEpochMs, count(), errors(),
-                byClass(errorsByCode), queries(), okQueries(), measured.ok.merge(warmup.ok).toHistogram(),
+                PhaseSamples.byClass(this::errorsOf), queries(), okQueries(), successfulLatencies().toHistogram(),
                 failed.size() == 0 ? null : failed.toHistogram(), warmupCount(), lateCount, measuredPart);
-    }
-
-    private static Map<String, Long> byClass(long[] errorsByCode) {
-        Map<String, Long> byClass = new LinkedHashMap<>();
-        for (SampleStatus s : SampleStatus.values()) {
-            long n = errorsByCode[s.code()];
-            if (n > 0) {
-                byClass.put(s.label(), n);
-            }
-        }
-        return byClass;
     }
 
     public String scopeKey() {
@@ -322,11 +224,11 @@ public final class WindowAggregate {
         return ticks;
     }
 
-    Phase measured() {
+    PhaseSamples measured() {
         return measured;
     }
 
-    Phase warmup() {
+    PhaseSamples warmup() {
         return warmup;
     }
 
@@ -406,7 +308,6 @@ public final class WindowAggregate {
     public String toString() {
         return "WindowAggregate{" + scopeKey() + ", count=" + count() + ", errors=" + errors() + ", warmup="
                 + warmupCount() + ", queries=" + queries() + ", heartbeats=" + heartbeats + ", ticks=" + ticks
-                + ", buckets=" + (measured.ok.size() + measured.failed.size() + warmup.ok.size()
-                + warmup.failed.size()) + "}";
+                + ", buckets=" + (measured.buckets() + warmup.buckets()) + "}";
     }
 }

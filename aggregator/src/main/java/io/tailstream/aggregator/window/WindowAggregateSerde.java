@@ -63,10 +63,9 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
     }
 
     public static byte[] serialize(WindowAggregate a) {
-        WindowAggregate.Phase measured = a.measured();
-        WindowAggregate.Phase warmup = a.warmup();
-        Writer w = new Writer(64 + 6 * (measured.ok.size() + measured.failed.size() + warmup.ok.size()
-                + warmup.failed.size()));
+        PhaseSamples measured = a.measured();
+        PhaseSamples warmup = a.warmup();
+        Writer w = new Writer(64 + 6 * (measured.buckets() + warmup.buckets()));
         w.bytes[w.pos++] = VERSION;
         if (a.runId() == null) {
             w.bytes[w.pos++] = 0;
@@ -96,7 +95,7 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
         return Arrays.copyOf(w.bytes, w.pos);
     }
 
-    private static void phase(Writer w, WindowAggregate.Phase p) {
+    private static void phase(Writer w, PhaseSamples p) {
         w.varLong(p.okQueries);
         w.varLong(p.failedQueries);
         errorCodes(w, p.errorsByCode);
@@ -182,16 +181,16 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
         if ((phases & ~(MEASURED | WARMUP)) != 0) {
             throw new SerializationException("bad phase flags " + phases);
         }
-        WindowAggregate.Phase measured = (phases & MEASURED) != 0 ? phase(r) : new WindowAggregate.Phase();
-        WindowAggregate.Phase warmup = (phases & WARMUP) != 0 ? phase(r) : new WindowAggregate.Phase();
+        PhaseSamples measured = (phases & MEASURED) != 0 ? phase(r) : new PhaseSamples();
+        PhaseSamples warmup = (phases & WARMUP) != 0 ? phase(r) : new PhaseSamples();
         return WindowAggregate.restore(runId, stepId, op, measured, warmup, late, heartbeats, ticks, blocks);
     }
 
-    private static WindowAggregate.Phase phase(Reader r) {
+    private static PhaseSamples phase(Reader r) {
         long okQueries = r.varLong();
         long failedQueries = r.varLong();
         long[] byCode = errorCodes(r);
-        return new WindowAggregate.Phase(histogram(r), histogram(r), byCode, okQueries, failedQueries);
+        return new PhaseSamples(histogram(r), histogram(r), byCode, okQueries, failedQueries);
     }
 
     /** A version-1 or -2 aggregate: every latency in one histogram (see the class documentation). */
@@ -204,11 +203,11 @@ public final class WindowAggregateSerde implements Serde<WindowAggregate> {
         long ticks = r.varLong();
         long blocks = version == VERSION_1 ? 0 : r.varLong();
         long[] byCode = errorCodes(r);
-        WindowAggregate.Phase samples = new WindowAggregate.Phase(histogram(r), SparseHistogram.EMPTY, byCode,
+        PhaseSamples samples = new PhaseSamples(histogram(r), SparseHistogram.EMPTY, byCode,
                 queries, 0);
         boolean measured = warmupCount == 0;
-        return WindowAggregate.restore(runId, stepId, op, measured ? samples : new WindowAggregate.Phase(),
-                measured ? new WindowAggregate.Phase() : samples, late, heartbeats, ticks, blocks);
+        return WindowAggregate.restore(runId, stepId, op, measured ? samples : new PhaseSamples(),
+                measured ? new PhaseSamples() : samples, late, heartbeats, ticks, blocks);
     }
 
     private static long[] errorCodes(Reader r) {
