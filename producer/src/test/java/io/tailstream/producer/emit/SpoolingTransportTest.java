@@ -198,7 +198,7 @@ class SpoolingTransportTest {
         for (int i = 1; i <= 4; i++) {
             t.sendControl(json("k"), json("e" + i)); // e0 unacknowledged: each waits CONTROL_WAIT, then is spooled
         }
-        assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(4 * SpoolingTransport.CONTROL_WAIT.toNanos());
+        assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(4 * ControlSender.CONTROL_WAIT.toNanos());
         assertThat(t.stats().controlEventsSpooled()).isEqualTo(4);
         assertThat(t.controlEventsWaiting()).isEqualTo(5);
         assertThat(dir.resolve("spool-p-control.bin")).isNotEmptyFile();
