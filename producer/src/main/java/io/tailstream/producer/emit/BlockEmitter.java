@@ -3,7 +3,6 @@ package io.tailstream.producer.emit;
 import io.tailstream.producer.time.Clock;
 import io.tailstream.schemas.block.SampleBlock;
 import io.tailstream.schemas.block.SampleBlockEncoder;
-import io.tailstream.schemas.block.SampleStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -12,24 +11,23 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The emission engine of one run and producer, independent of threads so tests can drive it: {@link #runOnce()}
  * does one round of the emitter's work (send handed-over blocks, take the samples of idle workers, heartbeats,
  * end-of-step markers). {@link KafkaSampleSink} calls it in a loop on its own thread.
  *
- * <p>Hand-over: a worker's {@link Writer} fills its own encoder and hands it over, through a lock-free queue, when it
- * is full or its first sample ended {@link EmitterSettings#maxBlockAge()} ago (judged by the samples' own times, so
- * the worker reads no clock for it); it takes a spare from a lock-free pool. Encoders are created on demand up to
- * {@link EmitterSettings#maxBufferedBlocks()}; after that a worker waits for a spare and the wait is counted
- * (backpressure instead of dropping or unbounded memory). A worker that writes nothing for a sweep while its samples
- * have waited {@code maxBlockAge} (stuck in a long transaction: what a stall looks like) keeps its block, and the
- * emitter seals the samples it holds into a block of their own without stopping it ({@link Block}).
+ * <p>Hand-over: a worker's {@link BlockWriter} fills its own encoder and hands it over, through a lock-free queue,
+ * when it is full or its first sample ended {@link EmitterSettings#maxBlockAge()} ago (judged by the samples' own
+ * times, so the worker reads no clock for it); it takes a spare from a lock-free pool ({@link EncoderPool}).
+ * Encoders are created on demand up to {@link EmitterSettings#maxBufferedBlocks()}; after that a worker waits for a
+ * spare and the wait is counted (backpressure instead of dropping or unbounded memory). A worker that writes nothing
+ * for a sweep while its samples have waited {@code maxBlockAge} (stuck in a long transaction: what a stall looks
+ * like) keeps its block, and the emitter seals the samples it holds into a block of their own without stopping it
+ * ({@link WorkerBlock}).
  *
  * <p>Sequences: only {@link #runOnce()} assigns block sequences, so they are 0, 1, 2, ... without gaps. Call
  * {@link #runOnce()} from one thread at a time; everything else is thread safe.
@@ -42,10 +40,8 @@ final class BlockEmitter {
     private final BlockTransport transport;
     private final Clock clock;
     private final EmitterSettings settings;
-    private final ConcurrentLinkedQueue<Block> filled = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<SampleBlockEncoder> sparesClosed = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<SampleBlockEncoder> sparesOpen = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger encodersCreated = new AtomicInteger();
+    private final ConcurrentLinkedQueue<WorkerBlock> filled = new ConcurrentLinkedQueue<>();
+    private final EncoderPool encoders;
     private final ConcurrentLinkedQueue<EndRequest> ends = new ConcurrentLinkedQueue<>();
     private final CopyOnWriteArrayList<Step> active = new CopyOnWriteArrayList<>();
     private final AtomicLong blocksAssigned = new AtomicLong();
@@ -64,6 +60,7 @@ final class BlockEmitter {
         this.transport = transport;
         this.clock = clock;
         this.settings = settings;
+        this.encoders = new EncoderPool(settings.maxBufferedBlocks(), settings.maxSamplesPerBlock());
         this.lastSweepNanos = clock.nanoTime();
     }
 
@@ -109,7 +106,7 @@ final class BlockEmitter {
 
     /** Block buffers created so far (the pool grows on demand up to {@link EmitterSettings#maxBufferedBlocks()}). */
     int encodersCreated() {
-        return Math.min(encodersCreated.get(), settings.maxBufferedBlocks());
+        return encoders.created();
     }
 
     /** Blocks handed over and not yet sealed. */
@@ -137,8 +134,8 @@ final class BlockEmitter {
             lastSweepNanos = now;
             long maxAge = settings.maxBlockAge().toNanos();
             for (Step s : active) {
-                for (Writer w : s.writers) {
-                    w.takeIfIdle(now, maxAge, false);
+                for (BlockWriter w : s.writers) {
+                    takeIfIdle(w, now, maxAge, false);
                 }
             }
             worked |= drain();
@@ -153,8 +150,8 @@ final class BlockEmitter {
         EndRequest r;
         while ((r = ends.poll()) != null) {
             try {
-                for (Writer w : r.step.writers) {
-                    w.takeIfIdle(now, 0, true);
+                for (BlockWriter w : r.step.writers) {
+                    takeIfIdle(w, now, 0, true);
                 }
                 drain();
                 int partitions = transport.samplePartitions();
@@ -174,7 +171,7 @@ final class BlockEmitter {
 
     private boolean drain() {
         boolean any = false;
-        Block b;
+        WorkerBlock b;
         while ((b = filled.poll()) != null) {
             SampleBlockEncoder enc = b.enc;
             Step s = b.step;
@@ -191,10 +188,34 @@ final class BlockEmitter {
                 }
             }
             enc.reset();
-            release(enc);
+            encoders.release(enc);
             any = true;
         }
         return any;
+    }
+
+    /**
+     * The emitter's sweep of one writer: seals the samples of its block into a block of their own if the worker wrote
+     * nothing since the previous sweep and they have waited {@code maxAgeNanos} (a worker stuck in a long
+     * transaction, or stopped); with {@code force}, whatever it holds (the step's end).
+     */
+    private void takeIfIdle(BlockWriter w, long nowNanos, long maxAgeNanos, boolean force) {
+        WorkerBlock b = w.takeable(nowNanos, maxAgeNanos, force);
+        if (b == null) {
+            return;
+        }
+        Step s = b.step;
+        long seq = nextSeq;
+        // the worker may add samples or hand the block over meanwhile: this seals what was published when it
+        // began, and drain(), on this thread, sends whatever comes after the new position
+        SampleBlockEncoder.Sealed sealed = b.enc.sealPublished(b.position, runId, producerId, seq, s.stepId,
+                clock.epochMicros(), s.ops, 0);
+        if (sealed == null) {
+            return;
+        }
+        b.position = sealed.next();
+        b.waitingSinceNanos = nowNanos;
+        send(s, seq, sealed.block(), sealed.samples());
     }
 
     /** Sends a sealed block carrying sequence {@code seq}, the next one. */
@@ -250,32 +271,14 @@ final class BlockEmitter {
         }
     }
 
-    private void release(SampleBlockEncoder enc) {
-        (enc.openLoop() ? sparesOpen : sparesClosed).add(enc);
+    /** Wakes the emitter's thread for work that should not wait for its next round. */
+    void wakeUp() {
+        wakeUp.run();
     }
 
-    private SampleBlockEncoder acquire(Step s) {
-        ConcurrentLinkedQueue<SampleBlockEncoder> pool = s.openLoop ? sparesOpen : sparesClosed;
-        SampleBlockEncoder e = pool.poll();
-        if (e != null) {
-            return e;
-        }
-        if (encodersCreated.incrementAndGet() <= settings.maxBufferedBlocks()) {
-            return new SampleBlockEncoder(settings.maxSamplesPerBlock(), s.openLoop);
-        }
-        encodersCreated.decrementAndGet();
-        long t0 = clock.nanoTime();
-        wakeUp.run();
-        while ((e = pool.poll()) == null) {
-            checkFailure("step " + s.stepId);
-            LockSupport.parkNanos(50_000);
-            if (Thread.currentThread().isInterrupted()) {
-                throw new EmitException("interrupted while waiting for a free block buffer in step " + s.stepId,
-                        new InterruptedException());
-            }
-        }
-        s.backpressureNanos.add(clock.nanoTime() - t0);
-        return e;
+    /** A worker's block is full or due: the next round sends it. Called by its writer. */
+    void handOver(WorkerBlock b) {
+        filled.add(b);
     }
 
     private static final class EndRequest {
@@ -292,7 +295,7 @@ final class BlockEmitter {
         final int stepId;
         final List<String> ops;
         final boolean openLoop;
-        final CopyOnWriteArrayList<Writer> writers = new CopyOnWriteArrayList<>();
+        final CopyOnWriteArrayList<BlockWriter> writers = new CopyOnWriteArrayList<>();
         final AtomicLong blocksSeq = new AtomicLong();
         final AtomicLong samplesAck = new AtomicLong();
         final AtomicLong blocksAck = new AtomicLong();
@@ -323,7 +326,8 @@ final class BlockEmitter {
 
         @Override
         public SampleWriter writer() {
-            Writer w = new Writer(this);
+            BlockWriter w = new BlockWriter(BlockEmitter.this, this, encoders, clock,
+                    settings.maxBlockAge().toNanos() / 1_000);
             writers.add(w);
             return w;
         }
@@ -331,134 +335,6 @@ final class BlockEmitter {
         @Override
         public StepCounts finish() {
             return BlockEmitter.this.finish(this);
-        }
-    }
-
-    /**
-     * One block a worker fills. The worker hands it over when it is full or its samples are {@code maxBlockAge} old;
-     * the emitter may meanwhile seal the samples of an idle worker's block into blocks of their own
-     * ({@link SampleBlockEncoder#sealPublished}), and {@link #position} says how far it got. No lock or atomic is
-     * needed between the two: the worker never changes a published sample, and the emitter's thread is the one that
-     * both takes samples from a worker's block and, once the block is handed over, sends what it has not taken and
-     * resets the encoder, so it always sees its own {@link #position}.
-     */
-    private static final class Block {
-        final Step step;
-        final SampleBlockEncoder enc;
-        /** The worker hands the block over at its first sample ending at or after this. */
-        final long handOverAtMicros;
-        /** The emitter's: how far it sealed the samples, and since when the samples after that may wait. */
-        SampleBlockEncoder.Position position = SampleBlockEncoder.Position.START;
-        long waitingSinceNanos;
-
-        Block(Step step, SampleBlockEncoder enc, long openedNanos, long handOverAtMicros) {
-            this.step = step;
-            this.enc = enc;
-            this.waitingSinceNanos = openedNanos;
-            this.handOverAtMicros = handOverAtMicros;
-        }
-    }
-
-    /**
-     * One worker's writer. The per-sample path takes no lock and no atomic instruction: the encoder publishes each
-     * sample with a release store (an uncontended monitor cost 14 ns per sample on this project's 2-core VM, three
-     * times the encoding itself). Once per block the worker takes a buffer and hands it over.
-     */
-    final class Writer implements SampleWriter {
-        private final Step step;
-        private final long maxAgeMicros = settings.maxBlockAge().toNanos() / 1_000;
-        /** The worker's block, null between blocks. */
-        private Block block;
-        /** The same, for the emitter's sweeps. */
-        private volatile Block shared;
-        // the emitter's: what its previous sweep saw, to tell an idle worker from a busy one
-        private Block seenBlock;
-        private int seenSamples;
-
-        Writer(Step step) {
-            this.step = step;
-        }
-
-        @Override
-        public void write(long startEpochMicros, long latencyMicros, long intendedStartEpochMicros, int opIndex,
-                          SampleStatus status, int queries, boolean warmup) {
-            Block b = block;
-            if (b == null) {
-                open(startEpochMicros, latencyMicros, intendedStartEpochMicros, opIndex, status, queries, warmup);
-                return;
-            }
-            SampleBlockEncoder e = b.enc;
-            e.add(startEpochMicros, latencyMicros, intendedStartEpochMicros, opIndex, status, queries, warmup);
-            // samples end in order on one worker: the block is due once a sample ends maxBlockAge after its first
-            if (e.isFull() || startEpochMicros + latencyMicros - b.handOverAtMicros >= 0) {
-                handOver(b);
-            }
-        }
-
-        /** Out of line: once per block, so the per-sample path stays small enough to inline cheaply. */
-        private void open(long startEpochMicros, long latencyMicros, long intendedStartEpochMicros, int opIndex,
-                          SampleStatus status, int queries, boolean warmup) {
-            SampleBlockEncoder e = acquire(step); // may wait for a spare (backpressure)
-            try {
-                e.add(startEpochMicros, latencyMicros, intendedStartEpochMicros, opIndex, status, queries, warmup);
-            } catch (RuntimeException refused) {
-                release(e);
-                throw refused;
-            }
-            Block b = new Block(step, e, clock.nanoTime(), startEpochMicros + latencyMicros + maxAgeMicros);
-            block = b;
-            shared = b;
-            if (e.isFull()) {
-                handOver(b);
-            }
-        }
-
-        /** Out of line: once per block. */
-        private void handOver(Block b) {
-            block = null;
-            shared = null;
-            filled.add(b);
-        }
-
-        /** Hands the worker's block over; call from the worker's thread when it stops writing. */
-        @Override
-        public void flush() {
-            Block b = block;
-            if (b != null) {
-                handOver(b);
-            }
-        }
-
-        /**
-         * The emitter's sweep: seals the samples of this writer's block into a block of their own if the worker wrote
-         * nothing since the previous sweep and they have waited {@code maxAgeNanos} (a worker stuck in a long
-         * transaction, or stopped); with {@code force}, whatever it holds (the step's end).
-         */
-        void takeIfIdle(long nowNanos, long maxAgeNanos, boolean force) {
-            Block b = shared;
-            if (b == null) {
-                seenBlock = null;
-                return;
-            }
-            int published = b.enc.publishedSampleCount();
-            boolean idle = b == seenBlock && published == seenSamples;
-            seenBlock = b;
-            seenSamples = published;
-            if (published <= b.position.samples()
-                    || !force && !(idle && nowNanos - b.waitingSinceNanos >= maxAgeNanos)) {
-                return;
-            }
-            long seq = nextSeq;
-            // the worker may add samples or hand the block over meanwhile: this seals what was published when it
-            // began, and drain(), on this thread, sends whatever comes after the new position
-            SampleBlockEncoder.Sealed sealed = b.enc.sealPublished(b.position, runId, producerId, seq, step.stepId,
-                    clock.epochMicros(), step.ops, 0);
-            if (sealed == null) {
-                return;
-            }
-            b.position = sealed.next();
-            b.waitingSinceNanos = nowNanos;
-            send(step, seq, sealed.block(), sealed.samples());
         }
     }
 }
