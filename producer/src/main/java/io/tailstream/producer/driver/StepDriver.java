@@ -6,23 +6,11 @@ import io.tailstream.producer.health.ThreadCpuSource;
 import io.tailstream.producer.target.Dialect;
 import io.tailstream.producer.time.Clock;
 import io.tailstream.producer.time.EpochAnchor;
-import io.tailstream.schemas.block.SampleStatus;
-import io.tailstream.schemas.histogram.LatencyHistograms;
 import java.io.PrintStream;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
-import org.HdrHistogram.Histogram;
 
 /**
  * Runs one step: {@code threads} workers, warm-up then measurement, in closed loop (no think time) or, when the step
@@ -36,7 +24,7 @@ public final class StepDriver {
     private final Clock clock;
     private final PrintStream console;
     private final LoadGenThreads loadGen;
-    private final java.time.Duration unreachableAfter;
+    private final StepWatcher watcher;
 
     /**
      * @param console receives interval lines ({@code [ 10s ] thds: 8 tps: ...}); never null
@@ -67,7 +55,7 @@ public final class StepDriver {
         this.clock = clock;
         this.console = console;
         this.loadGen = loadGen;
-        this.unreachableAfter = unreachableAfter;
+        this.watcher = new StepWatcher(clock, console, unreachableAfter);
     }
 
     /**
@@ -76,72 +64,6 @@ public final class StepDriver {
      * good does not hold a long step to its end.
      */
     public static final java.time.Duration UNREACHABLE_AFTER = java.time.Duration.ofSeconds(10);
-
-    /** The reporter looks at the workers at least this often (step end, stop, connections). */
-    static final long WATCH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-    /** State shared by the workers of one step. */
-    static final class Run {
-        final StepSpec spec;
-        final DataSource dataSource;
-        final Dialect dialect;
-        final LoadGenThreads loadGen;
-        final long seedBase = new SplittableRandom().nextLong();
-        final CountDownLatch ready;
-        final CountDownLatch start = new CountDownLatch(1);
-        final AtomicReference<StepFailure> failure = new AtomicReference<>();
-        /** Measured transactions left to start, or null when the step is measured by time only. */
-        final AtomicLong remaining;
-        /** Workers holding a connection and session now. */
-        final AtomicInteger connected = new AtomicInteger();
-        /** The last reason a worker lost its connection or could not get one back, or null. */
-        volatile String lastConnectionError;
-        /** The console's lines about lost connections. */
-        final ConnectionFaults faults;
-        volatile boolean stop;
-        /** Why the step was asked to stop, or null. */
-        volatile String interruptReason;
-        volatile long startNanos;
-        volatile long measureStartNanos;
-        volatile long endNanos;
-
-        Run(StepSpec spec, DataSource dataSource, Dialect dialect, LoadGenThreads loadGen, ConnectionFaults faults) {
-            this.spec = spec;
-            this.faults = faults;
-            this.dataSource = dataSource;
-            this.dialect = dialect;
-            this.loadGen = loadGen;
-            this.ready = new CountDownLatch(spec.threads());
-            this.remaining = spec.transactions() == null ? null : new AtomicLong(spec.transactions());
-        }
-
-        boolean budgetUsed() {
-            return remaining != null && remaining.get() <= 0;
-        }
-
-        void fail(String reason, Throwable cause) {
-            failure.compareAndSet(null, new StepFailure(reason, cause));
-            stop = true;
-        }
-
-        /** A worker lost its connection, or an attempt to get one back failed. */
-        void connectionLost(SQLException e) {
-            lastConnectionError = ConnectionFaults.cause(e);
-        }
-
-        /** A stop request: the workers end at their next transaction boundary. */
-        void interrupt(String reason) {
-            interruptReason = reason;
-            stop = true;
-        }
-
-        /** True if the measurement ended before its nominal end: budget used, stop requested, or a failure. */
-        boolean endedEarly() {
-            return budgetUsed() || interruptReason != null || failure.get() != null;
-        }
-    }
-
-    record StepFailure(String reason, Throwable cause) {}
 
     /**
      * Runs the step to its end.
@@ -171,7 +93,7 @@ public final class StepDriver {
      */
     public StepResult run(StepSpec spec, DataSource dataSource, Dialect dialect, StepEmission emission,
                           StopSignal stop, String targetLabel) {
-        Run run = new Run(spec, dataSource, dialect, loadGen, new ConnectionFaults(targetLabel, console,
+        StepRun run = new StepRun(spec, dataSource, dialect, loadGen, new ConnectionFaults(targetLabel, console,
                 ConnectionFaults.debugFromEnvironment()));
         stop.attach(run);
         try {
@@ -181,7 +103,7 @@ public final class StepDriver {
         }
     }
 
-    private StepResult run(Run run, StepEmission emission) {
+    private StepResult run(StepRun run, StepEmission emission) {
         StepSpec spec = run.spec;
         EpochAnchor anchor = EpochAnchor.now(clock);
         List<Worker> workers = new ArrayList<>();
@@ -198,7 +120,7 @@ public final class StepDriver {
             threads.add(t);
             t.start();
         }
-        awaitUninterruptibly(run.ready);
+        uninterruptibly(run.ready::await);
         // on whole microseconds of the anchor, so a sample's floored start µs is before the measurement start
         // exactly when its start in ns is (and the boundaries are exact in the step's events)
         long startNanos = onMicro(anchor, clock.nanoTime());
@@ -206,10 +128,10 @@ public final class StepDriver {
         run.measureStartNanos = onMicro(anchor, startNanos + spec.warmup().toNanos());
         run.endNanos = run.measureStartNanos + spec.measure().toNanos();
         run.start.countDown();
-        report(run, workers, threads, startNanos);
+        watcher.watch(run, workers, threads, startNanos);
         long doneNanos = startNanos;
         for (int i = 0; i < threads.size(); i++) {
-            joinUninterruptibly(threads.get(i));
+            uninterruptibly(threads.get(i)::join);
             doneNanos = Math.max(doneNanos, workers.get(i).lastEndNanos);
         }
         // ended early (transaction budget, stop, failure) the measurement ends with the last transaction; by time at
@@ -218,8 +140,8 @@ public final class StepDriver {
         StepResult.Phases phases = new StepResult.Phases(anchor.epochMicros(startNanos),
                 anchor.epochMicros(run.measureStartNanos),
                 anchor.epochMicros(Math.max(measureEnd, run.measureStartNanos)));
-        StepResult result = result(spec, workers, phases);
-        StepFailure f = run.failure.get();
+        StepResult result = StepTally.of(spec, workers, phases);
+        StepRun.Failure f = run.failure.get();
         if (f != null) {
             throw new StepFailedException(spec.describe(), f.reason(), f.cause(),
                     result.withOutcome("failed: " + f.reason()));
@@ -232,181 +154,17 @@ public final class StepDriver {
         return nanos - Math.floorMod(nanos - anchor.anchorNanos(), 1_000L);
     }
 
-    /**
-     * Watches the workers until every one stopped: prints the interval lines, wakes workers waiting for a
-     * connection once the step is over, and fails the step when no worker has had a connection for
-     * the reconnect budget ({@link #UNREACHABLE_AFTER} unless the constructor was given another).
-     */
-    private void report(Run run, List<Worker> workers, List<Thread> threads, long startNanos) {
-        long intervalNanos = TimeUnit.SECONDS.toNanos(Math.max(1, run.spec.intervalSeconds()));
-        boolean print = run.spec.intervalSeconds() > 0;
-        Histogram interval = new Histogram(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2);
-        Histogram coInterval = new Histogram(LatencyHistograms.HIGHEST_TRACKABLE_MICROS, 2);
-        long[] prev = new long[4];
-        long prevNanos = startNanos;
-        long next = startNanos + intervalNanos;
-        long noConnectionSince = -1;
-        int n = 0;
-        while (true) {
-            long waitNanos = Math.min(next - clock.nanoTime(), WATCH_NANOS);
-            if ((waitNanos > 0 && joinAll(threads, waitNanos)) || allDone(threads)) {
-                run.faults.flush(clock.nanoTime(), true);
-                return;
-            }
-            long nowNanos = clock.nanoTime();
-            run.faults.flush(nowNanos, false);
-            if (run.connected.get() > 0) {
-                noConnectionSince = -1;
-            } else if (noConnectionSince == -1) {
-                noConnectionSince = nowNanos;
-            } else if (nowNanos - noConnectionSince >= unreachableAfter.toNanos() && run.failure.get() == null) {
-                run.fail("target '" + run.spec.targetName() + "' unreachable: " + run.lastConnectionError
-                        + " (no worker had a connection for " + seconds(unreachableAfter) + ")", null);
-            }
-            if (run.stop || nowNanos - run.endNanos >= 0 || run.budgetUsed()) {
-                for (int i = 0; i < workers.size(); i++) {
-                    workers.get(i).wake(threads.get(i));
-                }
-            }
-            if (nowNanos - next < 0) {
-                continue;
-            }
-            n++;
-            next += intervalNanos;
-            if (!print) {
-                continue;
-            }
-            long[] now = new long[4]; // ok, errors, queries, reconnects
-            interval.reset();
-            coInterval.reset();
-            for (Worker w : workers) {
-                w.counters.addTo(now);
-                now[3] += w.counters.reconnects();
-                w.intervalRecycle = w.recorder.getIntervalHistogram(w.intervalRecycle);
-                interval.add(w.intervalRecycle);
-                if (w.coRecorder != null) {
-                    w.coIntervalRecycle = w.coRecorder.getIntervalHistogram(w.coIntervalRecycle);
-                    coInterval.add(w.coIntervalRecycle);
-                }
-            }
-            nowNanos = clock.nanoTime();
-            // rates over the time that actually passed, not the nominal interval (the reporter may wake late)
-            double secs = Math.max(1, nowNanos - prevNanos) / 1e9;
-            String line = String.format(Locale.ROOT,
-                    "[ %ds ] thds: %d tps: %.2f qps: %.2f lat (ms,95%%): %.2f err/s: %.2f reconn/s: %.2f",
-                    n * run.spec.intervalSeconds(), run.spec.threads(), (now[0] - prev[0]) / secs,
-                    (now[2] - prev[2]) / secs, interval.getValueAtPercentile(95) / 1000.0,
-                    (now[1] - prev[1]) / secs, (now[3] - prev[3]) / secs);
-            if (run.spec.openLoop()) {
-                line += String.format(Locale.ROOT, " lat-intended (ms,95%%): %.2f",
-                        coInterval.getValueAtPercentile(95) / 1000.0);
-            }
-            console.println(line);
-            prev = now;
-            prevNanos = nowNanos;
-        }
+    /** A wait that may be interrupted. */
+    private interface Wait {
+        void run() throws InterruptedException;
     }
 
-    /** {@code 10 s}, {@code 1.5 s}. */
-    private static String seconds(java.time.Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : String.format(Locale.ROOT, "%.1f s",
-                d.toMillis() / 1000.0);
-    }
-
-    private static boolean joinAll(List<Thread> threads, long timeoutNanos) {
-        long deadline = System.nanoTime() + timeoutNanos;
-        for (Thread t : threads) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return allDone(threads);
-            }
-            try {
-                TimeUnit.NANOSECONDS.timedJoin(t, left);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return allDone(threads);
-            }
-        }
-        return allDone(threads);
-    }
-
-    private static boolean allDone(List<Thread> threads) {
-        for (Thread t : threads) {
-            if (t.isAlive()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The step's figures over the measured span of {@code phases}; rates are 0 when the span is empty. */
-    static StepResult result(StepSpec spec, List<Worker> workers, StepResult.Phases phases) {
-        Histogram all = LatencyHistograms.create();
-        Histogram corrected = LatencyHistograms.create();
-        long ok = 0;
-        long err = 0;
-        long queries = 0;
-        long samples = 0;
-        long failedSumMicros = 0;
-        long failedMaxMicros = 0;
-        long[] errorsByCode = new long[SampleStatus.MAX_CODE + 1];
-        long reconnects = 0;
-        for (Worker w : workers) {
-            reconnects += w.reconnects;
-            all.add(w.measured);
-            corrected.add(w.measuredCorrected);
-            ok += w.measuredOk;
-            err += w.measuredErrors;
-            queries += w.measuredQueries;
-            samples += w.samples;
-            failedSumMicros += w.failedLatencySumMicros;
-            failedMaxMicros = Math.max(failedMaxMicros, w.failedLatencyMaxMicros);
-            for (int code = 0; code < errorsByCode.length; code++) {
-                errorsByCode[code] += w.measuredErrorsByCode[code];
-            }
-        }
-        Map<String, Long> byClass = new TreeMap<>();
-        for (int code = 0; code < errorsByCode.length; code++) {
-            if (errorsByCode[code] > 0) {
-                byClass.put(SampleStatus.ofCode(code).label(), errorsByCode[code]);
-            }
-        }
-        StepResult.Failures failures = err == 0 ? StepResult.Failures.NONE
-                : new StepResult.Failures(byClass, failedSumMicros / 1000.0 / err, failedMaxMicros / 1000.0);
-        // the exact span the events carry, so rates recomputed from the raw samples agree to the last digit
-        double secs = phases.measuredMicros() / 1e6;
-        double tps = secs > 0 ? ok / secs : 0;
-        double qps = secs > 0 ? queries / secs : 0;
-        boolean any = all.getTotalCount() > 0;
-        return new StepResult(spec.stepId(), spec.targetName(), spec.workload().name(), spec.threads(), spec.round(),
-                tps, qps, any ? all.getMean() / 1000.0 : 0,
-                any ? all.getValueAtPercentile(95) / 1000.0 : 0, any ? all.getValueAtPercentile(99) / 1000.0 : 0,
-                any ? all.getMaxValue() / 1000.0 : 0, ok, err, queries, secs, samples, 0, 0, 0, spec.openLoop(),
-                any ? corrected.getMean() / 1000.0 : 0, any ? corrected.getValueAtPercentile(95) / 1000.0 : 0,
-                any ? corrected.getValueAtPercentile(99) / 1000.0 : 0, any ? corrected.getMaxValue() / 1000.0 : 0,
-                false, -1, failures, reconnects, phases, -1, -1, StepResult.COMPLETED);
-    }
-
-    private static void awaitUninterruptibly(CountDownLatch latch) {
+    /** Runs {@code wait} to its end through interrupts, then restores the interrupt flag if one came. */
+    private static void uninterruptibly(Wait wait) {
         boolean interrupted = false;
         while (true) {
             try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void joinUninterruptibly(Thread t) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                t.join();
+                wait.run();
                 break;
             } catch (InterruptedException e) {
                 interrupted = true;

@@ -9,7 +9,7 @@ public final class StopSignal {
 
     // guarded by this
     private String reason;
-    private StepDriver.Run attached;
+    private StepRun attached;
 
     /** Asks the run to stop; later calls keep the first reason. */
     public synchronized void stop(String why) {
@@ -27,14 +27,14 @@ public final class StopSignal {
     }
 
     /** The step's run starts listening; a stop already requested reaches it at once. */
-    synchronized void attach(StepDriver.Run run) {
+    synchronized void attach(StepRun run) {
         attached = run;
         if (reason != null) {
             run.interrupt(reason);
         }
     }
 
-    synchronized void detach(StepDriver.Run run) {
+    synchronized void detach(StepRun run) {
         if (attached == run) {
             attached = null;
         }

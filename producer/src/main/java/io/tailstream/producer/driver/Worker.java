@@ -25,7 +25,7 @@ import org.HdrHistogram.Recorder;
  */
 final class Worker implements Runnable {
 
-    private final StepDriver.Run run;
+    private final StepRun run;
     private final int index;
     private final SampleWriter writer;
     private final Clock clock;
@@ -76,7 +76,7 @@ final class Worker implements Runnable {
     static final long RECONNECT_MIN_BACKOFF_NANOS = 10_000_000L;
     static final long RECONNECT_MAX_BACKOFF_NANOS = 1_000_000_000L;
 
-    Worker(StepDriver.Run run, int index, SampleWriter writer, Clock clock, EpochAnchor anchor) {
+    Worker(StepRun run, int index, SampleWriter writer, Clock clock, EpochAnchor anchor) {
         this.run = run;
         this.index = index;
         this.writer = writer;
