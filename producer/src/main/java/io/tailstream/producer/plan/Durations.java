@@ -41,4 +41,13 @@ public final class Durations {
         }
         return total;
     }
+
+    /** As {@link #parse}, refusing zero: {@code must be > 0, was '0s'}. */
+    static Duration parsePositive(String value) {
+        Duration d = parse(value);
+        if (d.isZero()) {
+            throw new IllegalArgumentException("must be > 0, was '" + value + "'");
+        }
+        return d;
+    }
 }

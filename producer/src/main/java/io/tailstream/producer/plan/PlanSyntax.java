@@ -113,24 +113,7 @@ final class PlanSyntax {
 
         @JsonSetter("threads")
         void threads(Object v) {
-            if (v instanceof Integer n) {
-                threads = ThreadSweep.of(List.of(n), v);
-            } else if (v instanceof String s) {
-                threads = ThreadSweep.parse(s);
-            } else if (v instanceof List<?> list) {
-                List<Integer> counts = new ArrayList<>();
-                for (Object o : list) {
-                    if (!(o instanceof Integer n)) {
-                        throw new IllegalArgumentException("'" + v + "': every thread count must be an integer, got '"
-                                + o + "'");
-                    }
-                    counts.add(n);
-                }
-                threads = ThreadSweep.of(counts, v);
-            } else {
-                throw new IllegalArgumentException("'" + v + "' is not a thread sweep (examples: 8, [1, 8, 16],"
-                        + " \"exp:1..512\")");
-            }
+            threads = ThreadSweep.ofYaml(v);
         }
 
         @JsonSetter("warmup")
@@ -140,11 +123,7 @@ final class PlanSyntax {
 
         @JsonSetter("duration")
         void duration(String v) {
-            Duration d = Durations.parse(v);
-            if (d.isZero()) {
-                throw new IllegalArgumentException("must be > 0, was '" + v + "'");
-            }
-            duration = d;
+            duration = Durations.parsePositive(v);
         }
 
         @JsonSetter("transactions")
@@ -191,11 +170,7 @@ final class PlanSyntax {
 
         @JsonSetter("reconnectTimeout")
         void reconnectTimeout(String v) {
-            Duration d = Durations.parse(v);
-            if (d.isZero()) {
-                throw new IllegalArgumentException("must be > 0, was '" + v + "'");
-            }
-            reconnectTimeout = d;
+            reconnectTimeout = Durations.parsePositive(v);
         }
 
         @JsonSetter("clientCpuLimitPct")
@@ -294,11 +269,7 @@ final class PlanSyntax {
 
         @JsonSetter("joinTimeout")
         void joinTimeout(String v) {
-            Duration d = Durations.parse(v);
-            if (d.isZero()) {
-                throw new IllegalArgumentException("must be > 0, was '" + v + "'");
-            }
-            joinTimeout = d;
+            joinTimeout = Durations.parsePositive(v);
         }
 
         io.tailstream.producer.group.ProducerGroup toGroup() {

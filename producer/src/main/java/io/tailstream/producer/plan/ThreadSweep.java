@@ -46,6 +46,34 @@ public final class ThreadSweep {
         return of(out, value);
     }
 
+    /**
+     * A sweep as a plan file gives it: a count ({@code 8}), a list of counts ({@code [1, 8, 16]}) or a string
+     * {@link #parse} reads ({@code "exp:1..512"}).
+     *
+     * @throws IllegalArgumentException naming the value and giving examples
+     */
+    static List<Integer> ofYaml(Object v) {
+        if (v instanceof Integer n) {
+            return of(List.of(n), v);
+        }
+        if (v instanceof String s) {
+            return parse(s);
+        }
+        if (v instanceof List<?> list) {
+            List<Integer> counts = new ArrayList<>();
+            for (Object o : list) {
+                if (!(o instanceof Integer n)) {
+                    throw new IllegalArgumentException("'" + v + "': every thread count must be an integer, got '"
+                            + o + "'");
+                }
+                counts.add(n);
+            }
+            return of(counts, v);
+        }
+        throw new IllegalArgumentException("'" + v + "' is not a thread sweep (examples: 8, [1, 8, 16],"
+                + " \"exp:1..512\")");
+    }
+
     /** Checks a list of thread counts. */
     public static List<Integer> of(List<Integer> counts, Object shownAs) {
         if (counts.isEmpty()) {
