@@ -1,3 +1,4 @@
+// One file: Jackson names these classes in its errors, and PlanFile shortens them by the PlanSyntax$ prefix.
 package io.tailstream.producer.plan;
 
 import com.fasterxml.jackson.annotation.JsonCreator;

@@ -183,6 +183,27 @@ class PlanFileTest {
                 });
     }
 
+    /**
+     * A value of the wrong shape (a scalar where an entry belongs) gets Jackson's message, which names the entry's
+     * type: by its own name, never with the package of the classes the plan file is bound to.
+     */
+    @Test
+    void wrongShape_errorNamesTheEntryTypeWithoutItsPackage() {
+        Map<String, String> typeByYaml = Map.of(
+                MINIMAL + "plateau: 5\n", "PlateauEntry",
+                MINIMAL + "producers: abc\n", "ProducersEntry",
+                MINIMAL + "accept: [{a: 1}]\n", "CheckEntry",
+                "targets: [db1]\nworkloads: [{name: oltp_point_select}]\n", "TargetEntry",
+                "targets: [{name: db1, endpoints: x}]\nworkloads: [{name: oltp_point_select}]\n", "EndpointsEntry",
+                "targets: [{name: db1, url: 'jdbc:h2:mem:plan'}]\nworkloads: [oltp]\n", "WorkloadEntry",
+                "- a\n", "Root");
+        typeByYaml.forEach((yaml, type) -> assertThatThrownBy(() -> PlanFile.parse(yaml, "s.yaml", "s", "r", ENV))
+                .as(yaml)
+                .isInstanceOf(PlanException.class)
+                .hasMessageContaining("`" + type + "`")
+                .message().doesNotContain("io.tailstream"));
+    }
+
     @Test
     void accept_waivesChecks_sortedOnce_absentMeansNone() {
         RunPlan plan = PlanFile.parse(MINIMAL + "accept: [isolation, durability]\n", "a.yaml", "a", "r", ENV);
