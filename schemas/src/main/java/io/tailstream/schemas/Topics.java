@@ -33,6 +33,13 @@ public final class Topics {
     /** Seven days: long enough to re-aggregate or re-archive a week-end soak from the topic. */
     private static final String RETENTION_MS = String.valueOf(7L * 24 * 3600 * 1000);
 
+    /**
+     * Partitions of the samples and windows topics when nobody says otherwise ({@code broker}, {@code aggregate},
+     * a producer that creates the topics, the local pipeline): more than one, so the aggregator's repartitioning path
+     * always runs.
+     */
+    public static final int DEFAULT_SAMPLE_PARTITIONS = 2;
+
     private Topics() {}
 
     /**

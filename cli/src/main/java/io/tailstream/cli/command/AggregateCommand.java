@@ -74,7 +74,7 @@ public final class AggregateCommand implements Callable<Integer> {
                     + " incomplete, naming the missing producers (default: ${DEFAULT-VALUE}).")
     Duration producerTimeout;
 
-    @Option(names = "--partitions", paramLabel = "N", defaultValue = "2",
+    @Option(names = "--partitions", paramLabel = "N", defaultValue = "" + Topics.DEFAULT_SAMPLE_PARTITIONS,
             description = "Partitions of the samples and windows topics when they are created (default:"
                     + " ${DEFAULT-VALUE}).")
     int partitions;

@@ -44,7 +44,7 @@ public final class BrokerCommand implements Callable<Integer> {
                     + " on exit).")
     Path logDir;
 
-    @Option(names = "--partitions", paramLabel = "N", defaultValue = "2",
+    @Option(names = "--partitions", paramLabel = "N", defaultValue = "" + Topics.DEFAULT_SAMPLE_PARTITIONS,
             description = "Partitions of the samples and windows topics (default: ${DEFAULT-VALUE}).")
     int partitions;
 

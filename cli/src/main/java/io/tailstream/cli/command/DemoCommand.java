@@ -1,5 +1,6 @@
 package io.tailstream.cli.command;
 
+import io.tailstream.cli.run.LocalRuns;
 import io.tailstream.cli.options.DurationConverter;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.target.Target;
@@ -9,10 +10,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * The whole pipeline on this machine with nothing to install: two embedded H2 targets configured differently

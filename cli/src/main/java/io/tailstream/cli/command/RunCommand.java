@@ -12,6 +12,9 @@ import io.tailstream.cli.options.KafkaOptions;
 import io.tailstream.cli.options.TargetOptions;
 import io.tailstream.cli.options.ThreadCountsConverter;
 import io.tailstream.cli.options.WorkloadOptions;
+import io.tailstream.cli.run.GracefulStop;
+import io.tailstream.cli.run.LocalRuns;
+import io.tailstream.cli.run.StepsJson;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.producer.BenchmarkRunner;
 import io.tailstream.producer.RunPlan;
@@ -249,8 +252,8 @@ public final class RunCommand implements Callable<Integer> {
                 ProducerMetrics.bind(registry, runningSink);
                 console.println("producer metrics on " + metrics.url());
             }
-            if (!TopicProvisioner.ensureOrDefer(kafka.bootstrapServers, Topics.all(LocalPipeline.PARTITIONS),
-                    kafkaConfig, Duration.ofSeconds(5))) {
+            if (!TopicProvisioner.ensureOrDefer(kafka.bootstrapServers,
+                    Topics.all(Topics.DEFAULT_SAMPLE_PARTITIONS), kafkaConfig, Duration.ofSeconds(5))) {
                 console.println("Kafka at " + kafka.bootstrapServers + " does not answer: the run starts anyway and"
                         + " spools until it does");
             }

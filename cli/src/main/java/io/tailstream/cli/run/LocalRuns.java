@@ -1,4 +1,4 @@
-package io.tailstream.cli.command;
+package io.tailstream.cli.run;
 
 import io.tailstream.cli.Cli;
 import io.tailstream.cli.UserFacingException;
@@ -15,7 +15,7 @@ import java.nio.file.Path;
  * ends (every step done, a step failed, a target went away, Ctrl-C), what was measured is archived and reported
  * before the command exits; the exit code then says how it ended.
  */
-final class LocalRuns {
+public final class LocalRuns {
 
     private LocalRuns() {}
 
@@ -28,7 +28,7 @@ final class LocalRuns {
      *                             measured before), when the pipeline lost or duplicated a sample, or when the
      *                             aggregator did not publish the run's summaries
      */
-    static int runLocally(RunPlan plan, Path outDir, PrintStream console, boolean json, SpoolSettings spool) {
+    public static int runLocally(RunPlan plan, Path outDir, PrintStream console, boolean json, SpoolSettings spool) {
         Path archive = outDir.resolve("archive");
         if (Archiver.holdsRun(archive, plan.runId())) {
             // checked before the run: its samples live in a broker deleted at exit, and files of another broker's

@@ -1,4 +1,4 @@
-package io.tailstream.cli.command;
+package io.tailstream.cli.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,11 +1,10 @@
-package io.tailstream.cli.command;
-
-import io.tailstream.cli.UserFacingException;
+package io.tailstream.cli.run;
 
 import io.tailstream.aggregator.AggregationIncompleteException;
 import io.tailstream.aggregator.AggregationProgress;
 import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
+import io.tailstream.cli.UserFacingException;
 import io.tailstream.infra.kafka.KafkaCluster;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.producer.BenchmarkRunner;
@@ -47,13 +46,11 @@ import org.apache.kafka.streams.StreamsConfig;
  * meanwhile (nobody reads its output before: a local run's console shows the producer's own figures); it commits
  * every {@link #COMMIT_INTERVAL}. The run's sample blocks linger {@link #SAMPLES_LINGER} in the producer, so the
  * broker gets about one produce request a second. The Kafka client's code runs on what the quick JIT compiler alone
- * compiled ({@link PipelineCompilation}). The archiver runs once the aggregator has counted every sample and published
+ * compiled ({@link KafkaClientCompilerDirective}). The archiver runs once the aggregator has counted every sample and published
  * the run's summaries.
  */
 final class LocalPipeline implements AutoCloseable {
 
-    /** Partitions of the samples and windows topics: more than one, so the repartitioning path is always used. */
-    static final int PARTITIONS = 2;
     /**
      * The aggregator's commit interval. Under exactly-once a commit is a Kafka transaction (markers on every output
      * partition, the offsets, several round trips): Streams' 100 ms keeps the broker beside the database busy for
@@ -90,10 +87,10 @@ final class LocalPipeline implements AutoCloseable {
 
     static LocalPipeline start(PrintStream console) {
         console.println("starting the Kafka broker in a JVM of its own ...");
-        PipelineCompilation.apply();
+        KafkaClientCompilerDirective.apply();
         KafkaCluster kafka = KafkaCluster.startBesideLoad();
         try {
-            TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(PARTITIONS));
+            TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(Topics.DEFAULT_SAMPLE_PARTITIONS));
             return new LocalPipeline(kafka, console);
         } catch (RuntimeException e) {
             kafka.close();

@@ -1,4 +1,4 @@
-package io.tailstream.cli.command;
+package io.tailstream.cli.run;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -25,16 +25,16 @@ import org.slf4j.LoggerFactory;
  * Applied as a HotSpot compiler directive ({@code jcmd Compiler.directives_add}, JEP 165) through the JVM's
  * diagnostic command bean; on a JVM without it nothing changes and a debug line says so.
  */
-final class PipelineCompilation {
+final class KafkaClientCompilerDirective {
 
-    private static final Logger LOG = LoggerFactory.getLogger(PipelineCompilation.class);
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaClientCompilerDirective.class);
     /** Class name prefixes (internal form) of the Kafka client's code. */
     static final List<String> CLIENT_PACKAGES = List.of("org/apache/kafka/clients/", "org/apache/kafka/common/");
     private static final String BEAN = "com.sun.management:type=DiagnosticCommand";
     /** Whether this JVM holds the directive: added once, as the JVM's directive stack is bounded. */
     private static boolean applied; // guarded by the class
 
-    private PipelineCompilation() {
+    private KafkaClientCompilerDirective() {
     }
 
     /** The directive: C2 excluded for every method of the Kafka client's packages. */

@@ -1,4 +1,4 @@
-package io.tailstream.cli.command;
+package io.tailstream.cli.run;
 
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.schemas.event.Json;
@@ -12,11 +12,11 @@ import java.util.Map;
  * {@code openLoop} and, in open loop, {@code intendedAvgMs/P95Ms/P99Ms/MaxMs} (latency from the intended start).
  * Scripts depend on these names.
  */
-final class StepsJson {
+public final class StepsJson {
 
     private StepsJson() {}
 
-    static String write(List<StepResult> steps) {
+    public static String write(List<StepResult> steps) {
         List<Map<String, Object>> out = steps.stream().map(s -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("stepId", s.stepId());

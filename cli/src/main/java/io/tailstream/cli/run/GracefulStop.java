@@ -1,4 +1,4 @@
-package io.tailstream.cli.command;
+package io.tailstream.cli.run;
 
 import io.tailstream.producer.BenchmarkRunner;
 import java.io.PrintStream;
@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * <p>A signal that arrives before the run has started (while the local broker starts, say) is remembered: the
  * runner then starts no step. Thread safe.
  */
-final class GracefulStop implements AutoCloseable {
+public final class GracefulStop implements AutoCloseable {
 
     /** How long the command may take to finish after a signal before the JVM exits anyway. */
     static final Duration GRACE = Duration.ofMinutes(5);
@@ -32,14 +32,14 @@ final class GracefulStop implements AutoCloseable {
     }
 
     /** Installs the shutdown hook; {@link #close} removes it once the command is done. */
-    static GracefulStop install(PrintStream console) {
+    public static GracefulStop install(PrintStream console) {
         GracefulStop stop = new GracefulStop(console);
         Runtime.getRuntime().addShutdownHook(stop.hook);
         return stop;
     }
 
     /** The runner to stop on a signal; stopped at once if a signal came first. */
-    void attach(BenchmarkRunner r) {
+    public void attach(BenchmarkRunner r) {
         this.runner = r;
         String why = reason;
         if (why != null) {
