@@ -51,10 +51,12 @@ class ModuleApiTest {
                     "event.StallEvent", "event.StepEnded", "event.StepGo", "event.StepStarted", "event.StepSummary",
                     "event.TargetInfo", "event.WindowPart", "event.WindowStats",
                     "histogram.LatencyFigures", "histogram.LatencyHistograms"),
+            // the rules results are judged by, one place each
+            "analysis", Set.of("PercentChange", "Plateau", "RoundStats", "ScaleOut", "SweepPeak"),
             "infra", Set.of("kafka.EmbeddedKafka", "kafka.KafkaCluster", "kafka.TopicProvisioner"),
             // a run: its plan, the runner, what it returns
             "producer", Set.of("BenchmarkRunner", "RunPlan", "RunResult",
-                    "driver.Plateau", "driver.StepResult",
+                    "driver.StepResult",
                     "emit.SampleSink", "emit.SpoolSettings", "emit.SpoolingTransport",
                     "group.ProducerGroup",
                     "plan.Durations", "plan.PlanException", "plan.PlanFile", "plan.ThreadSweep",
@@ -94,6 +96,7 @@ class ModuleApiTest {
     /** One class of each module, to find where the module's classes are. */
     private static final Map<String, String> ANCHORS = Map.of(
             "schemas", "io.tailstream.schemas.Topics",
+            "analysis", "io.tailstream.analysis.Plateau",
             "infra", "io.tailstream.infra.kafka.EmbeddedKafka",
             "producer", "io.tailstream.producer.BenchmarkRunner",
             "aggregator", "io.tailstream.aggregator.Aggregator",

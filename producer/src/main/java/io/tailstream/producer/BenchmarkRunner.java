@@ -1,5 +1,6 @@
 package io.tailstream.producer;
 
+import io.tailstream.analysis.SweepPeak;
 import io.tailstream.producer.driver.StepDriver;
 import io.tailstream.producer.driver.StepFailedException;
 import io.tailstream.producer.driver.StepResult;
@@ -328,12 +329,7 @@ public final class BenchmarkRunner {
     }
 
     private static String plateauLine(Target target, Workload workload, RunPlan plan, List<Double> levelQps) {
-        int peak = 0;
-        for (int i = 1; i < levelQps.size(); i++) {
-            if (levelQps.get(i) > levelQps.get(peak)) {
-                peak = i;
-            }
-        }
+        int peak = SweepPeak.index(plan.threads().subList(0, levelQps.size()), levelQps);
         return String.format(java.util.Locale.ROOT,
                 "== plateau: %s on '%s' gained less than %.1f%% QPS for %d level(s); peak %.2f qps at %d threads;"
                         + " higher thread counts skipped", workload.name(), target.name(),

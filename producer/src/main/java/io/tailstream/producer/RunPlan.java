@@ -1,6 +1,6 @@
 package io.tailstream.producer;
 
-import io.tailstream.producer.driver.Plateau;
+import io.tailstream.analysis.Plateau;
 import io.tailstream.producer.group.ProducerGroup;
 import io.tailstream.producer.target.Dialect;
 import io.tailstream.producer.target.Target;

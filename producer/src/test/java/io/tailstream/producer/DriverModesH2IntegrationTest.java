@@ -2,7 +2,7 @@ package io.tailstream.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.producer.driver.Plateau;
+import io.tailstream.analysis.Plateau;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.emit.KafkaSampleSink;

@@ -85,21 +85,4 @@ class OpenLoopPacerTest {
         assertThat(pacer.awaitNext(() -> true)).isEqualTo(Long.MIN_VALUE);
         assertThat(pacer.peek()).isEqualTo(1_000 * MS);
     }
-
-    @Test
-    void plateau_stopsAfterPatienceFlatLevels() {
-        Plateau p = new Plateau(5, 1);
-        assertThat(p.reached(List.of(100.0))).isFalse();
-        assertThat(p.reached(List.of(100.0, 200.0))).isFalse();
-        assertThat(p.reached(List.of(100.0, 200.0, 209.9))).isTrue(); // +4.95% < 5%
-        assertThat(p.reached(List.of(100.0, 200.0, 210.1))).isFalse(); // +5.05% still rises
-        assertThat(p.reached(List.of(100.0, 200.0, 150.0))).isTrue();
-        Plateau two = new Plateau(5, 2);
-        assertThat(two.reached(List.of(100.0, 200.0, 201.0))).isFalse();
-        assertThat(two.reached(List.of(100.0, 200.0, 201.0, 250.0))).isFalse(); // rising again resets
-        assertThat(two.reached(List.of(100.0, 200.0, 201.0, 202.0))).isTrue();
-        // compared with the best lower level, not the previous one: a dip then a small recovery is still flat
-        assertThat(two.reached(List.of(100.0, 200.0, 150.0, 205.0))).isTrue();
-        assertThat(Plateau.gainPct(200, 210)).isCloseTo(5.0, org.assertj.core.data.Offset.offset(1e-9));
-    }
 }

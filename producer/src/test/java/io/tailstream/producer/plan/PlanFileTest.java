@@ -3,8 +3,8 @@ package io.tailstream.producer.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tailstream.analysis.Plateau;
 import io.tailstream.producer.RunPlan;
-import io.tailstream.producer.driver.Plateau;
 import io.tailstream.producer.group.ProducerGroup;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.workload.WorkloadSpec;
