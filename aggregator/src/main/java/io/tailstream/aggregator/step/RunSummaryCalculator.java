@@ -1,19 +1,23 @@
 package io.tailstream.aggregator.step;
 
+import io.tailstream.analysis.Plateau;
+import io.tailstream.analysis.RoundStats;
+import io.tailstream.analysis.ScaleOut;
+import io.tailstream.analysis.SweepPeak;
 import io.tailstream.schemas.event.RunSummary;
 import io.tailstream.schemas.event.WindowStats;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 
 /**
  * A {@link RunSummary} as a pure function of a {@link RunState}: groups the run's step summaries into rounds,
- * sweeps and scale-out pairs with the definitions documented on {@link RunSummary} (the report's and the producer's).
+ * sweeps and scale-out pairs with the definitions documented on {@link RunSummary}, each applied by its rule in
+ * {@code io.tailstream.analysis} ({@link RoundStats}, {@link SweepPeak}, {@link Plateau}, {@link ScaleOut}).
  * Only steps with a {@code StepStarted} (which says target, workload, threads and round) and a scope that measured
  * at least one sample take part. The step figures are the exact ones of version-2 step summaries (successful work
  * over each step's exact measured span), so the pooled figures are Σ statements (transactions) of successful measured
@@ -24,9 +28,9 @@ final class RunSummaryCalculator {
     private RunSummaryCalculator() {}
 
     public static RunSummary compute(RunState run, long atEpochMs) {
-        PlateauRule plan = run.plateauMinGainPct() == null || run.plateauPatience() == null ? null
-                : new PlateauRule(run.plateauMinGainPct(), run.plateauPatience());
-        PlateauRule rule = plan == null ? PlateauRule.DEFAULT : plan;
+        Plateau plan = run.plateauMinGainPct() == null || run.plateauPatience() == null ? null
+                : new Plateau(run.plateauMinGainPct(), run.plateauPatience());
+        Plateau rule = plan == null ? Plateau.DEFAULT : plan;
 
         // (target, workload, threads, op) -> rounds, in step order
         Map<GroupKey, List<Round>> groups = new TreeMap<>();
@@ -104,35 +108,15 @@ final class RunSummaryCalculator {
                 seconds > 0 ? okQueries / seconds : 0, seconds > 0 ? ok / seconds : 0);
     }
 
-    /** Mean, sample standard deviation (n - 1; two passes), min and max. */
+    /** Mean, sample standard deviation (n - 1; null with one round), min and max of a figure over the rounds. */
     static RunSummary.Figure figure(List<Round> rs, ToDoubleFunction<Round> value) {
-        int n = rs.size();
-        double sum = 0;
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
-        for (Round r : rs) {
-            double v = value.applyAsDouble(r);
-            sum += v;
-            min = Math.min(min, v);
-            max = Math.max(max, v);
-        }
-        double mean = sum / n;
-        Double stddev = null;
-        if (n > 1) {
-            double squares = 0;
-            for (Round r : rs) {
-                double d = value.applyAsDouble(r) - mean;
-                squares += d * d;
-            }
-            stddev = Math.sqrt(squares / (n - 1));
-        }
-        return new RunSummary.Figure(mean, stddev, min, max);
+        RoundStats s = RoundStats.of(rs.stream().mapToDouble(value).toArray());
+        return new RunSummary.Figure(s.mean(), s.sampleStdDev(), s.min(), s.max());
     }
 
     private static RunSummary.Sweep sweep(List<String> tw, int round, Map<Integer, List<Round>> levels,
-                                          PlateauRule rule) {
+                                          Plateau rule) {
         List<RunSummary.Level> out = new ArrayList<>();
-        int peak = -1;
         for (Map.Entry<Integer, List<Round>> e : levels.entrySet()) {
             List<Round> rs = e.getValue();
             double seconds = rs.stream().mapToDouble(r -> r.figures().seconds()).sum();
@@ -140,11 +124,9 @@ final class RunSummaryCalculator {
             double pooled = seconds > 0 ? okQueries / seconds : 0;
             double mean = rs.stream().mapToDouble(r -> r.figures().qps()).sum() / rs.size();
             out.add(new RunSummary.Level(e.getKey(), pooled, mean, rs.size()));
-            // strictly higher: the lowest thread count wins a tie, as in the report
-            if (peak < 0 || pooled > out.get(peak).qps()) {
-                peak = out.size() - 1;
-            }
         }
+        int peak = SweepPeak.index(out.stream().map(RunSummary.Level::threads).toList(),
+                out.stream().map(RunSummary.Level::qps).toList());
         int plateau = rule.begin(out.stream().map(RunSummary.Level::plateauQps).toList());
         RunSummary.Level p = out.get(peak);
         return new RunSummary.Sweep(tw.get(0), tw.get(1), round, out, p.qps(), p.threads(),
@@ -152,55 +134,42 @@ final class RunSummaryCalculator {
     }
 
     /**
-     * Per workload and product: each 1-node target against each N-node target, at their peaks and at every thread
-     * count both measured. A target is described by its latest step (as the report does).
+     * Per workload: the {@link ScaleOut} pairs of its targets, at their peaks and at every thread count both measured.
+     * A target is described by its latest step (as the report does).
      */
     private static List<RunSummary.ScaleOut> scaleOut(RunState run, Map<List<String>, RunSummary.Sweep> sweeps) {
         Map<String, RunState.StepDesc> targets = new TreeMap<>();
         run.steps().values().stream().sorted(Comparator.comparingInt(RunState.StepDesc::stepId))
                 .forEach(d -> targets.put(d.target(), d));
-        // workload -> product -> targets with a node count
-        Map<String, Map<String, List<String>>> byWorkload = new TreeMap<>();
+        // workload -> its targets
+        Map<String, List<ScaleOut.Target>> byWorkload = new TreeMap<>();
         sweeps.keySet().forEach(tw -> {
             RunState.StepDesc d = targets.get(tw.get(0));
-            if (d != null && d.nodes() != null) {
-                byWorkload.computeIfAbsent(tw.get(1), w -> new TreeMap<>())
-                        .computeIfAbsent(Objects.toString(d.product(), ""), p -> new ArrayList<>()).add(tw.get(0));
+            if (d != null) {
+                byWorkload.computeIfAbsent(tw.get(1), w -> new ArrayList<>())
+                        .add(new ScaleOut.Target(tw.get(0), d.product(), d.nodes()));
             }
         });
         List<RunSummary.ScaleOut> out = new ArrayList<>();
-        byWorkload.forEach((workload, products) -> products.forEach((product, names) -> {
-            for (String single : names) {
-                if (targets.get(single).nodes() != 1) {
-                    continue;
-                }
-                for (String multi : names) {
-                    int nodes = targets.get(multi).nodes();
-                    if (nodes <= 1) {
-                        continue;
-                    }
-                    RunSummary.Sweep s = sweeps.get(List.of(single, workload));
-                    RunSummary.Sweep m = sweeps.get(List.of(multi, workload));
-                    out.add(new RunSummary.ScaleOut(workload, RunSummary.ScaleOut.PEAK, product, single, multi, nodes,
-                            s.peakThreads(), s.peakQps(), m.peakThreads(), m.peakQps(), ratio(m.peakQps(),
-                            s.peakQps())));
-                    for (RunSummary.Level sl : s.levels()) {
-                        for (RunSummary.Level ml : m.levels()) {
-                            if (sl.threads() == ml.threads()) {
-                                out.add(new RunSummary.ScaleOut(workload, RunSummary.ScaleOut.THREADS, product, single,
-                                        multi, nodes, sl.threads(), sl.qps(), ml.threads(), ml.qps(),
-                                        ratio(ml.qps(), sl.qps())));
-                            }
+        byWorkload.forEach((workload, ts) -> {
+            for (ScaleOut.Pair pair : ScaleOut.pairs(ts)) {
+                RunSummary.Sweep s = sweeps.get(List.of(pair.single(), workload));
+                RunSummary.Sweep m = sweeps.get(List.of(pair.multi(), workload));
+                out.add(new RunSummary.ScaleOut(workload, RunSummary.ScaleOut.PEAK, pair.product(), pair.single(),
+                        pair.multi(), pair.nodes(), s.peakThreads(), s.peakQps(), m.peakThreads(), m.peakQps(),
+                        ScaleOut.ratio(m.peakQps(), s.peakQps())));
+                for (RunSummary.Level sl : s.levels()) {
+                    for (RunSummary.Level ml : m.levels()) {
+                        if (sl.threads() == ml.threads()) {
+                            out.add(new RunSummary.ScaleOut(workload, RunSummary.ScaleOut.THREADS, pair.product(),
+                                    pair.single(), pair.multi(), pair.nodes(), sl.threads(), sl.qps(), ml.threads(),
+                                    ml.qps(), ScaleOut.ratio(ml.qps(), sl.qps())));
                         }
                     }
                 }
             }
-        }));
+        });
         return out;
-    }
-
-    private static double ratio(double multi, double single) {
-        return single > 0 ? multi / single : 0;
     }
 
     private static final Comparator<List<String>> LIST_ORDER = (a, b) -> {

@@ -540,7 +540,7 @@ public final class StepProcessor implements Processor<String, StepInput, String,
     private void runControl(ControlEvent event) {
         long now = context.currentSystemTimeMs();
         if (event instanceof RunStarted e) {
-            PlateauRule plan = PlateauRule.fromSettings(e.settings());
+            io.tailstream.analysis.Plateau plan = PlateauRule.fromSettings(e.settings());
             runs.put(e.runId(), run(e.runId(), now).withPlateau(plan == null ? null : plan.minGainPct(),
                     plan == null ? null : plan.patience(), now));
         } else if (event instanceof StepStarted e) {

@@ -1,5 +1,6 @@
 package io.tailstream.reporter.query;
 
+import io.tailstream.analysis.PercentChange;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,12 +114,12 @@ public final class RunComparison {
         return figures.stream().filter(f -> !f.completed()).toList();
     }
 
-    /** {@code (candidate - baseline) / baseline * 100}; 0 if both are 0, +/-infinity if only the baseline is 0. */
+    /**
+     * {@code (candidate - baseline) / baseline * 100}; 0 if both are 0, +/-infinity if only the baseline is 0
+     * ({@link PercentChange#orInfinity}).
+     */
     static double deltaPct(double baseline, double candidate) {
-        if (baseline == 0) {
-            return candidate == 0 ? 0 : Math.copySign(Double.POSITIVE_INFINITY, candidate);
-        }
-        return (candidate - baseline) / baseline * 100;
+        return PercentChange.orInfinity(candidate, baseline);
     }
 
     private static Map<StepFigure.Key, StepFigure> byKey(List<StepFigure> figures) {

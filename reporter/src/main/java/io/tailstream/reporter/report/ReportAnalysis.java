@@ -1,5 +1,7 @@
 package io.tailstream.reporter.report;
 
+import io.tailstream.analysis.PercentChange;
+import io.tailstream.analysis.SweepPeak;
 import io.tailstream.reporter.report.ReportChecks.Evidence;
 import io.tailstream.reporter.report.ReportModel.Cost;
 import io.tailstream.reporter.report.ReportModel.Delta;
@@ -121,9 +123,9 @@ final class ReportAnalysis {
         return out;
     }
 
-    /** (value - base) / base * 100, or null when base is 0. */
+    /** (value - base) / base * 100, or null when base is 0 ({@link PercentChange#orNull}). */
     public static Double pct(double value, double base) {
-        return base == 0 ? null : (value - base) / base * 100;
+        return PercentChange.orNull(value, base);
     }
 
     /** Every concurrency measured, ascending. */
@@ -131,32 +133,31 @@ final class ReportAnalysis {
         return List.copyOf(new TreeSet<>(rows.stream().map(SummaryRow::threads).toList()));
     }
 
-    /** Per target, QPS and P99 at each level; the peak is the level of highest QPS (lowest level on equal QPS). */
+    /** Per target, QPS and P99 at each level; the peak is the {@link SweepPeak} among the levels it measured. */
     public static List<Sweep> sweep(List<SummaryRow> rows, List<Integer> levels) {
         Map<String, List<SummaryRow>> byTarget = byTarget(rows);
         List<Sweep> out = new ArrayList<>();
         for (Map.Entry<String, List<SummaryRow>> e : byTarget.entrySet()) {
             List<Double> qps = new ArrayList<>();
             List<Double> p99 = new ArrayList<>();
-            int peak = -1;
-            for (int i = 0; i < levels.size(); i++) {
-                int level = levels.get(i);
+            for (int level : levels) {
                 SummaryRow r = e.getValue().stream().filter(x -> x.threads() == level).findFirst().orElse(null);
                 qps.add(r == null ? null : r.qps());
                 p99.add(r == null ? null : r.p99Ms());
-                if (r != null && (peak < 0 || r.qps() > qps.get(peak))) {
-                    peak = i;
-                }
             }
-            out.add(new Sweep(e.getKey(), qps, p99, peak));
+            out.add(new Sweep(e.getKey(), qps, p99, SweepPeak.index(levels, qps)));
         }
         return out;
     }
 
-    /** The target's row of highest QPS (lowest concurrency on equal QPS). */
+    /** The target's row of highest QPS, lowest concurrency on equal QPS ({@link SweepPeak}). */
     public static SummaryRow peak(List<SummaryRow> targetRows) {
-        return targetRows.stream().max(Comparator.comparingDouble(SummaryRow::qps)
-                .thenComparing(Comparator.comparingInt(SummaryRow::threads).reversed())).orElseThrow();
+        int peak = SweepPeak.index(targetRows.stream().map(SummaryRow::threads).toList(),
+                targetRows.stream().map(SummaryRow::qps).toList());
+        if (peak < 0) {
+            throw new java.util.NoSuchElementException("no summary row to take the peak of");
+        }
+        return targetRows.get(peak);
     }
 
     /**
@@ -359,32 +360,24 @@ final class ReportAnalysis {
 
     /**
      * Where one product was measured with one node and with more (e.g. a primary and a primary plus read-only
-     * nodes): peak throughput of each and the ratio, per workload.
+     * nodes): peak throughput of each and the ratio, per workload, for the {@link ScaleOut} pairs of its targets.
      */
     public static List<ScaleOut> scaleOut(List<WorkloadSummary> workloads, Map<String, TargetEnv> targets) {
         List<ScaleOut> out = new ArrayList<>();
         for (WorkloadSummary w : workloads) {
             Map<String, List<SummaryRow>> byTarget = byTarget(w.rows());
-            Map<String, List<String>> byProduct = new TreeMap<>();
+            List<io.tailstream.analysis.ScaleOut.Target> measured = new ArrayList<>();
             for (String t : byTarget.keySet()) {
                 TargetEnv env = targets.get(t);
-                if (env != null && env.nodes() != null) {
-                    byProduct.computeIfAbsent(Objects.toString(env.product(), ""), k -> new ArrayList<>()).add(t);
+                if (env != null) {
+                    measured.add(new io.tailstream.analysis.ScaleOut.Target(t, env.product(), env.nodes()));
                 }
             }
-            for (Map.Entry<String, List<String>> e : byProduct.entrySet()) {
-                List<String> singles = e.getValue().stream().filter(t -> targets.get(t).nodes() == 1).toList();
-                for (String single : singles) {
-                    for (String multi : e.getValue()) {
-                        int nodes = targets.get(multi).nodes();
-                        if (nodes > 1) {
-                            double s = peak(byTarget.get(single)).qps();
-                            double m = peak(byTarget.get(multi)).qps();
-                            out.add(new ScaleOut(w.workload(), e.getKey(), single, s, multi, nodes, m,
-                                    s > 0 ? m / s : 0));
-                        }
-                    }
-                }
+            for (io.tailstream.analysis.ScaleOut.Pair pair : io.tailstream.analysis.ScaleOut.pairs(measured)) {
+                double s = peak(byTarget.get(pair.single())).qps();
+                double m = peak(byTarget.get(pair.multi())).qps();
+                out.add(new ScaleOut(w.workload(), pair.product(), pair.single(), s, pair.multi(), pair.nodes(), m,
+                        io.tailstream.analysis.ScaleOut.ratio(m, s)));
             }
         }
         return out;

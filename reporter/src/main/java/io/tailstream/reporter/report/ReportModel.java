@@ -433,8 +433,7 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
         }
 
         static double spread(List<Double> v) {
-            return v.isEmpty() ? 0 : v.stream().mapToDouble(Double::doubleValue).max().getAsDouble()
-                    - v.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+            return v.isEmpty() ? 0 : io.tailstream.analysis.RoundStats.of(v).spread();
         }
 
         SummaryRow withDelta(Delta d) {
