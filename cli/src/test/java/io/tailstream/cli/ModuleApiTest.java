@@ -47,8 +47,9 @@ class ModuleApiTest {
                     "block.BlockHeader", "block.CorruptBlockException", "block.SampleBlock",
                     "block.SampleBlockDecoder", "block.SampleBlockEncoder", "block.SampleStatus", "block.SampleVisitor",
                     "event.ClientHealth", "event.ControlEvent", "event.Json", "event.JsonSerde", "event.ProducerReady",
-                    "event.RttProbe", "event.RunEnded", "event.RunStarted", "event.RunSummary", "event.Secrets",
-                    "event.StallEvent", "event.StepEnded", "event.StepGo", "event.StepStarted", "event.StepSummary",
+                    "event.RttProbe", "event.RunEnded", "event.RunSettings", "event.RunStarted", "event.RunSummary",
+                    "event.Secrets", "event.StallEvent", "event.StepEnded", "event.StepGo", "event.StepStarted",
+                    "event.StepSummary",
                     "event.TargetInfo", "event.WindowPart", "event.WindowStats",
                     "histogram.LatencyFigures", "histogram.LatencyHistograms"),
             // the rules results are judged by, one place each

@@ -31,7 +31,6 @@ import io.tailstream.producer.workload.Workloads;
 import io.tailstream.schemas.event.RunEnded;
 import io.tailstream.schemas.event.RttProbe;
 import io.tailstream.schemas.event.RunStarted;
-import io.tailstream.schemas.event.Secrets;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
 import io.tailstream.schemas.event.TargetInfo;
@@ -222,7 +221,7 @@ public final class BenchmarkRunner {
         sink.takeSpoolHighWaterBytes();
         List<TargetInfo> announced = plan.targets().stream().map(TargetConnections::describeOffline).toList();
         sink.publish(new RunStarted(plan.runId(), nowMs(), sink.producerId(), plan.planName(), announced,
-                clientInfo(), settings(plan)));
+                clientInfo(), EffectiveSettings.of(plan)));
         String outcome;
         LoadGenThreads loadGen = new LoadGenThreads(ThreadCpuSource.jvm());
         loadGen.recognise(sink::ownsThread);
@@ -357,8 +356,9 @@ public final class BenchmarkRunner {
         health.probe(Map.of(spec.targetName(), rtt));
         console.println("== " + spec.describe() + ": " + info.product() + " " + info.version() + " (driver: "
                 + info.variables().get(TargetConnections.JDBC_DRIVER_VARIABLE) + "), ignoring "
-                + labels(spec.ignoredErrors()) + (roundTrip == null ? "" : String.format(java.util.Locale.ROOT,
-                ", round trip p50 %.1f µs p99 %.1f µs", roundTrip.p50Micros(), roundTrip.p99Micros()))
+                + EffectiveSettings.labels(spec.ignoredErrors()) + (roundTrip == null ? ""
+                : String.format(java.util.Locale.ROOT, ", round trip p50 %.1f µs p99 %.1f µs", roundTrip.p50Micros(),
+                roundTrip.p99Micros()))
                 + (tc.embedded() ? "; embedded: the database runs on the workers' threads, so client-bound is not"
                 + " judged" : ""));
         StepCoordinator.Start start = coordinator.awaitStart(spec.stepId(), spec.threads(),
@@ -558,63 +558,6 @@ public final class BenchmarkRunner {
         m.put("jvm", System.getProperty("java.vm.name") + " " + Runtime.version());
         m.put("cpus", String.valueOf(Runtime.getRuntime().availableProcessors()));
         m.put("maxHeapMb", String.valueOf(Runtime.getRuntime().maxMemory() / (1024 * 1024)));
-        return m;
-    }
-
-    /** Error classes as a sorted list of labels: {@code [deadlock, lock_wait_timeout]}. */
-    static String labels(Set<io.tailstream.schemas.block.SampleStatus> classes) {
-        return classes.stream().map(io.tailstream.schemas.block.SampleStatus::label).sorted().toList().toString();
-    }
-
-    /** The effective plan, secrets masked (URLs redacted, passwords never read), as RunStarted carries it. */
-    static Map<String, String> settings(RunPlan plan) {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("threads", plan.threads().toString());
-        m.put("rounds", String.valueOf(plan.rounds()));
-        m.put("warmupMs", String.valueOf(plan.warmup().toMillis()));
-        m.put("measureMs", String.valueOf(plan.measure().toMillis()));
-        m.put("transactions", plan.transactions() == null ? "none" : String.valueOf(plan.transactions()));
-        m.put("loop", plan.rate() == null ? "closed" : "open");
-        m.put("rate", plan.rate() == null ? "none" : String.valueOf(plan.rate()));
-        m.put("plateau", plan.plateau() == null ? "none" : "minGainPct=" + plan.plateau().minGainPct()
-                + ", patience=" + plan.plateau().patience());
-        m.put("clientCpuLimitPct", String.valueOf(plan.clientCpuLimitPct()));
-        m.put("reconnectTimeout", plan.reconnectTimeout().toString());
-        m.put("intervalSeconds", String.valueOf(plan.intervalSeconds()));
-        m.put("prepare", String.valueOf(plan.prepare()));
-        m.put("ignoredErrors", plan.ignoredErrors() == null ? "product default" : labels(plan.ignoredErrors()));
-        m.put("accept", plan.accept().toString());
-        if (plan.producers().shared()) {
-            m.put("producers", plan.producers().count() + " (threads " + (plan.producers().splitThreads() ? "split"
-                    : "each") + ", joinTimeout " + plan.producers().joinTimeout() + ")");
-        }
-        if (plan.variables() != null) {
-            m.put("variables", plan.variables().toString());
-        }
-        for (Target t : plan.targets()) {
-            String p = "target." + t.name() + ".";
-            m.put(p + "url", t.redactedUrl());
-            m.put(p + "ignoredErrors", labels(plan.ignoredErrorsFor(t)));
-            if (!t.readOnlyUrls().isEmpty()) {
-                m.put(p + "readOnlyUrls", t.readOnlyUrls().stream().map(Secrets::redactUrl).toList().toString());
-            }
-            if (t.user() != null) {
-                m.put(p + "user", t.user());
-            }
-            m.put(p + "password", "***");
-            if (t.monthlyCost() != null) {
-                m.put(p + "monthlyCost", t.monthlyCost() + (t.currency() == null ? "" : " " + t.currency()));
-            }
-            if (t.nodes() != null) {
-                m.put(p + "nodes", String.valueOf(t.nodes()));
-            }
-            if (t.notes() != null) {
-                m.put(p + "notes", t.notes());
-            }
-        }
-        for (WorkloadSpec w : plan.workloads()) {
-            m.put("workload." + w.name(), Workloads.create(w).options().toString());
-        }
         return m;
     }
 }

@@ -42,7 +42,7 @@ import java.util.Set;
  * @param clientCpuLimitPct a step is flagged client-bound when the load generator's own CPU (% of the machine, see
  *                        {@code ClientHealthMonitor}) reaches this
  * @param accept          verdict checks the plan waives ({@link #CHECKS}), sorted, each once; empty for none. The
- *                        producer only carries them ({@code RunStarted.settings["accept"]}); the report applies them
+ *                        producer only carries them ({@code RunSettings.accept}); the report applies them
  * @param reconnectTimeout how long a step may go on with no worker holding a connection (a server restart, a
  *                        failover) before it fails as unreachable; null for {@link #DEFAULT_RECONNECT_TIMEOUT}
  * @param producers       the load generators that share the run, each running this plan with the run's id; null for

@@ -72,8 +72,8 @@ class DefaultIgnoredErrorsIntegrationTest {
         assertThat(step.transactions()).isPositive();
         RunStarted started = transport.control().stream().map(b -> Json.read(b, ControlEvent.class))
                 .filter(RunStarted.class::isInstance).map(RunStarted.class::cast).findFirst().orElseThrow();
-        assertThat(started.settings()).containsEntry("ignoredErrors", "product default")
-                .containsEntry("target." + target.name() + ".ignoredErrors", expectedIgnored);
+        assertThat(started.settings().ignoredErrors()).as("the product default").isNull();
+        assertThat(started.settings().targets().get(target.name()).ignoredErrors()).hasToString(expectedIgnored);
         assertThat(text).contains("), ignoring " + expectedIgnored);
         return step;
     }

@@ -4,6 +4,7 @@ import io.tailstream.analysis.Plateau;
 import io.tailstream.analysis.RoundStats;
 import io.tailstream.analysis.ScaleOut;
 import io.tailstream.analysis.SweepPeak;
+import io.tailstream.schemas.event.RunSettings;
 import io.tailstream.schemas.event.RunSummary;
 import io.tailstream.schemas.event.WindowStats;
 import java.util.ArrayList;
@@ -26,6 +27,15 @@ import java.util.function.ToDoubleFunction;
 final class RunSummaryCalculator {
 
     private RunSummaryCalculator() {}
+
+    /**
+     * The plateau rule of the run's plan ({@code RunStarted.settings} {@code plateau}), or null when the plan set
+     * none or its values are out of the rule's range (the summary then uses {@link Plateau#DEFAULT} and says so).
+     */
+    static Plateau planPlateau(RunSettings settings) {
+        RunSettings.PlateauSetting p = settings.plateau();
+        return p == null ? null : Plateau.ifValid(p.minGainPct(), p.patience());
+    }
 
     public static RunSummary compute(RunState run, long atEpochMs) {
         Plateau plan = run.plateauMinGainPct() == null || run.plateauPatience() == null ? null

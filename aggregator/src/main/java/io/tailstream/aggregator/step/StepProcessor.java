@@ -4,6 +4,7 @@ import io.tailstream.aggregator.stall.Stall;
 import io.tailstream.aggregator.stall.StallConfig;
 import io.tailstream.aggregator.stall.StallDetector;
 import io.tailstream.aggregator.stall.WindowPoint;
+import io.tailstream.analysis.Plateau;
 import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
@@ -540,7 +541,7 @@ public final class StepProcessor implements Processor<String, StepInput, String,
     private void runControl(ControlEvent event) {
         long now = context.currentSystemTimeMs();
         if (event instanceof RunStarted e) {
-            io.tailstream.analysis.Plateau plan = PlateauRule.fromSettings(e.settings());
+            Plateau plan = RunSummaryCalculator.planPlateau(e.settings());
             runs.put(e.runId(), run(e.runId(), now).withPlateau(plan == null ? null : plan.minGainPct(),
                     plan == null ? null : plan.patience(), now));
         } else if (event instanceof StepStarted e) {

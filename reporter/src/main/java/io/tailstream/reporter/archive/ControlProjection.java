@@ -137,7 +137,7 @@ final class ControlProjection {
                 complete ? outcome(ends.stream().map(RunEnded::outcome).toList()) : null,
                 Json.writeString(targets),
                 Json.writeString(first == null ? Map.of() : new TreeMap<>(first.client())),
-                Json.writeString(first == null ? Map.of() : new TreeMap<>(first.settings())),
+                Json.writeString(first == null ? Map.of() : first.settings()),
                 complete ? anyTrue(ends.stream().map(RunEnded::clientBound).toList()) : null,
                 complete ? sum(ends.stream().map(RunEnded::blocksSpooled).toList()) : null,
                 complete ? sum(ends.stream().map(RunEnded::controlEventsSpooled).toList()) : null,

@@ -127,50 +127,30 @@ final class ReportChecks {
         public static final RunSettings DEFAULT = new RunSettings(MAX_CLIENT_CPU_PCT, Set.of(), List.of());
 
         /**
-         * From a run's settings (a JSON object of strings, as archived): {@code clientCpuLimitPct}, and
-         * {@code accept} as a list string ({@code [durability, isolation]}) or a JSON array.
+         * From a run's settings as archived ({@code runs.settings}: {@link io.tailstream.schemas.event.RunSettings}
+         * JSON of either version): {@code clientCpuLimitPct} and {@code accept}.
          *
-         * @throws IllegalStateException when the settings are not a JSON object or the limit is not a number, naming
-         *                               the run
+         * @throws IllegalStateException when the settings are not JSON, naming the run
          */
         public static RunSettings of(String runId, String settingsJson) {
             if (settingsJson == null || settingsJson.isBlank()) {
                 return DEFAULT;
             }
-            JsonNode n;
+            io.tailstream.schemas.event.RunSettings s;
             try {
-                n = Json.MAPPER.readTree(settingsJson);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new IllegalStateException("runs dataset: settings of run " + runId + " is not a JSON object: "
-                        + e.getOriginalMessage(), e);
+                s = Json.read(settingsJson, io.tailstream.schemas.event.RunSettings.class);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("runs dataset: settings of run " + runId + ": " + e.getMessage(), e);
             }
-            double limit = MAX_CLIENT_CPU_PCT;
-            JsonNode l = n.get("clientCpuLimitPct");
-            if (l != null && !l.isNull()) {
-                try {
-                    limit = Double.parseDouble(l.asText().trim());
-                } catch (NumberFormatException e) {
-                    throw new IllegalStateException("runs dataset: run " + runId
-                            + ": settings clientCpuLimitPct is not a number: " + l.asText(), e);
-                }
-            }
-            List<String> items = new ArrayList<>();
-            JsonNode a = n.get("accept");
-            if (a != null && a.isArray()) {
-                a.forEach(x -> items.add(x.asText()));
-            } else if (a != null && !a.isNull()) {
-                String s = a.asText().trim();
-                if (s.startsWith("[") && s.endsWith("]")) {
-                    s = s.substring(1, s.length() - 1);
-                }
-                for (String x : s.split(",")) {
-                    items.add(x.trim().replace("\"", "").replace("'", ""));
-                }
+            if (s == null) {
+                return DEFAULT;
             }
             Set<String> accept = new TreeSet<>();
             List<String> unknown = new ArrayList<>();
-            items.stream().filter(x -> !x.isBlank()).forEach(x -> (WAIVABLE.contains(x) ? accept : unknown).add(x));
-            return new RunSettings(limit, accept, unknown);
+            (s.accept() == null ? List.<String>of() : s.accept())
+                    .forEach(x -> (WAIVABLE.contains(x) ? accept : unknown).add(x));
+            return new RunSettings(s.clientCpuLimitPct() == null ? MAX_CLIENT_CPU_PCT : s.clientCpuLimitPct(), accept,
+                    unknown);
         }
     }
 

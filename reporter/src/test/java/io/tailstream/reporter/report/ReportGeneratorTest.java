@@ -181,9 +181,14 @@ class ReportGeneratorTest {
 
     /** Rewrites every steps file of the archive with {@code replace} (a DuckDB {@code REPLACE} list). */
     static void rewriteSteps(Path archive, String replace) throws Exception {
+        rewrite(archive, "steps.parquet", replace);
+    }
+
+    /** Rewrites every file named {@code fileName} of the archive with {@code replace} (a DuckDB {@code REPLACE}). */
+    static void rewrite(Path archive, String fileName, String replace) throws Exception {
         List<Path> stepFiles;
         try (var files = Files.walk(archive)) {
-            stepFiles = files.filter(f -> f.getFileName().toString().equals("steps.parquet")).toList();
+            stepFiles = files.filter(f -> f.getFileName().toString().equals(fileName)).toList();
         }
         assertThat(stepFiles).isNotEmpty();
         try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:");

@@ -9,7 +9,8 @@ import java.util.Map;
  * @param planName name of the plan (a file's name, or "demo", or "adhoc")
  * @param targets  the targets of the plan, redacted
  * @param client   the client environment: host name, OS, JVM, CPU count, tailstream version
- * @param settings the effective run configuration, secrets masked
+ * @param settings the effective run configuration, secrets masked (either version reads; {@link RunSettings#NONE}
+ *                 when the event carries none)
  */
 public record RunStarted(
         String runId,
@@ -18,7 +19,7 @@ public record RunStarted(
         String planName,
         List<TargetInfo> targets,
         Map<String, String> client,
-        Map<String, String> settings) implements ControlEvent {
+        RunSettings settings) implements ControlEvent {
 
     /** The {@code "type"} of its JSON, see {@link ControlEvent#type()}. */
     public static final String TYPE = "run_started";
@@ -27,7 +28,13 @@ public record RunStarted(
     public RunStarted {
         targets = targets == null ? List.of() : List.copyOf(targets);
         client = client == null ? Map.of() : Map.copyOf(client);
-        settings = settings == null ? Map.of() : Map.copyOf(settings);
+        settings = settings == null ? RunSettings.NONE : settings;
+    }
+
+    /** A run started by a producer that wrote version-1 settings: strings by key ({@link RunSettings}). */
+    public RunStarted(String runId, long atEpochMs, String producerId, String planName, List<TargetInfo> targets,
+                      Map<String, String> client, Map<String, String> settings) {
+        this(runId, atEpochMs, producerId, planName, targets, client, RunSettings.fromVersion1(settings));
     }
 
     @Override
