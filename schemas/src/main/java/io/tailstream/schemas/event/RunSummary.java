@@ -16,20 +16,22 @@ import java.util.TreeMap;
  * are Σ statements (transactions) of successful measured samples / Σ exact measured spans. Version 1 pooled the
  * statements of all samples over whole windows.
  *
- * <p>Definitions, shared with the report ({@code reporter/.../report/ReportAnalysis}, {@code ReportLoader}) and the
- * producer's sweep stop ({@code producer/.../driver/Plateau}):
+ * <p>Definitions; each rule lives once, in {@code io.tailstream.analysis} (module {@code analysis}), which the report
+ * and the producer's sweep stop apply too:
  * <ul>
- *   <li>a <b>round</b> is one step of a (target, workload, threads) group; groups are per run;</li>
+ *   <li>a <b>round</b> is one step of a (target, workload, threads) group; groups are per run; a figure's mean,
+ *       sample standard deviation, min and max over the rounds are {@code RoundStats};</li>
  *   <li>the <b>pooled</b> QPS of a group is Σ statements of successful measured samples / Σ measured seconds over
  *       its rounds (the report's row QPS);
- *       a sweep's <b>peak</b> is the level of highest such QPS, the lowest thread count on equal QPS (the report's
- *       rule);</li>
- *   <li>the <b>plateau</b> applies the producer's rule to the levels in ascending thread order: a level whose QPS
- *       gains less than {@code plateauMinGainPct} % over the best QPS of the lower levels is flat; the plateau is
- *       reached after {@code plateauPatience} flat levels in a row, and began at the level holding that best QPS
- *       when the deciding run of flat levels started (the knee: the last level the curve rose to);</li>
+ *       a sweep's <b>peak</b> is the level of highest such QPS, the lowest thread count on equal QPS
+ *       ({@code SweepPeak});</li>
+ *   <li>the <b>plateau</b> applies the producer's sweep-stop rule ({@code Plateau}) to the levels in ascending
+ *       thread order: a level whose QPS gains less than {@code plateauMinGainPct} % over the best QPS of the lower
+ *       levels is flat; the plateau is reached after {@code plateauPatience} flat levels in a row, and began at the
+ *       level holding that best QPS when the deciding run of flat levels started (the knee: the last level the
+ *       curve rose to);</li>
  *   <li><b>scale-out</b> compares, per workload and database product ({@link TargetInfo#product()}), each target
- *       with {@code nodes == 1} against each with {@code nodes > 1} (the report's grouping).</li>
+ *       with {@code nodes == 1} against each with {@code nodes > 1} ({@code ScaleOut}).</li>
  * </ul>
  *
  * @param runId             the run
