@@ -15,6 +15,7 @@ import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunSettings;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.RunSummary;
 import io.tailstream.schemas.event.StepEnded;
@@ -77,7 +78,7 @@ class DeadLetterIntegrationTest {
             try (KafkaProducer<String, byte[]> producer = TestProducer.kafkaProducer(kafka.bootstrapServers());
                  Aggregator aggregator = Aggregator.start(kafka.bootstrapServers(), config, dir,
                          new LiveWindows(registry))) {
-                control(producer, new RunStarted(RUN, base, "p1", "dlq-plan", List.of(), Map.of(), Map.of()));
+                control(producer, new RunStarted(RUN, base, "p1", "dlq-plan", List.of(), Map.of(), RunSettings.NONE));
                 control(producer, new StepStarted(RUN, base, "p1", STEP, null, "oltp_test", 2, 1, 0, 10_000, OPS, 0,
                         Map.of()));
                 poison.add(send(producer, Topics.CONTROL, RUN, "{\"type\":\"step_started\",\"runId\":"

@@ -7,6 +7,7 @@ import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunSettings;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
@@ -97,7 +98,7 @@ public final class ProofRun {
                 "H2", "2.3.232", Map.of("durability", "none"), null, null, 1, null, null)));
         for (String p : PRODUCERS) {
             control(new RunStarted(runId, startMs, p, "proof-plan", List.copyOf(targets.values()), Map.of(),
-                    Map.of()));
+                    RunSettings.NONE));
         }
         Map<String, Long> seq = new TreeMap<>();
         Map<String, Long> samplesSent = new TreeMap<>();

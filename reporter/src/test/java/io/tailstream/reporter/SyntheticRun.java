@@ -8,6 +8,7 @@ import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RttProbe;
 import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunSettings;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
@@ -100,7 +101,7 @@ public final class SyntheticRun {
         targets.addAll(targetByName.values());
         for (String p : producers) {
             control.add(new RunStarted(runId, startEpochMs, p, "synthetic-plan", targets,
-                    Map.of("host", "test"), Map.of("block.samples", "64")));
+                    Map.of("host", "test"), RunSettings.fromVersion1(Map.of("block.samples", "64"))));
         }
         long stepStartMs = startEpochMs;
         Map<String, Long> samplesByProducer = new HashMap<>();

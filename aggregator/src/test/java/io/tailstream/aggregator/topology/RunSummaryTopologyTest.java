@@ -15,6 +15,7 @@ import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.JsonSerde;
 import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunSettings;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.RunSummary;
 import io.tailstream.schemas.event.StepEnded;
@@ -99,7 +100,7 @@ class RunSummaryTopologyTest {
     @Test
     void roundsSweepsAndScaleOut_matchExactComputation_andRepublishUntilComplete() {
         sendControl(new RunStarted(RUN, BASE_MS, "p1", "sweep", List.of(ONE_NODE, THREE_NODES), Map.of(),
-                Map.of("plateau", "minGainPct=15.0, patience=1", "rounds", "3")));
+                RunSettings.fromVersion1(Map.of("plateau", "minGainPct=15.0, patience=1", "rounds", "3"))));
         int stepId = 0;
         for (TargetInfo target : List.of(ONE_NODE, THREE_NODES)) {
             for (int threads : THREADS) {

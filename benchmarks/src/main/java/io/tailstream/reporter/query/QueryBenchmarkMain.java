@@ -7,6 +7,7 @@ import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunSettings;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
@@ -288,7 +289,7 @@ public final class QueryBenchmarkMain {
                         new TargetInfo("postgres", "jdbc:postgresql://db2/sbtest", "PostgreSQL", "17.2", Map.of(), 800.0,
                                 "USD", 1, null));
                 List<ControlEvent> control = new ArrayList<>();
-                control.add(new RunStarted(run, runStart, producer, "bench-plan", targets, Map.of(), Map.of()));
+                control.add(new RunStarted(run, runStart, producer, "bench-plan", targets, Map.of(), RunSettings.NONE));
                 control.forEach(e -> send.accept(Topics.CONTROL, Json.write(e)));
                 long seq = 0;
                 long stepStartMs = runStart;

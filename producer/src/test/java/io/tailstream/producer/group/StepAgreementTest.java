@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.ProducerReady;
 import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunSettings;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.StepGo;
 import java.util.List;
@@ -19,7 +20,7 @@ class StepAgreementTest {
     }
 
     private static RunStarted started(String producer) {
-        return new RunStarted("run", 1, producer, "plan", List.of(), Map.of(), Map.of());
+        return new RunStarted("run", 1, producer, "plan", List.of(), Map.of(), RunSettings.NONE);
     }
 
     private static StepAgreement read(ControlEvent... events) {

@@ -9,6 +9,7 @@ import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunSettings;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
@@ -51,8 +52,8 @@ class ControlHistoryTest {
     private static List<ControlEvent> events() {
         List<ControlEvent> out = new ArrayList<>();
         out.add(health("full", 900, "p2", 1, 10));
-        out.add(new RunStarted("full", 1_000, "p1", "plan", List.of(TARGET), Map.of("host", "a"), Map.of()));
-        out.add(new RunStarted("full", 1_010, "p2", "plan", List.of(TARGET), Map.of("host", "b"), Map.of()));
+        out.add(new RunStarted("full", 1_000, "p1", "plan", List.of(TARGET), Map.of("host", "a"), RunSettings.NONE));
+        out.add(new RunStarted("full", 1_010, "p2", "plan", List.of(TARGET), Map.of("host", "b"), RunSettings.NONE));
         out.add(health("headless", 5_000, "h2", 1, 20));
         for (int step = 1; step <= 3; step++) {
             long t = 1_000L * step * 10;

@@ -7,6 +7,7 @@ import io.tailstream.schemas.block.SampleBlockEncoder;
 import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunSettings;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
@@ -67,7 +68,7 @@ final class SampleBacklog {
                     }
                 };
                 send.accept(Topics.CONTROL, Json.write(new RunStarted(RUN, T0_MS, producerId, "backlog-plan",
-                        List.of(target), Map.of(), Map.of())));
+                        List.of(target), Map.of(), RunSettings.NONE)));
                 long producerTotal = total / partitions + (k < total % partitions ? 1 : 0);
                 long seq = 0;
                 long stepStartMs = T0_MS;

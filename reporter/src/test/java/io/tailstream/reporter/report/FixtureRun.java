@@ -10,6 +10,7 @@ import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RttProbe;
 import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunSettings;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
@@ -98,7 +99,8 @@ final class FixtureRun {
         Map<String, TargetInfo> targets = new LinkedHashMap<>();
         steps.forEach(s -> targets.putIfAbsent(s.target().name(), s.target().info()));
         control(sink, new RunStarted(runId, startMs, PRODUCER, plan, List.copyOf(targets.values()),
-                Map.of("host", "client-8c16g", "cpus", "8"), Map.of("block.samples", "1024")));
+                Map.of("host", "client-8c16g", "cpus", "8"),
+                RunSettings.fromVersion1(Map.of("block.samples", "1024"))));
         long seq = 0;
         long at = startMs;
         for (int i = 0; i < steps.size(); i++) {

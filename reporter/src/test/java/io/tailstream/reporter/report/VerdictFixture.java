@@ -9,6 +9,7 @@ import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RttProbe;
 import io.tailstream.schemas.event.RunEnded;
+import io.tailstream.schemas.event.RunSettings;
 import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
@@ -84,7 +85,7 @@ final class VerdictFixture {
         Map<String, TargetInfo> targets = new LinkedHashMap<>();
         steps.forEach(s -> targets.putIfAbsent(s.target().name(), s.target().info()));
         control(new RunStarted(runId, startMs, PRODUCER, "verdict-plan", List.copyOf(targets.values()),
-                Map.of("host", "test"), settings));
+                Map.of("host", "test"), RunSettings.fromVersion1(settings)));
         long seq = 0;
         long samples = 0;
         long at = startMs;

@@ -31,12 +31,6 @@ public record RunStarted(
         settings = settings == null ? RunSettings.NONE : settings;
     }
 
-    /** A run started by a producer that wrote version-1 settings: strings by key ({@link RunSettings}). */
-    public RunStarted(String runId, long atEpochMs, String producerId, String planName, List<TargetInfo> targets,
-                      Map<String, String> client, Map<String, String> settings) {
-        this(runId, atEpochMs, producerId, planName, targets, client, RunSettings.fromVersion1(settings));
-    }
-
     @Override
     public String type() {
         return TYPE;

@@ -17,7 +17,7 @@ class ControlEventJsonTest {
 
     static final List<ControlEvent> EVENTS = List.of(
             new RunStarted("run-1", 1_000, "p-1", "demo", List.of(TARGET), Map.of("host", "client-1"),
-                    Map.of("threads", "8,16")),
+                    RunSettings.fromVersion1(Map.of("threads", "8,16"))),
             new StepStarted("run-1", 1_100, "p-1", 3, TARGET, "oltp_read_write", 16, 2, 5_000, 20_000,
                     List.of("read_write"), 20, Map.of("tables", "8")),
             new ClientHealth("run-1", 1_200, "p-1", 3, 23.5, 71.0, 4, 2, Map.of("mariadb-local", 0.21), false),
