@@ -62,7 +62,7 @@ final class BrokerProcess implements AutoCloseable {
 
     /** CPU time the child used so far (ns), from /proc, or -1 where that cannot be read. */
     long cpuNanos() {
-        return ProcStat.cpuNanos(process.pid());
+        return CpuSnapshot.processCpuNanos(process.pid());
     }
 
     @Override

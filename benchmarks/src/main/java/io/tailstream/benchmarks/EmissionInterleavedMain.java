@@ -119,7 +119,7 @@ public final class EmissionInterleavedMain {
                     long tx1 = sink.transactions();
                     if (i >= warmupSegments) {
                         segments.add(new Segment(emitting, tx1 - tx0, cpu1.secondsSince(cpu0),
-                                cpu1.processCpuSince(cpu0), cpu1.byRoleSince(cpu0)));
+                                cpu1.processCpuSince(cpu0), EmissionRoles.cpuBetween(cpu0, cpu1)));
                     }
                 }
                 sink.emitting = true;
@@ -230,7 +230,8 @@ public final class EmissionInterleavedMain {
         long process = 0;
         for (Segment s : segments) {
             if (!s.emitting) {
-                idle += s.cpuByRole.getOrDefault("emitter", 0L) + s.cpuByRole.getOrDefault("kafka client", 0L);
+                idle += s.cpuByRole.getOrDefault(EmissionRoles.EMITTER, 0L)
+                        + s.cpuByRole.getOrDefault(EmissionRoles.KAFKA_CLIENT, 0L);
                 process += s.processCpuNanos;
             }
         }

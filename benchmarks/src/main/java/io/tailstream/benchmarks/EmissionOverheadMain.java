@@ -162,8 +162,8 @@ public final class EmissionOverheadMain {
             CpuSnapshot a = from.join();
             double seconds = b.secondsSince(a);
             StringBuilder out = new StringBuilder();
-            b.byRoleSince(a).forEach((role, ns) -> out.append(String.format(Locale.ROOT, "%s %.0f  ", role,
-                    ns / seconds / tps)));
+            EmissionRoles.cpuBetween(a, b).forEach((role, ns) -> out.append(String.format(Locale.ROOT, "%s %.0f  ",
+                    role, ns / seconds / tps)));
             return out.toString().trim();
         }
     }
