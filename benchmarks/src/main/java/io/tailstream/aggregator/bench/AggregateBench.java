@@ -4,6 +4,7 @@ import io.tailstream.aggregator.AggregationProgress;
 import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.aggregator.testing.TestProducer;
+import io.tailstream.benchmarks.CpuSnapshot;
 import io.tailstream.infra.kafka.BacklogProducer;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
@@ -92,19 +93,19 @@ public final class AggregateBench {
                 // steady-state rate: from the first committed window to the last, start-up excluded
                 long firstAt = 0;
                 long firstCount = 0;
-                ThreadCpu cpuAtFirst = null;
+                CpuSnapshot cpuAtFirst = null;
                 while (firstAt == 0) {
                     progress.poll(Duration.ofMillis(50));
                     long counted = progress.countedSamples(run, 1);
                     if (counted > 0) {
                         firstAt = System.nanoTime();
                         firstCount = counted;
-                        cpuAtFirst = ThreadCpu.snapshot();
+                        cpuAtFirst = CpuSnapshot.take();
                     }
                 }
                 progress.awaitCounts(run, Map.of(1, sent), Duration.ofMinutes(30));
                 long doneAt = System.nanoTime();
-                ThreadCpu cpu = ThreadCpu.snapshot().minus(cpuAtFirst);
+                Map<String, Long> cpu = CpuSnapshot.take().threadCpuByRoleSince(cpuAtFirst, AggregatorRoles::of);
                 long steadySamples = sent - firstCount;
                 double seconds = (doneAt - started) / 1e9;
                 tailstreamRate = steadySamples / ((doneAt - firstAt) / 1e9);
@@ -114,8 +115,8 @@ public final class AggregateBench {
                                 + "heap used %,d MB%n", sent, config.processingGuarantee(), seconds, sent / seconds,
                         (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
                 System.out.printf("tailstream, CPU per sample in steady state (ns): %s%n",
-                        cpu.perSample(steadySamples));
-                double streamNs = cpu.nanosOf(ThreadCpu.STREAM_THREADS) / (double) steadySamples;
+                        AggregatorRoles.perSample(cpu, steadySamples));
+                double streamNs = cpu.getOrDefault(AggregatorRoles.STREAM_THREADS, 0L) / (double) steadySamples;
                 System.out.printf("tailstream, one stream thread's capacity at that CPU cost: %,.0f samples/s%n",
                         1e9 / streamNs);
             }
