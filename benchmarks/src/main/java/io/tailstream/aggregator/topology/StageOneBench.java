@@ -1,12 +1,11 @@
 package io.tailstream.aggregator.topology;
 
 import io.tailstream.aggregator.testing.TestProducer;
+import io.tailstream.benchmarks.CpuSnapshot;
 import io.tailstream.schemas.block.BlockHeader;
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleBlockDecoder;
 import io.tailstream.schemas.block.SampleStatus;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -52,10 +51,9 @@ public final class StageOneBench {
 
     /** CPU nanoseconds of this thread to decode, combine and flush every block. */
     private static long run(List<byte[]> blocks) {
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         PartialCombiner combiner = new PartialCombiner(1000, AggregatorTopology.MAX_COMBINED_PARTIALS);
         long[] partials = new long[1];
-        long start = mx.getCurrentThreadCpuTime();
+        long start = CpuSnapshot.currentThreadCpuNanos();
         int sinceFlush = 0;
         for (byte[] block : blocks) {
             BlockHeader header = SampleBlockDecoder.decode(block, combiner.stage());
@@ -66,7 +64,7 @@ public final class StageOneBench {
             }
         }
         combiner.flush((window, partial) -> partials[0] += partial.count());
-        long cpu = mx.getCurrentThreadCpuTime() - start;
+        long cpu = CpuSnapshot.currentThreadCpuNanos() - start;
         if (partials[0] != 2L * blocks.size() * PER_BLOCK) { // each sample in its op's and the "*" partial
             throw new IllegalStateException("combined " + partials[0] + " samples, expected "
                     + 2L * blocks.size() * PER_BLOCK);

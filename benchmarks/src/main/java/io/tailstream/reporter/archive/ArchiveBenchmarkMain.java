@@ -3,6 +3,7 @@ package io.tailstream.reporter.archive;
 import io.tailstream.aggregator.AggregationProgress;
 import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
+import io.tailstream.benchmarks.CpuSnapshot;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.reporter.query.ArchiveDatabase;
@@ -166,12 +167,10 @@ public final class ArchiveBenchmarkMain {
         private Child() {}
 
         public static void main(String[] args) throws IOException {
-            var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-            long cpu0 = os.getProcessCpuTime();
+            CpuSnapshot start = CpuSnapshot.take();
             long t0 = System.nanoTime();
             ArchiveSummary s;
-            Map<String, Long> threadCpuNs = new java.util.TreeMap<>();
-            long javaThreadsNs = 0;
+            CpuSnapshot beforeClose;
             ArchiverConfig config = ArchiverConfig.of(args[0], Path.of(args[1]));
             String rowGroupRows = System.getProperty("tailstream.bench.rowGroupRows");
             if (rowGroupRows != null) {
@@ -183,21 +182,15 @@ public final class ArchiveBenchmarkMain {
             }
             try (Archiver archiver = new Archiver(config)) {
                 s = archiver.runUntilCaughtUp();
-                // before close, while the archiver's threads still live
-                var threads = ManagementFactory.getThreadMXBean();
-                for (long id : threads.getAllThreadIds()) {
-                    var info = threads.getThreadInfo(id);
-                    long ns = threads.getThreadCpuTime(id);
-                    if (info != null && ns > 0) {
-                        String name = info.getThreadName().replaceAll("-\\d+$", "");
-                        threadCpuNs.merge(name, ns, Long::sum);
-                        javaThreadsNs += ns;
-                    }
-                }
+                beforeClose = CpuSnapshot.take(); // while the archiver's threads still live
             }
             long wallNs = System.nanoTime() - t0;
-            long cpuNs = os.getProcessCpuTime() - cpu0;
-            threadCpuNs.put("JVM (JIT, GC)", cpuNs - javaThreadsNs);
+            CpuSnapshot end = CpuSnapshot.take();
+            long cpuNs = end.processCpuSince(start);
+            // by thread name less its number; CPU spent closing (threads ending) counts as the JVM's
+            Map<String, Long> threadCpuNs = beforeClose.threadCpuByRoleSince(start,
+                    name -> name.replaceAll("-\\d+$", ""));
+            threadCpuNs.put("JVM (JIT, GC)", beforeClose.jvmCpuSince(start) + end.processCpuSince(beforeClose));
             long peakHeap = 0;
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
                 if (pool.getType() == MemoryType.HEAP) {

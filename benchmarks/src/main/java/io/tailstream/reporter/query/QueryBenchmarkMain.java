@@ -1,5 +1,6 @@
 package io.tailstream.reporter.query;
 
+import io.tailstream.benchmarks.CpuSnapshot;
 import io.tailstream.reporter.archive.ArchiveWriter;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.SampleBlockEncoder;
@@ -156,10 +157,8 @@ public final class QueryBenchmarkMain {
         long[] totals = new long[iterations];
         long[] opens = new long[iterations];
         long[] cpus = new long[iterations];
-        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean();
         for (int i = -1; i < iterations; i++) {
-            long cpu0 = os.getProcessCpuTime();
+            long cpu0 = CpuSnapshot.processCpuNanos();
             long t0 = System.nanoTime();
             try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
                 long t1 = System.nanoTime();
@@ -177,7 +176,7 @@ public final class QueryBenchmarkMain {
                 if (i >= 0) {
                     opens[i] = t1 - t0;
                     totals[i] = System.nanoTime() - t0;
-                    cpus[i] = os.getProcessCpuTime() - cpu0;
+                    cpus[i] = CpuSnapshot.processCpuNanos() - cpu0;
                 }
             }
         }
