@@ -1,16 +1,15 @@
 package io.tailstream.benchmarks;
 
 import io.tailstream.infra.kafka.EmbeddedKafka;
+import io.tailstream.infra.kafka.KafkaCluster;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.producer.BenchmarkRunner;
 import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.schemas.Topics;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,20 +83,30 @@ final class EmissionBench {
                 : "in-process broker";
     }
 
-    /** The broker of the run set: in this JVM, or in a child one whose CPU time is read from /proc. */
+    /**
+     * The broker of the run set: in this JVM, or a one-node {@link KafkaCluster} in a child JVM (pinned to
+     * {@link #BROKER_CPUS} if given) whose CPU time is read from /proc; the tailstream topics exist.
+     */
     record Broker(String bootstrapServers, AutoCloseable owner, LongSupplier cpuNanos) implements AutoCloseable {
 
-        static Broker start(Path dir) throws IOException {
+        static Broker start() {
             if (BROKER.equals("in-process")) {
                 EmbeddedKafka kafka = EmbeddedKafka.start();
-                TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(2));
-                return new Broker(kafka.bootstrapServers(), kafka, () -> 0);
+                return withTopics(new Broker(kafka.bootstrapServers(), kafka, () -> 0));
             }
             if (BROKER.equals("process")) {
-                BrokerProcess child = BrokerProcess.start(BROKER_CPUS, dir.resolve("broker.log"));
-                return new Broker(child.bootstrapServers(), child, child::cpuNanos);
+                KafkaCluster cluster = KafkaCluster.start(1,
+                        BROKER_CPUS == null ? List.of() : List.of("taskset", "-c", BROKER_CPUS));
+                long pid = cluster.process(1).pid();
+                return withTopics(new Broker(cluster.bootstrapServers(), cluster,
+                        () -> CpuSnapshot.processCpuNanos(pid)));
             }
             throw new IllegalArgumentException("tailstream.bench.broker must be in-process or process: " + BROKER);
+        }
+
+        private static Broker withTopics(Broker broker) {
+            TopicProvisioner.ensure(broker.bootstrapServers(), Topics.all(2));
+            return broker;
         }
 
         @Override

@@ -91,7 +91,7 @@ public final class EmissionInterleavedMain {
                 Runtime.getRuntime().availableProcessors(), Runtime.version(), warmupSegments, quartets,
                 segmentNanos / 1_000_000, SETTLE_NANOS / 1_000_000);
         List<Segment> segments = new ArrayList<>();
-        try (EmissionBench.Broker kafka = EmissionBench.Broker.start(spoolDir)) {
+        try (EmissionBench.Broker kafka = EmissionBench.Broker.start()) {
             RunPlan plan = new RunPlan("interleaved-" + System.currentTimeMillis(), "emission-interleaved",
                     List.of(target), workloads, List.of(threads), 1, Duration.ZERO, Duration.ofNanos(stepNanos), 0,
                     false, null, null);

@@ -77,7 +77,7 @@ public final class EmissionOverheadMain {
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
         double[] tps = new double[runs];
         double[] cpuPerTx = new double[runs];
-        try (EmissionBench.Broker kafka = EmissionBench.Broker.start(spoolDir)) {
+        try (EmissionBench.Broker kafka = EmissionBench.Broker.start()) {
             for (int i = 0; i < runs; i++) {
                 boolean emit = i % 2 == 1;
                 double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
