@@ -6,6 +6,7 @@ import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.benchmarks.CpuSnapshot;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.infra.process.ChildJvm;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.Topics;
 import java.io.IOException;
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -110,18 +110,15 @@ public final class ArchiveBenchmarkMain {
      */
     public static double runChild(String bootstrap, Path archive, String heap, List<String> jvmOptions)
             throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java));
+        ChildJvm jvm = ChildJvm.of(Child.class);
         if (!heap.equals("default")) {
-            cmd.add("-Xmx" + heap);
+            jvm = jvm.heap(heap);
         }
-        cmd.addAll(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-Dorg.slf4j.simpleLogger.log.io.tailstream=info"));
-        cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Child.class.getName(), bootstrap,
-                archive.toString()));
+        jvm = jvm.jvmOptions("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dorg.slf4j.simpleLogger.log.io.tailstream=info").jvmOptions(jvmOptions)
+                .args(bootstrap, archive.toString());
         Path out = Files.createTempFile("archive-bench-child", ".log");
-        Process child = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        Process child = jvm.start(out);
         int rc = child.waitFor();
         String log = Files.readString(out);
         System.out.print(log);
