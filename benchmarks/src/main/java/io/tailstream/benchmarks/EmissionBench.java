@@ -76,6 +76,11 @@ final class EmissionBench {
         return target;
     }
 
+    /** The main's argument {@code i}, or {@code dflt} when there are fewer. */
+    static String arg(String[] args, int i, String dflt) {
+        return args.length > i ? args[i] : dflt;
+    }
+
     /** How the broker is set up, for the benchmark's first line. */
     static String brokerDescription() {
         return BROKER.equals("process")

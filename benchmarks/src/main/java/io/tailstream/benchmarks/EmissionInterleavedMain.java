@@ -1,5 +1,7 @@
 package io.tailstream.benchmarks;
 
+import static io.tailstream.benchmarks.EmissionBench.arg;
+
 import io.tailstream.producer.BenchmarkRunner;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
@@ -130,9 +132,5 @@ public final class EmissionInterleavedMain {
         while ((left = deadline - System.nanoTime()) > 0) {
             LockSupport.parkNanos(left);
         }
-    }
-
-    private static String arg(String[] args, int i, String dflt) {
-        return args.length > i ? args[i] : dflt;
     }
 }

@@ -1,5 +1,7 @@
 package io.tailstream.benchmarks;
 
+import static io.tailstream.benchmarks.EmissionBench.arg;
+
 import io.tailstream.producer.BenchmarkRunner;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
@@ -166,9 +168,5 @@ public final class EmissionOverheadMain {
                     role, ns / seconds / tps)));
             return out.toString().trim();
         }
-    }
-
-    private static String arg(String[] args, int i, String dflt) {
-        return args.length > i ? args[i] : dflt;
     }
 }
