@@ -35,10 +35,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * baseline ({@link NaiveDslBaseline}) on {@code naiveSamples} samples in the same JVM, and the ratio.
  *
  * <pre>
- * ./mvnw -q -o install -DskipTests
- * ./mvnw -q -o -pl benchmarks test -Dtest=AggregateBenchTest -Dtailstream.bench.samples=60000000 \
- *     -Dtailstream.bench.naiveSamples=20000 -Dtailstream.bench.eventRate=1000000 [-Dtailstream.bench.partitions=2] \
- *     [-Dtailstream.bench.commitMs=100] [-Dtailstream.bench.overrides=key=value,...]
+ * ./mvnw -B -q -pl benchmarks -am package -DskipTests
+ * java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp benchmarks/target/benchmarks.jar -Dtailstream.bench.eventRate=1000000 \
+ *     [-Dtailstream.bench.partitions=2] [-Dtailstream.bench.commitMs=100] [-Dtailstream.bench.overrides=k=v,...] \
+ *     io.tailstream.aggregator.bench.AggregateBench 60000000 20000     # samples, naive baseline's samples
  * </pre>
  * Results are recorded in {@code docs/benchmarks.md}.
  */

@@ -27,9 +27,9 @@ import org.apache.kafka.streams.StreamsConfig;
  * compete with it, not what brokers on machines of their own give.
  *
  * <pre>
- * ./mvnw -q -o install -DskipTests
- * ./mvnw -q -o -pl benchmarks test -Dtest=AggregateBenchTest -Dtailstream.bench.brokers=3 \
- *     -Dtailstream.bench.samples=10000000 [-Dtailstream.bench.rounds=3]
+ * ./mvnw -B -q -pl benchmarks -am package -DskipTests
+ * java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp benchmarks/target/benchmarks.jar \
+ *     io.tailstream.aggregator.bench.AggregateBrokersBench 10000000 3 3     # samples, nodes, rounds
  * </pre>
  * Results are recorded in {@code docs/benchmarks.md}.
  */

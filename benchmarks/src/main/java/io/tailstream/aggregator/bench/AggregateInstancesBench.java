@@ -28,9 +28,9 @@ import org.apache.kafka.common.TopicPartition;
  * instance costs or gains there, not the scale-out of instances on machines of their own.
  *
  * <pre>
- * ./mvnw -q -o install -DskipTests
- * ./mvnw -q -o -pl benchmarks test -Dtest=AggregateBenchTest -Dtailstream.bench.instances=2 \
- *     -Dtailstream.bench.samples=10000000 [-Dtailstream.bench.rounds=3]
+ * ./mvnw -B -q -pl benchmarks -am package -DskipTests
+ * java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp benchmarks/target/benchmarks.jar \
+ *     io.tailstream.aggregator.bench.AggregateInstancesBench 10000000 2 3     # samples, instances, rounds
  * </pre>
  * Results are recorded in {@code docs/benchmarks.md}.
  */

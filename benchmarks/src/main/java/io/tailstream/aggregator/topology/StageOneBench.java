@@ -19,8 +19,8 @@ import java.util.Random;
  * successful and measured (the hot path), 1 % failed, and every sample warm-up.
  *
  * <pre>
- * ./mvnw -q -o install -DskipTests
- * ./mvnw -q -o -pl benchmarks test -Dtest=StageOneBenchTest -Dtailstream.bench.stageOneSamples=20000000
+ * ./mvnw -B -q -pl benchmarks -am package -DskipTests
+ * java -cp benchmarks/target/benchmarks.jar io.tailstream.aggregator.topology.StageOneBench 20000000
  * </pre>
  * Results are recorded in {@code docs/benchmarks.md}.
  */
