@@ -36,7 +36,7 @@ public record ClientHealth(
         boolean clientBound,
         Double loadGenCpuPct,
         Double pipelineCpuPct,
-        Double jvmCpuPct) implements ControlEvent {
+        Double jvmCpuPct) implements StepEvent {
 
     /** The {@code "type"} of its JSON, see {@link ControlEvent#type()}. */
     public static final String TYPE = "client_health";
@@ -57,10 +57,5 @@ public record ClientHealth(
     @Override
     public String type() {
         return TYPE;
-    }
-
-    @Override
-    public Integer stepIdOrNull() {
-        return stepId;
     }
 }

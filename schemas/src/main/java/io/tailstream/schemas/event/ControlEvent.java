@@ -20,8 +20,7 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = ProducerReady.class, name = ProducerReady.TYPE),
         @JsonSubTypes.Type(value = StepGo.class, name = StepGo.TYPE),
 })
-public sealed interface ControlEvent
-        permits RunStarted, StepStarted, StepEnded, ClientHealth, RunEnded, ProducerReady, StepGo {
+public sealed interface ControlEvent permits RunStarted, RunEnded, StepEvent {
 
     /** The run the event belongs to (also the record key). */
     String runId();

@@ -20,7 +20,7 @@ public record ProducerReady(
         int expectedProducers,
         int threads,
         boolean splitThreads,
-        String host) implements ControlEvent {
+        String host) implements StepEvent {
 
     /** The {@code "type"} of its JSON, see {@link ControlEvent#type()}. */
     public static final String TYPE = "producer_ready";
@@ -34,10 +34,5 @@ public record ProducerReady(
     @Override
     public String type() {
         return TYPE;
-    }
-
-    @Override
-    public Integer stepIdOrNull() {
-        return stepId;
     }
 }

@@ -39,7 +39,7 @@ public record StepEnded(
         Integer threads,
         Long reconnects,
         Double loadGenCpuPct,
-        Double processCpuPct) implements ControlEvent {
+        Double processCpuPct) implements StepEvent {
 
     /** The {@code "type"} of its JSON, see {@link ControlEvent#type()}. */
     public static final String TYPE = "step_ended";
@@ -76,10 +76,5 @@ public record StepEnded(
     @Override
     public String type() {
         return TYPE;
-    }
-
-    @Override
-    public Integer stepIdOrNull() {
-        return stepId;
     }
 }

@@ -23,7 +23,7 @@ public record StepGo(
         long startAtEpochMs,
         List<String> participants,
         List<String> missing,
-        int unseen) implements ControlEvent {
+        int unseen) implements StepEvent {
 
     /** The {@code "type"} of its JSON, see {@link ControlEvent#type()}. */
     public static final String TYPE = "step_go";
@@ -36,10 +36,5 @@ public record StepGo(
     @Override
     public String type() {
         return TYPE;
-    }
-
-    @Override
-    public Integer stepIdOrNull() {
-        return stepId;
     }
 }

@@ -41,7 +41,7 @@ public record StepStarted(
         Map<String, String> options,
         RttProbe rtt,
         Long startAtEpochMs,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> participants) implements ControlEvent {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> participants) implements StepEvent {
 
     /** The {@code "type"} of its JSON, see {@link ControlEvent#type()}. */
     public static final String TYPE = "step_started";
@@ -72,10 +72,5 @@ public record StepStarted(
     @Override
     public String type() {
         return TYPE;
-    }
-
-    @Override
-    public Integer stepIdOrNull() {
-        return stepId;
     }
 }

@@ -1,0 +1,14 @@
+package io.tailstream.schemas.event;
+
+/** A control event of one step: its start and end, the client's health during it, the agreement on its start. */
+sealed interface StepEvent extends ControlEvent
+        permits StepStarted, StepEnded, ClientHealth, ProducerReady, StepGo {
+
+    /** The step, numbered within the run. */
+    int stepId();
+
+    @Override
+    default Integer stepIdOrNull() {
+        return stepId();
+    }
+}
