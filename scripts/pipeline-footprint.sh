@@ -20,36 +20,16 @@
 # the load average before each run is printed so a noisy run can be seen.
 set -euo pipefail
 
-MYSQL_HOST=${MYSQL_HOST:-127.0.0.1}
-MYSQL_PORT=${MYSQL_PORT:-3306}
-MYSQL_USER=${MYSQL_USER:-tailstream}
-MYSQL_DB=${MYSQL_DB:-tailstream_test}
-TABLES=${TABLES:-8}
-TABLE_SIZE=${TABLE_SIZE:-10000}
-THREADS=${THREADS:-8}
 WARMUP=${WARMUP:-10}
-DURATION=${DURATION:-20}
 PAIRS=${PAIRS:-2}
 DRIVERS=${DRIVERS:-mariadb mysql}
-PREPARE=${PREPARE:-1}
-JAR=${JAR:-cli/target/tailstream-all.jar}
 WORKLOADS=("$@")
 [ ${#WORKLOADS[@]} -gt 0 ] || WORKLOADS=(oltp_point_select oltp_read_write)
-
-: "${TAILSTREAM_MYSQL_PASSWORD:?set TAILSTREAM_MYSQL_PASSWORD to the password of $MYSQL_USER}"
-command -v jq >/dev/null || { echo "jq not found" >&2; exit 2; }
-[ -f "$JAR" ] || { echo "$JAR missing: run ./mvnw -pl cli -am package -DskipTests" >&2; exit 2; }
+# shellcheck source=lib/mysql-runs.sh
+. "$(dirname "$0")/lib/mysql-runs.sh"
 
 OUT=${OUT:-$(mktemp -d -t pipeline-footprint.XXXXXX)}
 mkdir -p "$OUT"
-
-tailstream() {
-  local driver=$1
-  shift
-  # shellcheck disable=SC2086 # word splitting of the JVM options is intended
-  java ${TAILSTREAM_JAVA_OPTS:-} -jar "$JAR" "$@" --url "jdbc:$driver://$MYSQL_HOST:$MYSQL_PORT/$MYSQL_DB" \
-    --user "$MYSQL_USER" --password-env TAILSTREAM_MYSQL_PASSWORD --tables "$TABLES" --table-size "$TABLE_SIZE"
-}
 
 if [ "$PREPARE" = 1 ]; then
   echo "loading $TABLES x $TABLE_SIZE rows (tailstream prepare)" >&2
@@ -57,16 +37,10 @@ if [ "$PREPARE" = 1 ]; then
   tailstream mariadb prepare --workload oltp_read_write --quiet >> "$OUT/prepare.log" 2>&1
 fi
 
-load() { cut -d' ' -f1 /proc/loadavg; }
-
 # prints the TPS of one run; mode is no-emit or pipeline
 run_one() {
-  local w=$1 mode=$2 driver=$3 log=$4
-  local extra=(--out "$log.out")
-  [ "$mode" = no-emit ] && extra=(--no-emit)
-  tailstream "$driver" run --workload "$w" --threads "$THREADS" --warmup "${WARMUP}s" --duration "${DURATION}s" \
-    --report-interval 0 --json "${extra[@]}" > "$log.json" 2> "$log"
-  jq -r '.steps[0].tps' "$log.json"
+  run_tailstream "$@"
+  jq -r '.steps[0].tps' "$4.json"
 }
 
 printf '%-20s %-8s %-9s %6s %10s\n' workload driver mode load tps | tee "$OUT/summary.txt"

@@ -26,25 +26,13 @@
 # Run on a quiet machine; the load average before each run is printed so a noisy run can be seen.
 set -euo pipefail
 
-MYSQL_HOST=${MYSQL_HOST:-127.0.0.1}
-MYSQL_PORT=${MYSQL_PORT:-3306}
-MYSQL_USER=${MYSQL_USER:-tailstream}
-MYSQL_DB=${MYSQL_DB:-tailstream_test}
-TABLES=${TABLES:-8}
-TABLE_SIZE=${TABLE_SIZE:-10000}
-THREADS=${THREADS:-8}
-DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-5}
-PREPARE=${PREPARE:-1}
-JAR=${JAR:-cli/target/tailstream-all.jar}
 MODES=${MODES:-no-emit:mariadb no-emit:mysql pipeline:mariadb}
 WORKLOADS=("$@")
 [ ${#WORKLOADS[@]} -gt 0 ] || WORKLOADS=(oltp_point_select oltp_read_write oltp_write_only)
-
-: "${TAILSTREAM_MYSQL_PASSWORD:?set TAILSTREAM_MYSQL_PASSWORD to the password of $MYSQL_USER}"
+# shellcheck source=lib/mysql-runs.sh
+. "$(dirname "$0")/lib/mysql-runs.sh"
 command -v sysbench >/dev/null || { echo "sysbench not found (Debian package sysbench)" >&2; exit 2; }
-command -v jq >/dev/null || { echo "jq not found" >&2; exit 2; }
-[ -f "$JAR" ] || { echo "$JAR missing: run ./mvnw -pl cli -am package -DskipTests" >&2; exit 2; }
 sysbench --version | grep -q '^sysbench 1\.0\.' || echo "warning: $(sysbench --version) is not sysbench 1.0.x" >&2
 
 OUT=${OUT:-$(mktemp -d -t sysbench-compare.XXXXXX)}
@@ -63,8 +51,6 @@ if [ "$PREPARE" = 1 ]; then
   sysbench oltp_read_write "${SB_COMMON[@]}" --threads="$TABLES" prepare >> "$OUT/prepare.log"
 fi
 
-load() { cut -d' ' -f1 /proc/loadavg; }
-
 # prints "tps qps" of one sysbench run
 run_sysbench() {
   local w=$1 log=$2
@@ -74,20 +60,6 @@ run_sysbench() {
   qps=$(sed -n 's/^ *queries: *[0-9]* *(\([0-9.]*\) per sec.)/\1/p' "$log")
   [ -n "$tps" ] && [ -n "$qps" ] || { echo "cannot read TPS/QPS from $log" >&2; exit 1; }
   echo "$tps $qps"
-}
-
-# prints "tps qps" of one tailstream run (its --json document); mode is pipeline or no-emit, driver mysql or mariadb
-run_tailstream() {
-  local w=$1 mode=$2 driver=$3 log=$4
-  local extra=(--out "$log.out")
-  [ "$mode" = no-emit ] && extra=(--no-emit)
-  # shellcheck disable=SC2086 # word splitting of the JVM options is intended
-  java ${TAILSTREAM_JAVA_OPTS:-} -jar "$JAR" run --url "jdbc:$driver://$MYSQL_HOST:$MYSQL_PORT/$MYSQL_DB" \
-    --user "$MYSQL_USER" --password-env TAILSTREAM_MYSQL_PASSWORD \
-    --workload "$w" --tables "$TABLES" --table-size "$TABLE_SIZE" --threads "$THREADS" \
-    --warmup "${WARMUP}s" --duration "${DURATION}s" --report-interval 0 --json "${extra[@]}" \
-    > "$log.json" 2> "$log"
-  jq -r '.steps[0] | "\(.tps) \(.qps)"' "$log.json"
 }
 
 row() { printf '%-20s %-28s %6s %12.2f %12.2f %8.3f\n' "$1" "$2" "$3" "$4" "$5" "$(echo "$5 $4" | awk '{print $1 / $2}')" \
@@ -104,7 +76,8 @@ for w in "${WORKLOADS[@]}"; do
     i=$((i + 1))
     mode=${m%%:*} driver=${m##*:}
     l=$(load)
-    read -r tps qps < <(run_tailstream "$w" "$mode" "$driver" "$OUT/$w.tailstream-$mode-$driver.log")
+    run_tailstream "$w" "$mode" "$driver" "$OUT/$w.tailstream-$mode-$driver.log"
+    read -r tps qps < <(jq -r '.steps[0] | "\(.tps) \(.qps)"' "$OUT/$w.tailstream-$mode-$driver.log.json")
     row "$w" "tailstream $mode $driver" "$l" "$tps" "$qps"
     l=$(load)
     read -r next nextq < <(run_sysbench "$w" "$OUT/$w.sysbench.$i.log")
