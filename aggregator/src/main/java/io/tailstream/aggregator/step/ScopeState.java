@@ -21,7 +21,7 @@ import java.util.List;
  * @param trend               QPS sums of the whole measured windows fed so far
  * @param held                whole measured windows not yet fed to the stall rules and trend, oldest first: the last
  *                            window with samples and the empty ones after it, which may lie past the measurement's
- *                            end (see {@code StepProcessor})
+ *                            end (see {@link StallSeries})
  * @param detector            stall rules' state
  * @param rollups             open roll-up windows, one per configured size
  * @param ended               the scope's end-of-step ticks have closed its last window

@@ -100,7 +100,7 @@
  *       serialize aggregates, build an HdrHistogram for the window's figures and parse it again for stalls and
  *       roll-ups (a few ms per window). See {@code docs/benchmarks.md} for the measured split.</li>
  *   <li>Summaries are published once the step is complete: its scopes ended (every producer's tick arrived, see
- *       above), every producer reported its end and every block was counted; a producer that never ends is waited for a bounded time (see {@code StepProcessor}). They are
+ *       above), every producer reported its end and every block was counted; a producer that never ends is waited for a bounded time (see {@code io.tailstream.aggregator.step.StepSummaries}). They are
  *       published again only when their figures change; consumers keep the last record per key, as for stalls.</li>
  * </ul>
  */
