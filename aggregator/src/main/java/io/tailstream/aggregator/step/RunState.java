@@ -1,12 +1,15 @@
 package io.tailstream.aggregator.step;
 
+import io.tailstream.schemas.event.StepStarted;
+import io.tailstream.schemas.event.StepSummary;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * What stage 3 remembers about a run for its {@link io.tailstream.schemas.event.RunSummary}; JSON in a change-logged
  * store, one entry per run, removed a grace period after the run summary was last published (or after a long
- * silence for a run that never ends). Immutable.
+ * silence for a run that never ends: {@link #expired}). Times are wall clock, ms since the epoch. Immutable.
  *
  * @param plateauMinGainPct the plan's plateau threshold ({@code RunStarted.settings} {@code plateau}), or null
  * @param plateauPatience   the plan's plateau patience, or null
@@ -20,6 +23,15 @@ import java.util.TreeMap;
 public record RunState(String runId, Double plateauMinGainPct, Integer plateauPatience, Map<String, StepDesc> steps,
                        Map<String, StepFigures> figures, boolean ended, long publishedAtMs, long updatedAtMs,
                        Map<String, Long> deadLetters) {
+
+    /**
+     * How long a run's state outlives its last run summary: late step summaries (late corrections of windows within
+     * the window grace, other producers' {@code StepEnded}) come within seconds; ten minutes is generous.
+     */
+    static final Duration RUN_GRACE = Duration.ofMinutes(10);
+    /** A run that never ends (its producer was killed) is dropped after this long without a change: the topics'
+     *  retention, past which its data could not be re-aggregated anyway. */
+    static final Duration RUN_IDLE_LIMIT = Duration.ofDays(7);
 
     public RunState {
         steps = steps == null ? Map.of() : new TreeMap<>(steps);
@@ -40,6 +52,19 @@ public record RunState(String runId, Double plateauMinGainPct, Integer plateauPa
         next.put(String.valueOf(step.stepId()), step);
         return new RunState(runId, plateauMinGainPct, plateauPatience, next, figures, ended, publishedAtMs,
                 nowMs, deadLetters);
+    }
+
+    /** Records a producer's {@code StepStarted}: the step's target, workload and round, and the producer's threads. */
+    RunState withStepStarted(StepStarted e, long nowMs) {
+        String target = e.target() == null || e.target().name() == null ? "" : e.target().name();
+        // several producers may run the step: its threads are all of theirs together
+        StepDesc previous = steps.get(String.valueOf(e.stepId()));
+        Map<String, Integer> producerThreads = new TreeMap<>(previous == null ? Map.of() : previous.producerThreads());
+        producerThreads.put(e.producerId(), e.threads());
+        int threads = producerThreads.values().stream().mapToInt(Integer::intValue).sum();
+        return withStep(new StepDesc(e.stepId(), target, e.target() == null ? null : e.target().product(),
+                e.target() == null ? null : e.target().nodes(), e.workload() == null ? "" : e.workload(), threads,
+                e.round(), producerThreads), nowMs);
     }
 
     RunState withFigures(StepFigures f, long nowMs) {
@@ -67,6 +92,15 @@ public record RunState(String runId, Double plateauMinGainPct, Integer plateauPa
     }
 
     /**
+     * The state is dropped: {@link #RUN_GRACE} after its last run summary, or {@link #RUN_IDLE_LIMIT} after its last
+     * change if the run never ends.
+     */
+    boolean expired(long nowMs) {
+        boolean published = ended && publishedAtMs >= 0 && nowMs - publishedAtMs >= RUN_GRACE.toMillis();
+        return published || nowMs - updatedAtMs >= RUN_IDLE_LIMIT.toMillis();
+    }
+
+    /**
      * A step as its {@code StepStarted} described it.
      *
      * @param product the target's database product, or null
@@ -90,5 +124,11 @@ public record RunState(String runId, Double plateauMinGainPct, Integer plateauPa
      */
     public record StepFigures(int stepId, String op, long count, long errors, long queries, double seconds,
                               double qps, double tps, double meanMicros, long p95Micros, long p99Micros,
-                              long okQueries) {}
+                              long okQueries) {
+
+        static StepFigures of(StepSummary s) {
+            return new StepFigures(s.stepId(), s.op(), s.count(), s.errors(), s.queries(), s.measuredSeconds(), s.qps(),
+                    s.tps(), s.meanMicros(), s.p95Micros(), s.p99Micros(), s.okQueries());
+        }
+    }
 }

@@ -3,11 +3,8 @@ package io.tailstream.aggregator.step;
 import io.tailstream.aggregator.stall.Stall;
 import io.tailstream.aggregator.stall.StallConfig;
 import io.tailstream.aggregator.stall.StallDetector;
-import io.tailstream.analysis.Plateau;
 import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
-import io.tailstream.schemas.event.RunEnded;
-import io.tailstream.schemas.event.RunStarted;
 import io.tailstream.schemas.event.RunSummary;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepEnded;
@@ -20,7 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -50,9 +46,9 @@ import org.slf4j.LoggerFactory;
  *       {@link RunSummary} (across rounds, sweeps and endpoints, {@link RunSummaryCalculator}) is published, and
  *       again on each later {@code RunEnded} (several producers) and each step summary published after it (the
  *       last step's summary usually comes after {@code RunEnded}: it crosses two repartitions, the control event
- *       none). Consumers keep the last record per run. A run's state is dropped {@link #RUN_GRACE} (wall clock)
- *       after its last run summary, or {@link #RUN_IDLE_LIMIT} after its last change if it never ends; a step
- *       summary of a dropped run is not reflected (the run summary published stands).</li>
+ *       none). Consumers keep the last record per run. A run's state is dropped {@link RunState#RUN_GRACE} (wall
+ *       clock) after its last run summary, or {@link RunState#RUN_IDLE_LIMIT} after its last change if it never ends;
+ *       a step summary of a dropped run is not reflected (the run summary published stands).</li>
  * </ul>
  * The rules are in those classes, as functions of values; this processor keeps their state in the stores, runs the
  * punctuations and forwards what they give, in the order they give it.
@@ -63,15 +59,6 @@ import org.slf4j.LoggerFactory;
 public final class StepProcessor implements Processor<String, StepInput, String, StepOutput> {
 
     private static final Logger LOG = LoggerFactory.getLogger(StepProcessor.class);
-
-    /**
-     * How long a run's state outlives its last run summary: late step summaries (late corrections of windows within
-     * the window grace, other producers' {@code StepEnded}) come within seconds; ten minutes is generous.
-     */
-    public static final Duration RUN_GRACE = Duration.ofMinutes(10);
-    /** A run that never ends (its producer was killed) is dropped after this long without a change: the topics'
-     *  retention, past which its data could not be re-aggregated anyway. */
-    public static final Duration RUN_IDLE_LIMIT = Duration.ofDays(7);
 
     /** How often ended and idle runs are looked for. */
     static final Duration RUN_SWEEP_INTERVAL = Duration.ofMinutes(1);
@@ -132,7 +119,8 @@ public final class StepProcessor implements Processor<String, StepInput, String,
             case StepInput.WINDOW -> window(in, now);
             case StepInput.END -> end(in, now);
             case StepInput.CONTROL -> control(in.control(), now);
-            case StepInput.DEAD_LETTER -> deadLetter(in.runId(), in.reason(), now);
+            case StepInput.DEAD_LETTER -> applyRun(in.runId(),
+                    RunSummaries.deadLetter(runs.get(in.runId()), in.runId(), in.reason(), now), now);
             default -> throw new IllegalArgumentException("unknown step input kind '" + in.kind() + "' for run "
                     + in.runId());
         }
@@ -178,7 +166,7 @@ public final class StepProcessor implements Processor<String, StepInput, String,
     }
 
     private void control(ControlEvent event, long now) {
-        runControl(event, now);
+        applyRun(event.runId(), RunSummaries.control(runs.get(event.runId()), event, now), now);
         StepMeta before;
         StepMeta next;
         if (event instanceof StepStarted e) {
@@ -222,7 +210,7 @@ public final class StepProcessor implements Processor<String, StepInput, String,
             if (summary != null) {
                 context.forward(new Record<>(summary.key(), new StepOutput.Summary(summary),
                         Math.max(0, summary.measureEndEpochMs())));
-                runFigures(summary, now);
+                applyRun(summary.runId(), RunSummaries.stepSummary(runs.get(summary.runId()), summary, now), now);
             }
             scopes.put(key, p.scope());
         }
@@ -277,76 +265,16 @@ public final class StepProcessor implements Processor<String, StepInput, String,
         context.forward(new Record<>(rollup.scopeKey(), new StepOutput.Rollup(rollup), rollup.windowStartEpochMs()));
     }
 
-    // ---- run summaries ----
-
-    private void runControl(ControlEvent event, long now) {
-        if (event instanceof RunStarted e) {
-            Plateau plan = RunSummaryCalculator.planPlateau(e.settings());
-            runs.put(e.runId(), run(e.runId(), now).withPlateau(plan == null ? null : plan.minGainPct(),
-                    plan == null ? null : plan.patience(), now));
-        } else if (event instanceof StepStarted e) {
-            String target = e.target() == null || e.target().name() == null ? "" : e.target().name();
-            RunState r = run(e.runId(), now);
-            // several producers may run the step: its threads are all of theirs together
-            RunState.StepDesc previous = r.steps().get(String.valueOf(e.stepId()));
-            Map<String, Integer> producerThreads = new TreeMap<>(previous == null ? Map.of()
-                    : previous.producerThreads());
-            producerThreads.put(e.producerId(), e.threads());
-            int threads = producerThreads.values().stream().mapToInt(Integer::intValue).sum();
-            RunState.StepDesc desc = new RunState.StepDesc(e.stepId(), target,
-                    e.target() == null ? null : e.target().product(), e.target() == null ? null : e.target().nodes(),
-                    e.workload() == null ? "" : e.workload(), threads, e.round(), producerThreads);
-            runs.put(e.runId(), r.withStep(desc, now));
-        } else if (event instanceof RunEnded e) {
-            RunState r = runs.get(e.runId());
-            if (r == null) {
-                LOG.info("run {} ended (producer {}) but stage 3 holds nothing of it (no RunStarted or StepStarted, "
-                        + "or dropped {} after its last run summary): no run summary", e.runId(), e.producerId(),
-                        RUN_GRACE);
-                return;
-            }
-            publishRun(r.endedAt(now), now);
-        }
-    }
-
-    /**
-     * An input record of the run went to the dead-letter topic: counted in the run summary (published again if the
-     * run ended). A run stage 3 does not know (no {@code RunStarted} or {@code StepStarted} yet, or dropped) is not
-     * created for it: a garbled key must not make state.
-     */
-    private void deadLetter(String runId, String reason, long now) {
-        RunState r = runs.get(runId);
-        if (r == null) {
-            LOG.info("dead letter ({}) of run {}, which stage 3 does not know: not in a run summary", reason, runId);
+    /** Stores a run's change and forwards its run summary, if any. */
+    private void applyRun(String runId, RunSummaries.Change change, long now) {
+        if (change == null) {
             return;
         }
-        RunState next = r.withDeadLetter(reason, now);
-        if (next.ended()) {
-            publishRun(next, now);
-        } else {
-            runs.put(runId, next);
+        runs.put(runId, change.run());
+        RunSummary summary = change.summary();
+        if (summary != null) {
+            context.forward(new Record<>(summary.key(), new StepOutput.RunSummaryOut(summary), now));
         }
-    }
-
-    private void runFigures(StepSummary s, long now) {
-        RunState r = runs.get(s.runId());
-        if (r == null) {
-            return; // no StepStarted of the run (or dropped after its grace): nothing to group the step by
-        }
-        RunState next = r.withFigures(new RunState.StepFigures(s.stepId(), s.op(), s.count(), s.errors(), s.queries(),
-                s.measuredSeconds(), s.qps(), s.tps(), s.meanMicros(), s.p95Micros(), s.p99Micros(), s.okQueries()),
-                now);
-        if (next.ended()) {
-            publishRun(next, now);
-        } else {
-            runs.put(s.runId(), next);
-        }
-    }
-
-    private void publishRun(RunState r, long now) {
-        RunSummary summary = RunSummaryCalculator.compute(r, now);
-        runs.put(r.runId(), r.publishedAt(now));
-        context.forward(new Record<>(summary.key(), new StepOutput.RunSummaryOut(summary), now));
     }
 
     private void dropFinishedRuns(long now) {
@@ -354,11 +282,7 @@ public final class StepProcessor implements Processor<String, StepInput, String,
         try (KeyValueIterator<String, RunState> it = runs.all()) {
             while (it.hasNext()) {
                 KeyValue<String, RunState> e = it.next();
-                RunState r = e.value;
-                boolean published = r.ended() && r.publishedAtMs() >= 0
-                        && now - r.publishedAtMs() >= RUN_GRACE.toMillis();
-                boolean idle = now - r.updatedAtMs() >= RUN_IDLE_LIMIT.toMillis();
-                if (published || idle) {
+                if (e.value.expired(now)) {
                     drop.add(e.key);
                 }
             }
@@ -367,11 +291,6 @@ public final class StepProcessor implements Processor<String, StepInput, String,
             runs.delete(run);
             LOG.debug("run {}: run-summary state dropped", run);
         }
-    }
-
-    private RunState run(String runId, long now) {
-        RunState r = runs.get(runId);
-        return r == null ? RunState.start(runId, now) : r;
     }
 
     private StepMeta meta(String runId, int stepId) {
