@@ -12,9 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * How a run's state ({@link RunState}) follows its control events, dead letters and step summaries, and when its
- * {@link RunSummary} ({@link RunSummaryCalculator}) is published: on each {@code RunEnded}, and on each change after
- * the first. Each rule takes the run's stored state (null when stage 3 holds none) and gives the {@link Change} to
- * store and publish, or null when there is none.
+ * {@link RunSummary} ({@link RunSummaryCalculator}) is published: on each {@code RunEnded}, and again on each later
+ * change of the ended run (a step summary, a dead letter). Each rule takes the run's stored state (null when stage 3
+ * holds none) and gives the {@link Change} to store and publish, or null when there is none.
  *
  * <p>Times are wall clock, ms since the epoch. Stateless and thread safe.
  */
