@@ -78,10 +78,15 @@ class ModuleApiTest {
                     "report.ReportFormat", "report.ReportGenerator", "report.ReportModel", "report.ReportOptions"));
 
     /** Public although no other package names them: the reason each must be. */
-    static final Map<String, String> PUBLIC_BY_NAME = Map.of(
-            "infra.kafka.KafkaNode", "the main class of a broker process, started by name",
-            // Freemarker calls only public methods of public classes; the report template reads these
-            "reporter.report.FairnessProfile", "read by the report template (Freemarker needs public classes)");
+    static final Map<String, String> PUBLIC_BY_NAME = Stream.concat(
+            Stream.of(Map.entry("infra.kafka.KafkaNode", "the main class of a broker process, started by name")),
+            // Freemarker calls only public methods of public classes; the report template reads the model's parts
+            Stream.of("FairnessProfile", "Check", "Cost", "Environment", "RunInfo", "ScaleOut", "Soak", "Stall",
+                            "StallDetection", "StepInfo", "StepSeries", "SummaryRow", "Text", "Verdict",
+                            "WorkloadSummary")
+                    .map(type -> Map.entry("reporter.report." + type,
+                            "read by the report template (Freemarker needs public classes)")))
+            .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue));
 
     /** Public for tests and benchmarks in other packages only, which main code of other packages does not use. */
     static final Map<String, String> PUBLIC_FOR_TESTS = Map.of(

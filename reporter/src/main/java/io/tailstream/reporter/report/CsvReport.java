@@ -1,10 +1,6 @@
 package io.tailstream.reporter.report;
 
 import io.tailstream.reporter.output.Csv;
-import io.tailstream.reporter.report.ReportModel.Cost;
-import io.tailstream.reporter.report.ReportModel.SummaryRow;
-import io.tailstream.reporter.report.ReportModel.Verdict;
-import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
 import io.tailstream.schemas.event.Json;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,8 @@
 package io.tailstream.reporter.report;
 
-import io.tailstream.reporter.report.ReportModel.Duration;
-import io.tailstream.reporter.report.ReportModel.Environment;
-import io.tailstream.reporter.report.ReportModel.StepInfo;
-import io.tailstream.reporter.report.ReportModel.TargetEnv;
-import io.tailstream.reporter.report.ReportModel.VariableRow;
+import io.tailstream.reporter.report.Environment.Duration;
+import io.tailstream.reporter.report.Environment.TargetEnv;
+import io.tailstream.reporter.report.Environment.VariableRow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

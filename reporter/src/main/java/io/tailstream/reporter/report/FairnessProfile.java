@@ -1,6 +1,5 @@
 package io.tailstream.reporter.report;
 
-import io.tailstream.reporter.report.ReportModel.Text;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -8,7 +8,6 @@ import static io.tailstream.reporter.report.FairnessProfile.POSTGRESQL;
 import static io.tailstream.reporter.report.FairnessProfile.UNKNOWN;
 
 import io.tailstream.reporter.report.FairnessProfile.Aspect;
-import io.tailstream.reporter.report.ReportModel.Text;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

@@ -3,10 +3,6 @@ package io.tailstream.reporter.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tailstream.reporter.report.ReportModel.Check;
-import io.tailstream.reporter.report.ReportModel.SummaryRow;
-import io.tailstream.reporter.report.ReportModel.Verdict;
-import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
 import io.tailstream.schemas.event.Json;
 import java.util.List;
 import java.util.Locale;
@@ -95,9 +91,9 @@ final class JsonReport {
     }
 
     /** Reasons as {check, key, args, text}: the check id for scripts, the sentence for people. */
-    private static ArrayNode reasons(List<ReportModel.Reason> reasons, Messages msg) {
+    private static ArrayNode reasons(List<Verdict.Reason> reasons, Messages msg) {
         ArrayNode a = Json.MAPPER.createArrayNode();
-        for (ReportModel.Reason r : reasons) {
+        for (Verdict.Reason r : reasons) {
             ObjectNode n = a.addObject();
             n.put("check", r.check());
             n.put("key", r.text().key());

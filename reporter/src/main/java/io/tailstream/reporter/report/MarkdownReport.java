@@ -1,12 +1,5 @@
 package io.tailstream.reporter.report;
 
-import io.tailstream.reporter.report.ReportModel.Check;
-import io.tailstream.reporter.report.ReportModel.Cost;
-import io.tailstream.reporter.report.ReportModel.ScaleOut;
-import io.tailstream.reporter.report.ReportModel.SummaryRow;
-import io.tailstream.reporter.report.ReportModel.Text;
-import io.tailstream.reporter.report.ReportModel.Verdict;
-import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -154,7 +147,7 @@ final class MarkdownReport {
                     msg.get("cost.share")));
             b.append(mdRow("---", "---", "---:", "---:"));
             for (Cost c : w.costs()) {
-                for (ReportModel.CostItem i : c.items()) {
+                for (Cost.CostItem i : c.items()) {
                     b.append(mdRow(c.target(), i.name(), num(i.amount()) + " " + c.currency(),
                             String.format(Locale.ROOT, "%.1f%%", i.sharePct())));
                 }
@@ -174,12 +167,12 @@ final class MarkdownReport {
     }
 
     /** How many steps the stall detector ran for, then per step whether it ran and what it found. */
-    private static void stallDetection(StringBuilder b, List<ReportModel.StallDetection> steps, Messages msg) {
+    private static void stallDetection(StringBuilder b, List<StallDetection> steps, Messages msg) {
         b.append("\n## ").append(msg.get("stalls.title")).append("\n\n");
-        long ran = steps.stream().filter(ReportModel.StallDetection::detectionRan).count();
+        long ran = steps.stream().filter(StallDetection::detectionRan).count();
         b.append(md(msg.get("stalls.detection.summary").replace("{0}", String.valueOf(ran))
                 .replace("{1}", String.valueOf(steps.size())))).append("\n\n");
-        for (ReportModel.StallDetection d : steps) {
+        for (StallDetection d : steps) {
             String status = !d.detectionRan() ? msg.get("stalls.detection.notRun") : d.stalls() > 0
                     ? msg.get("stalls.detection.found").replace("{0}", String.valueOf(d.stalls()))
                     : msg.get("stalls.detection.none");

@@ -1,6 +1,5 @@
 package io.tailstream.reporter.report;
 
-import io.tailstream.reporter.report.ReportModel.Text;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;

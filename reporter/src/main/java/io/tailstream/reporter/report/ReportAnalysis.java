@@ -2,17 +2,11 @@ package io.tailstream.reporter.report;
 
 import io.tailstream.analysis.PercentChange;
 import io.tailstream.analysis.SweepPeak;
+import io.tailstream.reporter.report.Environment.TargetEnv;
 import io.tailstream.reporter.report.ReportChecks.Evidence;
-import io.tailstream.reporter.report.ReportModel.Cost;
-import io.tailstream.reporter.report.ReportModel.Delta;
-import io.tailstream.reporter.report.ReportModel.Reason;
-import io.tailstream.reporter.report.ReportModel.ScaleOut;
-import io.tailstream.reporter.report.ReportModel.SummaryRow;
-import io.tailstream.reporter.report.ReportModel.Sweep;
-import io.tailstream.reporter.report.ReportModel.TargetEnv;
-import io.tailstream.reporter.report.ReportModel.Text;
-import io.tailstream.reporter.report.ReportModel.Verdict;
-import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
+import io.tailstream.reporter.report.SummaryRow.Delta;
+import io.tailstream.reporter.report.Verdict.Reason;
+import io.tailstream.reporter.report.WorkloadSummary.Sweep;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -60,8 +54,7 @@ final class ReportAnalysis {
      * measured windows are those starting at or after {@code measureStartMs}, the step's last (partial) window left
      * out. Null if the step was measured for less than {@link #SOAK_MIN_MS} or has fewer than two such windows.
      */
-    public static ReportModel.Soak soak(ReportModel.StepInfo s, List<double[]> points, Long measureStartMs,
-                                        List<ReportModel.Stall> stalls) {
+    public static Soak soak(StepInfo s, List<double[]> points, Long measureStartMs, List<Stall> stalls) {
         if (measureStartMs == null || s.measureMs() < SOAK_MIN_MS || points.size() < 3) {
             return null;
         }
@@ -96,13 +89,13 @@ final class ReportAnalysis {
         double end = from + s.measureMs() / 1000.0;
         int count = 0;
         double stallSeconds = 0;
-        for (ReportModel.Stall x : stalls) {
+        for (Stall x : stalls) {
             if (x.runId().equals(s.runId()) && x.stepId() == s.stepId()) {
                 count++;
                 stallSeconds += Math.max(0, Math.min(end, x.endMs() / 1000.0) - Math.max(from, x.startMs() / 1000.0));
             }
         }
-        return new ReportModel.Soak(s.runId(), s.stepId(), s.target(), s.workload(), s.threads(), n / 3600.0, mean,
+        return new Soak(s.runId(), s.stepId(), s.target(), s.workload(), s.threads(), n / 3600.0, mean,
                 first, last, mean > 0 ? slope / mean * 100 : 0, mean > 0 ? Math.sqrt(var / n) / mean * 100 : 0,
                 count, stallSeconds, stallSeconds / (s.measureMs() / 1000.0) * 100);
     }
@@ -204,9 +197,9 @@ final class ReportAnalysis {
         return out;
     }
 
-    private static List<ReportModel.CostItem> costItems(Map<String, Double> items, double monthlyCost) {
-        List<ReportModel.CostItem> out = new ArrayList<>();
-        items.forEach((name, amount) -> out.add(new ReportModel.CostItem(name, amount, amount / monthlyCost * 100)));
+    private static List<Cost.CostItem> costItems(Map<String, Double> items, double monthlyCost) {
+        List<Cost.CostItem> out = new ArrayList<>();
+        items.forEach((name, amount) -> out.add(new Cost.CostItem(name, amount, amount / monthlyCost * 100)));
         return out;
     }
 
@@ -336,10 +329,10 @@ final class ReportAnalysis {
      * Per target: the fairness profile of its latest step (steps in run order), the median over its steps of the RTT
      * probe's median and P99, and its highest step client CPU with that figure's source.
      */
-    public static List<ReportModel.TargetFairness> fairness(java.util.Collection<String> targets,
+    public static List<Environment.TargetFairness> fairness(java.util.Collection<String> targets,
                                                             List<ReportChecks.StepData> steps) {
         Map<String, double[]> rtt = ReportChecks.rttByTarget(steps);
-        List<ReportModel.TargetFairness> out = new ArrayList<>();
+        List<Environment.TargetFairness> out = new ArrayList<>();
         for (String t : new TreeSet<>(targets)) {
             List<ReportChecks.StepData> mine = steps.stream().filter(s -> s.info().target().equals(t)).toList();
             if (mine.isEmpty()) {
@@ -351,7 +344,7 @@ final class ReportAnalysis {
             double[] r = rtt.get(t);
             String method = mine.stream().filter(s -> s.probe() != null && s.probe().method() != null)
                     .map(s -> s.probe().method()).reduce((a, b) -> b).orElse(null);
-            out.add(new ReportModel.TargetFairness(t, ReportChecks.profile(latest), r == null ? null : r[0] / 1000,
+            out.add(new Environment.TargetFairness(t, ReportChecks.profile(latest), r == null ? null : r[0] / 1000,
                     r == null ? null : r[1] / 1000, r == null ? 0 : (int) r[2], method,
                     cpu == null ? null : cpu.clientCpuPct(), cpu == null ? null : cpu.cpuSource()));
         }

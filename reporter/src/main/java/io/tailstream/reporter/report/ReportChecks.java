@@ -1,12 +1,7 @@
 package io.tailstream.reporter.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tailstream.reporter.report.ReportModel.Check;
-import io.tailstream.reporter.report.ReportModel.StepInfo;
-import io.tailstream.reporter.report.ReportModel.SummaryRow;
-import io.tailstream.reporter.report.ReportModel.Sweep;
-import io.tailstream.reporter.report.ReportModel.Text;
-import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
+import io.tailstream.reporter.report.WorkloadSummary.Sweep;
 import io.tailstream.schemas.event.Json;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -231,7 +226,7 @@ final class ReportChecks {
         // the cross-target findings are those of the comparisons the verdicts make, so that the two never differ
         Map<String, Set<Text>> cross = new TreeMap<>();
         for (WorkloadSummary w : workloads) {
-            for (ReportModel.Verdict v : ReportAnalysis.verdicts(w, Map.of(), e)) {
+            for (Verdict v : ReportAnalysis.verdicts(w, Map.of(), e)) {
                 java.util.stream.Stream.concat(v.reasons().stream(), v.waived().stream())
                         .forEach(r -> cross.computeIfAbsent(r.check(), k -> new LinkedHashSet<>()).add(r.text()));
             }

@@ -2,18 +2,8 @@ package io.tailstream.reporter.report;
 
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
+import io.tailstream.reporter.report.Environment.TargetEnv;
 import io.tailstream.reporter.report.ReportChecks.StepData;
-import io.tailstream.reporter.report.ReportModel.Check;
-import io.tailstream.reporter.report.ReportModel.Environment;
-import io.tailstream.reporter.report.ReportModel.RunInfo;
-import io.tailstream.reporter.report.ReportModel.Stall;
-import io.tailstream.reporter.report.ReportModel.StallDetection;
-import io.tailstream.reporter.report.ReportModel.StepInfo;
-import io.tailstream.reporter.report.ReportModel.StepSeries;
-import io.tailstream.reporter.report.ReportModel.SummaryRow;
-import io.tailstream.reporter.report.ReportModel.TargetEnv;
-import io.tailstream.reporter.report.ReportModel.Verdict;
-import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
 import io.tailstream.reporter.report.SampleFactsQuery.SampleFacts;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -89,12 +79,12 @@ final class ReportLoader {
             timer.lap("windows");
             List<StepSeries> charts = new ArrayList<>();
             List<StepData> stepData = new ArrayList<>();
-            List<ReportModel.Soak> soak = new ArrayList<>();
+            List<Soak> soak = new ArrayList<>();
             for (StepInfo s : steps) {
                 StepKey key = StepKey.of(s);
                 TimeSeries.StepPoints ts = series.get(key);
                 charts.add(StepCharts.series("chart-" + charts.size(), s, ts, stalls));
-                ReportModel.Soak soakFigures = ReportAnalysis.soak(s, ts.points(), ts.measureStartMs(), stalls);
+                Soak soakFigures = ReportAnalysis.soak(s, ts.points(), ts.measureStartMs(), stalls);
                 if (soakFigures != null) {
                     soak.add(soakFigures);
                 }

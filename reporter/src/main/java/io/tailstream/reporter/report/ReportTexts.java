@@ -1,9 +1,5 @@
 package io.tailstream.reporter.report;
 
-import io.tailstream.reporter.report.ReportModel.SummaryRow;
-import io.tailstream.reporter.report.ReportModel.Text;
-import io.tailstream.reporter.report.ReportModel.Verdict;
-import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

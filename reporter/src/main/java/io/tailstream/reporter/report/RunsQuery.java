@@ -2,7 +2,6 @@ package io.tailstream.reporter.report;
 
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
-import io.tailstream.reporter.report.ReportModel.RunInfo;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -2,9 +2,6 @@ package io.tailstream.reporter.report;
 
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
-import io.tailstream.reporter.report.ReportModel.Stall;
-import io.tailstream.reporter.report.ReportModel.StallDetection;
-import io.tailstream.reporter.report.ReportModel.StepInfo;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;

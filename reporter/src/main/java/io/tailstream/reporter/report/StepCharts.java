@@ -1,9 +1,6 @@
 package io.tailstream.reporter.report;
 
 import io.tailstream.reporter.query.StepFigure;
-import io.tailstream.reporter.report.ReportModel.Stall;
-import io.tailstream.reporter.report.ReportModel.StepInfo;
-import io.tailstream.reporter.report.ReportModel.StepSeries;
 import java.util.List;
 
 /** The time-series section: a step's chart from its points, and how its throughput settled. Stateless. */

@@ -1,6 +1,5 @@
 package io.tailstream.reporter.report;
 
-import io.tailstream.reporter.report.ReportModel.StepInfo;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 

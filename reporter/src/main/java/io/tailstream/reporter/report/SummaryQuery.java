@@ -3,9 +3,7 @@ package io.tailstream.reporter.report;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.query.StepFigure;
 import io.tailstream.reporter.query.StepFigures;
-import io.tailstream.reporter.report.ReportModel.SummaryRow;
-import io.tailstream.reporter.report.ReportModel.TargetEnv;
-import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
+import io.tailstream.reporter.report.Environment.TargetEnv;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +42,7 @@ final class SummaryQuery {
                 f.readMeanUs() == null ? null : f.readMeanUs() / 1000,
                 f.writeMeanUs() == null ? null : f.writeMeanUs() / 1000, roundQps, roundP99, null,
                 ok == null ? 0 : ok.p999Us() / 1000.0, ok == null ? 0 : ok.p9999Us() / 1000.0, f.errorsPerSecond(),
-                f.errorsByClass(), failed == null ? null : new ReportModel.FailedLatency(failed.count(),
+                f.errorsByClass(), failed == null ? null : new SummaryRow.FailedLatency(failed.count(),
                         failed.meanUs() / 1000, failed.p99Us() / 1000.0, failed.maxUs() / 1000.0),
                 ok == null ? 0 : ok.slowestCount(), ok == null ? null : ok.slowestSharePct(), f.exactSpan(),
                 f.outcome(), f.steps().stream().map(r -> r.runId() + "#" + r.stepId()).toList());
@@ -70,15 +68,15 @@ final class SummaryQuery {
     }
 
     /** How the figures were computed where the archive forced a fallback. */
-    static List<ReportModel.Text> figureNotes(List<WorkloadSummary> workloads) {
-        List<ReportModel.Text> out = new ArrayList<>();
+    static List<Text> figureNotes(List<WorkloadSummary> workloads) {
+        List<Text> out = new ArrayList<>();
         Set<String> inexact = new TreeSet<>();
         for (WorkloadSummary w : workloads) {
             Stream.concat(w.rows().stream(), w.incomplete().stream()).filter(r -> !r.exactSpan())
                     .forEach(r -> inexact.add(r.target() + " · " + r.workload() + " · " + r.threads() + " thr"));
         }
         if (!inexact.isEmpty()) {
-            out.add(ReportModel.Text.of("figures.sampleSpan", String.join("; ", inexact)));
+            out.add(Text.of("figures.sampleSpan", String.join("; ", inexact)));
         }
         return out;
     }

@@ -2,7 +2,6 @@ package io.tailstream.reporter.report;
 
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
-import io.tailstream.reporter.report.ReportModel.StepInfo;
 import io.tailstream.schemas.histogram.LatencyHistograms;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -5,18 +5,16 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tailstream.reporter.ExactFigures;
-import io.tailstream.reporter.ProofRun;
 import io.tailstream.reporter.ProofRun.Failure;
 import io.tailstream.reporter.ProofRun.Spec;
+import io.tailstream.reporter.ProofRun;
 import io.tailstream.reporter.TestArchives;
 import io.tailstream.reporter.archive.ArchiveLayout;
-import io.tailstream.reporter.query.DocumentedViewsTest;
 import io.tailstream.reporter.query.ArchiveDatabase;
+import io.tailstream.reporter.query.DocumentedViewsTest;
 import io.tailstream.reporter.query.RunComparison;
 import io.tailstream.reporter.query.StepFigure;
 import io.tailstream.reporter.query.StepFigures;
-import io.tailstream.reporter.report.ReportModel.SummaryRow;
-import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
 import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.event.Json;
 import java.nio.file.Files;
@@ -251,7 +249,7 @@ class ExactFiguresReportTest {
         // the fixture is what it claims: the reference model sees the mean above P99 and most time in the tail
         assertThat(e.ok().meanUs()).isGreaterThan(e.ok().p99());
         assertThat(e.ok().slowestSharePct()).isGreaterThan(50);
-        assertThat(heavy.heavyTail()).extracting(ReportModel.Text::key)
+        assertThat(heavy.heavyTail()).extracting(Text::key)
                 .containsExactly("tail.meanAboveP99", "tail.slowestShare");
         assertThat(heavy.heavyTail().get(0).args()).containsExactly(
                 String.format(Locale.ROOT, "%.3f", e.ok().meanUs() / 1000), String.format(Locale.ROOT, "%.3f",
@@ -364,7 +362,7 @@ class ExactFiguresReportTest {
             assertThat(Files.size(out)).isPositive();
             SummaryRow steady = row(m, STEADY.workload(), STEADY.target(), STEADY.threads());
             ReportGeneratorTest.assertRow(steady, r.expected(List.of(1), false));
-            assertThat(m.figureNotes()).extracting(ReportModel.Text::key).containsExactly("figures.sampleSpan");
+            assertThat(m.figureNotes()).extracting(Text::key).containsExactly("figures.sampleSpan");
             assertThat(m.charts()).allSatisfy(c -> assertThat(c.normalized()).isFalse());
             assertThat(workload(m, YCSB.workload()).incomplete()).hasSize(1);
         }

@@ -7,10 +7,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The fairness profile's rules, one case per product and setting: this is their specification. Each case starts
@@ -204,7 +204,7 @@ class FairnessProfileTest {
         assertThat(key.apply(mariadbProfile("tailstream.isolation=READ COMMITTED"))).isEqualTo(key.apply(pgProfile()))
                 .isEqualTo(key.apply(h2Profile()));
         Aspect from = mariadbProfile("tailstream.isolation=").isolation();
-        assertThat(from.notes()).extracting(ReportModel.Text::key).contains("fair.note.serverDefault");
+        assertThat(from.notes()).extracting(Text::key).contains("fair.note.serverDefault");
         assertThat(from.basis()).containsExactly("transaction_isolation=REPEATABLE-READ");
     }
 
@@ -223,11 +223,11 @@ class FairnessProfileTest {
     @Test
     void notes_sayWhatTheSettingMeans_andWhatWasNotCaptured() {
         assertThat(mariadbProfile("innodb_flush_log_at_trx_commit=2").durability().notes())
-                .extracting(ReportModel.Text::key).containsExactly("fair.note.flush2");
-        assertThat(h2Profile().durability().notes()).extracting(ReportModel.Text::key)
+                .extracting(Text::key).containsExactly("fair.note.flush2");
+        assertThat(h2Profile().durability().notes()).extracting(Text::key)
                 .containsExactly("fair.note.h2writeDelay0");
         Aspect unknown = mariadbProfile("log_bin=ON", "sync_binlog=").durability();
-        assertThat(unknown.notes()).extracting(ReportModel.Text::key).contains("fair.note.notCaptured");
+        assertThat(unknown.notes()).extracting(Text::key).contains("fair.note.notCaptured");
         assertThat(unknown.notes().stream().filter(t -> t.key().equals("fair.note.notCaptured")).findFirst()
                 .orElseThrow().args()).containsExactly("sync_binlog");
     }

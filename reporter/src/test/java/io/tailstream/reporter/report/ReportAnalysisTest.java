@@ -3,12 +3,7 @@ package io.tailstream.reporter.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.tailstream.reporter.report.ReportModel.Check;
-import io.tailstream.reporter.report.ReportModel.StepInfo;
-import io.tailstream.reporter.report.ReportModel.SummaryRow;
-import io.tailstream.reporter.report.ReportModel.TargetEnv;
-import io.tailstream.reporter.report.ReportModel.Verdict;
-import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
+import io.tailstream.reporter.report.Environment.TargetEnv;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -190,9 +185,9 @@ class ReportAnalysisTest {
             points.add(new double[] {start + i, 1000 - 10.0 * i / 3600, 1}); // declines 10 QPS an hour
         }
         points.add(new double[] {start + 7200, 3, 1}); // the step's last, partial window: left out
-        var stalls = List.of(new ReportModel.Stall("r", 1, "a", "w", 64, "hard", (start + 100) * 1000,
-                (start + 160) * 1000), new ReportModel.Stall("r", 2, "a", "w", 64, "hard", 0, 1));
-        ReportModel.Soak k = ReportAnalysis.soak(s, points, start * 1000, stalls);
+        var stalls = List.of(new Stall("r", 1, "a", "w", 64, "hard", (start + 100) * 1000,
+                (start + 160) * 1000), new Stall("r", 2, "a", "w", 64, "hard", 0, 1));
+        Soak k = ReportAnalysis.soak(s, points, start * 1000, stalls);
         double mean = 0;
         for (int i = 0; i < 7200; i++) {
             mean += 1000 - 10.0 * i / 3600;

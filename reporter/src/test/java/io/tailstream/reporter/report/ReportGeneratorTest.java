@@ -111,7 +111,7 @@ class ReportGeneratorTest {
     }
 
     /** Every figure of a model row against the reference model, incl. those not in the table's data keys. */
-    static void assertRow(ReportModel.SummaryRow r, ExactFigures.Expected e) {
+    static void assertRow(SummaryRow r, ExactFigures.Expected e) {
         assertThat(r.transactions()).isEqualTo(e.samples());
         assertThat(r.errors()).isEqualTo(e.errors());
         assertThat(r.errorsByClass()).isEqualTo(e.errorsByClass());
@@ -202,7 +202,7 @@ class ReportGeneratorTest {
         }
     }
 
-    private static ReportModel.Check check(Path archive, String id) throws Exception {
+    private static Check check(Path archive, String id) throws Exception {
         return ReportGenerator.load(archive, ReportOptions.allRuns()).checklist().stream()
                 .filter(c -> c.id().equals(id)).findFirst().orElseThrow();
     }
@@ -221,7 +221,7 @@ class ReportGeneratorTest {
                 + " '{\"expect.dataLargerThanBufferPool\":\"true\",\"tables\":\"1\"}' ELSE options END AS options,"
                 + " CASE WHEN target = 'h2-file' THEN '{\"innodb_buffer_pool_size\":\"4294967296\","
                 + "\"tailstream.data_bytes\":\"5368709120\"}' ELSE target_variables END AS target_variables)");
-        ReportModel.Check pass = check(archive, "dataSize");
+        Check pass = check(archive, "dataSize");
         assertThat(pass.status()).isEqualTo("pass");
         assertThat(pass.findings()).hasSize(1);
         assertThat(pass.findings().get(0).key()).isEqualTo("finding.dataSizeOk");
@@ -231,7 +231,7 @@ class ReportGeneratorTest {
         rewriteSteps(archive, "REPLACE ('{\"expect.dataLargerThanBufferPool\":\"true\"}' AS options,"
                 + " CASE WHEN target = 'h2-mem' THEN '{\"innodb_buffer_pool_size\":\"4294967296\","
                 + "\"tailstream.data_bytes\":\"1048576\"}' ELSE target_variables END AS target_variables)");
-        ReportModel.Check flag = check(archive, "dataSize");
+        Check flag = check(archive, "dataSize");
         assertThat(flag.status()).isEqualTo("flag");
         assertThat(flag.findings()).singleElement().satisfies(t -> {
             assertThat(t.key()).isEqualTo("finding.dataSize");
@@ -255,11 +255,11 @@ class ReportGeneratorTest {
                 400, 1, 1_750_000_000_000L);
         Path archive = archiveOf(run);
         assertThat(ReportGenerator.load(archive, ReportOptions.allRuns()).workloads().get(0).costs().get(0).items())
-                .extracting(ReportModel.CostItem::name).containsExactly("storage", "compute");
+                .extracting(Cost.CostItem::name).containsExactly("storage", "compute");
         // rewrite every steps file as an archive from before the cost_items column existed
         rewriteSteps(archive, "EXCLUDE (cost_items)");
         ReportModel model = ReportGenerator.load(archive, ReportOptions.allRuns());
-        ReportModel.Cost cost = model.workloads().get(0).costs().get(0);
+        Cost cost = model.workloads().get(0).costs().get(0);
         assertThat(cost.monthlyCost()).isEqualTo(120.0);
         assertThat(cost.items()).isEmpty();
     }
@@ -282,7 +282,7 @@ class ReportGeneratorTest {
         assertThat(model.workloads().get(0).rows().get(0).rounds()).isEqualTo(2);
         assertThat(model.charts()).hasSize(3);
         // windows: one point per one-second window of the step, QPS from the windows' queries
-        ReportModel.StepSeries s1 = model.charts().get(0);
+        StepSeries s1 = model.charts().get(0);
         long windows = run.windows.stream().filter(w -> w.stepId() == 1).count();
         assertThat(s1.epochSeconds()).hasSize((int) windows);
         assertThat(s1.qps()[1]).isEqualTo(run.windows.stream().filter(w -> w.stepId() == 1).skip(1).findFirst()
@@ -301,13 +301,13 @@ class ReportGeneratorTest {
         ReportModel model = ReportGenerator.generate(archive, ReportOptions.allRuns(), out);
         String html = Files.readString(out);
 
-        assertThat(model.workloads()).flatExtracting(ReportModel.WorkloadSummary::rows)
-                .extracting(ReportModel.SummaryRow::threads).containsExactlyInAnyOrder(4, 8);
+        assertThat(model.workloads()).flatExtracting(WorkloadSummary::rows)
+                .extracting(SummaryRow::threads).containsExactlyInAnyOrder(4, 8);
         assertThat(html).contains("data-threads=\"4\"").contains("data-threads=\"8\"");
-        assertThat(model.steps()).extracting(ReportModel.StepInfo::producerThreads).containsExactly(
+        assertThat(model.steps()).extracting(StepInfo::producerThreads).containsExactly(
                 Map.of("producer-a", 2, "producer-b", 2), Map.of("producer-a", 2, "producer-b", 2),
                 Map.of("producer-a", 4, "producer-b", 4));
-        assertThat(model.environment().durations()).flatExtracting(ReportModel.Duration::producerThreads)
+        assertThat(model.environment().durations()).flatExtracting(Environment.Duration::producerThreads)
                 .containsExactlyInAnyOrder("4 = producer-a 2 + producer-b 2", "8 = producer-a 4 + producer-b 4");
         assertThat(html).contains("4 (4 = producer-a 2 + producer-b 2)");
     }
@@ -338,13 +338,13 @@ class ReportGeneratorTest {
         TestArchives.write(archive, all);
 
         ReportModel both = ReportGenerator.load(archive, ReportOptions.allRuns());
-        assertThat(both.runs()).extracting(ReportModel.RunInfo::runId).containsExactly("run-a", "run-b");
+        assertThat(both.runs()).extracting(RunInfo::runId).containsExactly("run-a", "run-b");
         assertThat(both.workloads().get(0).rows().get(0).rounds()).isEqualTo(4);
         String html = ReportGenerator.render(both, java.util.Locale.ENGLISH);
         assertRow(row(html, "h2-mem", 4), expected(List.of(a, b), a.steps.get(0)));
 
         assertThat(ReportGenerator.load(archive, ReportOptions.latestRun()).runs())
-                .extracting(ReportModel.RunInfo::runId).containsExactly("run-b");
+                .extracting(RunInfo::runId).containsExactly("run-b");
         ReportModel onlyA = ReportGenerator.load(archive, ReportOptions.runs(List.of("run-a")));
         assertRow(row(ReportGenerator.render(onlyA, java.util.Locale.ENGLISH), "h2-mem", 4),
                 expected(List.of(a), a.steps.get(0)));

@@ -81,7 +81,7 @@ class ReportScaleTest {
 
         assertThat(run.allOpsWindows).isBetween(43_200L - 47, 43_200L - 44);
         assertThat(run.windows).isGreaterThan(2 * run.allOpsWindows);
-        ReportModel.StepSeries s = model.charts().get(0);
+        StepSeries s = model.charts().get(0);
         assertThat(s.windows()).isEqualTo(run.allOpsWindows);
         assertThat(s.epochSeconds().length).isLessThanOrEqualTo(2 * Downsample.DEFAULT_BUCKETS);
         // the stall is shaded from the stalls dataset (the open record superseded by the closed one)
@@ -89,14 +89,14 @@ class ReportScaleTest {
         assertThat(model.stalls().get(0).durationS()).isEqualTo(45.0);
         assertThat(s.stalls()).hasSize(1);
         assertThat(model.soak()).hasSize(1);
-        ReportModel.Soak soak = model.soak().get(0);
+        Soak soak = model.soak().get(0);
         assertThat(soak.stallSeconds()).isEqualTo(45.0);
         assertThat(soak.stallSharePct()).isCloseTo(45.0 / ((HOURS_12_MS - 600_000) / 1000.0) * 100,
                 org.assertj.core.data.Offset.offset(1e-12));
         assertThat(soak.meanQps()).isCloseTo(12.0, org.assertj.core.data.Offset.offset(0.1)); // 12 transactions/s
         assertThat(Math.abs(soak.trendPctPerHour())).isLessThan(0.1); // a constant rate has no trend
         // tables are not down-sampled: every measured sample is in the summary
-        ReportModel.SummaryRow row = model.workloads().get(0).rows().get(0);
+        SummaryRow row = model.workloads().get(0).rows().get(0);
         assertThat(row.transactions()).isGreaterThan(run.samples * 95 / 100).isLessThan(run.samples);
         assertThat(row.ralMs()).isNotNull();
         assertThat(row.walMs()).isGreaterThan(row.ralMs());

@@ -7,12 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tailstream.reporter.ExactFigures;
 import io.tailstream.reporter.report.FixtureRun.Row;
 import io.tailstream.reporter.report.FixtureRun.Step;
-import io.tailstream.reporter.report.ReportModel.Check;
-import io.tailstream.reporter.report.ReportModel.Cost;
-import io.tailstream.reporter.report.ReportModel.ScaleOut;
-import io.tailstream.reporter.report.ReportModel.SummaryRow;
-import io.tailstream.reporter.report.ReportModel.Verdict;
-import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
 import io.tailstream.schemas.event.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -233,7 +227,7 @@ class SeedComparisonReportTest {
                 .findFirst().orElseThrow();
         Cost polardb = ro.costs().stream().filter(c -> c.target().equals("polardb")).findFirst().orElseThrow();
         assertThat(polardb.monthlyCost()).isEqualTo(5602.0);
-        assertThat(polardb.items()).extracting(ReportModel.CostItem::name)
+        assertThat(polardb.items()).extracting(Cost.CostItem::name)
                 .containsExactly("compute", "storage", "operations");
         close(polardb.items().get(0).sharePct(), 3200.0 / 5602 * 100);
         close(polardb.items().get(1).sharePct(), 1500.0 / 5602 * 100);

@@ -54,8 +54,8 @@ class StallDetectionReportTest {
         Path archive = dir.resolve("archive");
         TestArchives.write(archive, records);
         ReportModel model = ReportGenerator.load(archive, ReportOptions.allRuns());
-        assertThat(model.stallDetection()).extracting(ReportModel.StallDetection::stepId,
-                ReportModel.StallDetection::detectionRan, ReportModel.StallDetection::stalls)
+        assertThat(model.stallDetection()).extracting(StallDetection::stepId,
+                StallDetection::detectionRan, StallDetection::stalls)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(1, true, 0),
                         org.assertj.core.groups.Tuple.tuple(2, true, 1),
                         org.assertj.core.groups.Tuple.tuple(3, false, 0));
@@ -79,7 +79,7 @@ class StallDetectionReportTest {
         TestArchives.write(archive, run().allRecords(1, 1));
         ReportModel model = ReportGenerator.load(archive, ReportOptions.allRuns());
         assertThat(model.stalls()).isEmpty();
-        assertThat(model.stallDetection()).hasSize(3).noneMatch(ReportModel.StallDetection::detectionRan);
+        assertThat(model.stallDetection()).hasSize(3).noneMatch(StallDetection::detectionRan);
         String html = ReportGenerator.render(model, Locale.ENGLISH);
         assertThat(html).contains("data-ran=\"0\" data-steps=\"3\"").doesNotContain("no stalls detected")
                 .contains("stall detection did not run");

@@ -69,7 +69,7 @@ class TimeSeriesReportTest {
         return out;
     }
 
-    static Map<Long, Double> actualQps(ReportModel.StepSeries s) {
+    static Map<Long, Double> actualQps(StepSeries s) {
         assertThat(s.epochSeconds()).as("not down-sampled").hasSize(s.windows());
         Map<Long, Double> out = new TreeMap<>();
         for (int i = 0; i < s.epochSeconds().length; i++) {
@@ -91,7 +91,7 @@ class TimeSeriesReportTest {
         ReportModel model = ReportGenerator.load(archive, ReportOptions.allRuns());
         assertThat(model.charts()).hasSize(3);
         for (int step = 1; step <= 3; step++) {
-            ReportModel.StepSeries s = model.charts().get(step - 1);
+            StepSeries s = model.charts().get(step - 1);
             ProofRun.Phases ph = run.phases.get(step - 1);
             assertThat(s.normalized()).isTrue();
             // the archive's windows (WindowStats of this schema version) count all statements
@@ -106,7 +106,7 @@ class TimeSeriesReportTest {
 
         // the steady step: the partial first and last windows read like the others, where per whole second the
         // last one would have been a dip
-        ReportModel.StepSeries steady = model.charts().get(0);
+        StepSeries steady = model.charts().get(0);
         ProofRun.Phases ph = run.phases.get(0);
         double lastFraction = (ph.measureEndUs() % 1_000_000) / 1e6;
         assertThat(lastFraction).as("the fixture's step ends early in its last second").isLessThan(0.6);
@@ -151,7 +151,7 @@ class TimeSeriesReportTest {
             java.nio.file.Files.move(tmp, w.resolve("windows.parquet"));
         }
         ReportModel model = ReportGenerator.load(archive, ReportOptions.allRuns());
-        ReportModel.StepSeries s = model.charts().get(0);
+        StepSeries s = model.charts().get(0);
         assertThat(s.allStatements()).isFalse();
         Map<Long, Double> ok = expectedQps(run, 1, true, ProofRun.Row::ok);
         assertPoints(actualQps(s), ok);
@@ -167,7 +167,7 @@ class TimeSeriesReportTest {
         Path archive = dir.resolve("archive");
         TestArchives.write(archive, run.records);
         ReportModel model = ReportGenerator.load(archive, ReportOptions.allRuns());
-        ReportModel.StepSeries s = model.charts().get(0);
+        StepSeries s = model.charts().get(0);
         assertThat(s.normalized()).isFalse();
         assertThat(s.startMs()).isNull();
         assertPoints(actualQps(s), expectedQps(run, 1, false, r -> true));
@@ -209,7 +209,7 @@ class TimeSeriesReportTest {
         Path archive = dir.resolve("archive");
         TestArchives.write(archive, records);
         ReportModel model = ReportGenerator.load(archive, ReportOptions.allRuns());
-        ReportModel.StepSeries s = model.charts().get(0);
+        StepSeries s = model.charts().get(0);
         assertThat(s.allStatements()).isFalse();
         assertPoints(actualQps(s), expectedQps(run, 1, true, ProofRun.Row::ok));
     }

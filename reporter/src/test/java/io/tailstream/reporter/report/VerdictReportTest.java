@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tailstream.reporter.TestArchives;
-import io.tailstream.reporter.report.ReportModel.Check;
-import io.tailstream.reporter.report.ReportModel.Reason;
-import io.tailstream.reporter.report.ReportModel.TargetFairness;
-import io.tailstream.reporter.report.ReportModel.Text;
-import io.tailstream.reporter.report.ReportModel.Verdict;
+import io.tailstream.reporter.report.Environment.TargetFairness;
+import io.tailstream.reporter.report.Verdict.Reason;
 import io.tailstream.reporter.report.VerdictFixture.Step;
 import io.tailstream.reporter.report.VerdictFixture.Target;
 import io.tailstream.schemas.event.Json;

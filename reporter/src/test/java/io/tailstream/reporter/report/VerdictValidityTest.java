@@ -2,18 +2,12 @@ package io.tailstream.reporter.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tailstream.reporter.report.Environment.TargetEnv;
 import io.tailstream.reporter.report.ReportChecks.Evidence;
 import io.tailstream.reporter.report.ReportChecks.Probe;
 import io.tailstream.reporter.report.ReportChecks.RunSettings;
 import io.tailstream.reporter.report.ReportChecks.StepData;
-import io.tailstream.reporter.report.ReportModel.Check;
-import io.tailstream.reporter.report.ReportModel.Reason;
-import io.tailstream.reporter.report.ReportModel.StepInfo;
-import io.tailstream.reporter.report.ReportModel.SummaryRow;
-import io.tailstream.reporter.report.ReportModel.TargetEnv;
-import io.tailstream.reporter.report.ReportModel.Text;
-import io.tailstream.reporter.report.ReportModel.Verdict;
-import io.tailstream.reporter.report.ReportModel.WorkloadSummary;
+import io.tailstream.reporter.report.Verdict.Reason;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

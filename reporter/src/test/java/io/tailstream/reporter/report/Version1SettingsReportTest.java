@@ -3,7 +3,6 @@ package io.tailstream.reporter.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.reporter.TestArchives;
-import io.tailstream.reporter.report.ReportModel.Verdict;
 import io.tailstream.reporter.report.VerdictFixture.Step;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunSettings;
@@ -52,7 +51,7 @@ class Version1SettingsReportTest {
         ReportModel older = ReportGenerator.load(old, ReportOptions.allRuns());
         assertThat(older).usingRecursiveComparison().ignoringFields("generatedAtMs", "runs.settings")
                 .isEqualTo(current);
-        assertThat(older.runs()).extracting(ReportModel.RunInfo::settings).containsExactly(v1);
+        assertThat(older.runs()).extracting(RunInfo::settings).containsExactly(v1);
 
         // what the settings decide: the 40 % limit makes a step client-bound, isolation is waived, "nonsense" noted
         for (ReportModel m : List.of(current, older)) {

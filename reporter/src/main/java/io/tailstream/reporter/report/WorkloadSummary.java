@@ -1,0 +1,41 @@
+package io.tailstream.reporter.report;
+
+import java.util.List;
+
+/**
+ * One workload: summary table, concurrency sweep and cost.
+ *
+ * @param rows         one row per target and concurrency, pooling the steps that completed
+ * @param ralWal       the workload's ops are YCSB-like reads and writes: rows carry RAL and WAL
+ * @param threadLevels every concurrency measured, ascending (the sweep's x axis)
+ * @param sweep        per target, QPS and P99 at each level (null where not measured), peak marked
+ * @param costs        per target with a monthly cost
+ * @param atThreads    concurrency of the "at a chosen concurrency" columns, or null if no level is common to all
+ * @param incomplete   the partial figures of each step that did not complete (failed, interrupted, never
+ *                     ended), one row per step with its {@link SummaryRow#outcome()}: shown marked, never pooled
+ *                     into {@code rows}, never in a sweep, cost or verdict
+ */
+public record WorkloadSummary(String workload, List<SummaryRow> rows, boolean ralWal, List<Integer> threadLevels,
+                              List<Sweep> sweep, List<Cost> costs, Integer atThreads, List<SummaryRow> incomplete) {
+    public WorkloadSummary {
+        rows = List.copyOf(rows);
+        threadLevels = List.copyOf(threadLevels);
+        sweep = List.copyOf(sweep);
+        costs = List.copyOf(costs);
+        incomplete = List.copyOf(incomplete);
+    }
+
+    /** A workload whose steps all completed. */
+    public WorkloadSummary(String workload, List<SummaryRow> rows, boolean ralWal, List<Integer> threadLevels,
+                           List<Sweep> sweep, List<Cost> costs, Integer atThreads) {
+        this(workload, rows, ralWal, threadLevels, sweep, costs, atThreads, List.of());
+    }
+
+    /** A target's concurrency sweep: values aligned with {@link WorkloadSummary#threadLevels()}. */
+    public record Sweep(String target, List<Double> qps, List<Double> p99Ms, int peakIndex) {
+        public Sweep {
+            qps = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(qps));
+            p99Ms = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(p99Ms));
+        }
+    }
+}
