@@ -107,7 +107,7 @@ final class EnvironmentSection {
             }
         }
         Map<String, Double> out = new HashMap<>();
-        by.forEach((t, v) -> out.put(t, ReportChecks.median(v)));
+        by.forEach((t, v) -> out.put(t, RttCheck.median(v)));
         return out;
     }
 

@@ -2,7 +2,8 @@ package io.tailstream.reporter.report;
 
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
-import io.tailstream.reporter.report.ReportChecks.Probe;
+import io.tailstream.reporter.report.Evidence.Probe;
+import io.tailstream.reporter.report.Evidence.StepData;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,7 +25,7 @@ final class EvidenceLoader {
      * What the archive says about one step.
      *
      * @param cpuPct          the client's CPU (% of its machine), or null
-     * @param cpuSource       {@link ReportChecks#LOAD_GEN} or {@link ReportChecks#PROCESS}, null with {@code cpuPct}
+     * @param cpuSource       {@link StepData#LOAD_GEN} or {@link StepData#PROCESS}, null with {@code cpuPct}
      * @param clientBound     the producer flagged the step client-bound
      * @param probe           the RTT probe before the step, or null
      * @param measuredSamples measured transactions, or null without samples
@@ -47,7 +48,7 @@ final class EvidenceLoader {
             Double loadGen = first(s.loadGenCpuPct(), e.loadGenCpuPct(), e.healthLoadGenCpuPct());
             Double process = first(s.processCpuPct(), e.processCpuPct(), e.healthProcessCpuPct());
             Double cpu = loadGen != null ? loadGen : process;
-            String source = loadGen != null ? ReportChecks.LOAD_GEN : process != null ? ReportChecks.PROCESS : null;
+            String source = loadGen != null ? StepData.LOAD_GEN : process != null ? StepData.PROCESS : null;
             Boolean bound = s.clientBound() != null ? s.clientBound() : e.clientBound();
             boolean flagged = Boolean.TRUE.equals(bound) || Boolean.TRUE.equals(e.healthClientBound());
             Double p50 = first(s.rttP50Us(), e.rttP50Us());

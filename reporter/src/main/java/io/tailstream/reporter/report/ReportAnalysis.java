@@ -3,7 +3,7 @@ package io.tailstream.reporter.report;
 import io.tailstream.analysis.PercentChange;
 import io.tailstream.analysis.SweepPeak;
 import io.tailstream.reporter.report.Environment.TargetEnv;
-import io.tailstream.reporter.report.ReportChecks.Evidence;
+import io.tailstream.reporter.report.Evidence.StepData;
 import io.tailstream.reporter.report.SummaryRow.Delta;
 import io.tailstream.reporter.report.Verdict.Reason;
 import io.tailstream.reporter.report.WorkloadSummary.Sweep;
@@ -26,7 +26,7 @@ import java.util.function.ToDoubleFunction;
  *   <li><b>na</b> when there is nothing to compare: fewer than two candidates, no concurrency common to all (P99),
  *       fewer than two costs or costs in different currencies.</li>
  *   <li><b>none</b> (no verdict) when the evidence behind the rows compared fails a check ({@link
- *       ReportChecks#VERDICT_CHECKS}): a step failed, was interrupted or never ended; a step was client-bound;
+ *       ValidityChecks#VERDICT_CHECKS}): a step failed, was interrupted or never ended; a step was client-bound;
  *       commit durability, replication wait or torn-page protection differ or are unknown; isolation behaves
  *       differently or is unknown; a warm-up was absent or unsettled; a step's error share is over the limit; the
  *       data set is not larger than the buffer pool where the plan expects it; the probe RTTs differ enough to
@@ -296,8 +296,8 @@ final class ReportAnalysis {
         }
         List<Reason> failed = new ArrayList<>();
         List<Reason> waived = new ArrayList<>();
-        List<ReportChecks.StepData> behind = evidence.stepsOf(workload, rows);
-        for (ReportChecks.Problem p : evidence.problems(w, rows)) {
+        List<StepData> behind = evidence.stepsOf(workload, rows);
+        for (ValidityChecks.Problem p : ValidityChecks.problems(evidence, w, rows)) {
             (evidence.waived(p.check(), behind) ? waived : failed).add(new Reason(p.check(), p.text()));
         }
         if (!failed.isEmpty()) {
@@ -330,21 +330,21 @@ final class ReportAnalysis {
      * probe's median and P99, and its highest step client CPU with that figure's source.
      */
     public static List<Environment.TargetFairness> fairness(java.util.Collection<String> targets,
-                                                            List<ReportChecks.StepData> steps) {
-        Map<String, double[]> rtt = ReportChecks.rttByTarget(steps);
+                                                            List<StepData> steps) {
+        Map<String, double[]> rtt = RttCheck.byTarget(steps);
         List<Environment.TargetFairness> out = new ArrayList<>();
         for (String t : new TreeSet<>(targets)) {
-            List<ReportChecks.StepData> mine = steps.stream().filter(s -> s.info().target().equals(t)).toList();
+            List<StepData> mine = steps.stream().filter(s -> s.info().target().equals(t)).toList();
             if (mine.isEmpty()) {
                 continue;
             }
-            ReportChecks.StepData latest = mine.get(mine.size() - 1);
-            ReportChecks.StepData cpu = mine.stream().filter(s -> s.clientCpuPct() != null)
-                    .max(Comparator.comparingDouble(ReportChecks.StepData::clientCpuPct)).orElse(null);
+            StepData latest = mine.get(mine.size() - 1);
+            StepData cpu = mine.stream().filter(s -> s.clientCpuPct() != null)
+                    .max(Comparator.comparingDouble(StepData::clientCpuPct)).orElse(null);
             double[] r = rtt.get(t);
             String method = mine.stream().filter(s -> s.probe() != null && s.probe().method() != null)
                     .map(s -> s.probe().method()).reduce((a, b) -> b).orElse(null);
-            out.add(new Environment.TargetFairness(t, ReportChecks.profile(latest), r == null ? null : r[0] / 1000,
+            out.add(new Environment.TargetFairness(t, latest.profile(), r == null ? null : r[0] / 1000,
                     r == null ? null : r[1] / 1000, r == null ? 0 : (int) r[2], method,
                     cpu == null ? null : cpu.clientCpuPct(), cpu == null ? null : cpu.cpuSource()));
         }

@@ -3,7 +3,8 @@ package io.tailstream.reporter.report;
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.report.Environment.TargetEnv;
-import io.tailstream.reporter.report.ReportChecks.StepData;
+import io.tailstream.reporter.report.Evidence.RunSettings;
+import io.tailstream.reporter.report.Evidence.StepData;
 import io.tailstream.reporter.report.SampleFactsQuery.SampleFacts;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -53,12 +54,12 @@ final class ReportLoader {
             Map<StepKey, SampleFacts> facts = hasSamples ? SampleFactsQuery.load(db, inRuns) : Map.of();
             timer.lap("sampleFacts");
             Map<StepKey, EvidenceLoader.StepFacts> evidence = EvidenceLoader.load(db, inRuns);
-            Map<String, ReportChecks.RunSettings> settings = runSettings(selected, notes);
+            Map<String, RunSettings> settings = runSettings(selected, notes);
             Map<StepKey, EnvironmentSection.Health> health = new HashMap<>();
             for (StepInfo s : steps) {
                 EvidenceLoader.StepFacts e = evidence.get(StepKey.of(s));
                 if (e != null) {
-                    health.put(StepKey.of(s), new EnvironmentSection.Health(e.cpuPct(), ReportChecks.clientBound(
+                    health.put(StepKey.of(s), new EnvironmentSection.Health(e.cpuPct(), ValidityChecks.clientBound(
                             e.cpuPct(), e.clientBound(), settings.get(s.runId()).clientCpuLimitPct())));
                 }
             }
@@ -91,12 +92,12 @@ final class ReportLoader {
                 stepData.add(stepData(s, ts, facts.get(key), evidence.get(key), stepsRead.stepVariables().get(key),
                         targets));
             }
-            ReportChecks.Evidence judged = new ReportChecks.Evidence(stepData, settings);
+            Evidence judged = new Evidence(stepData, settings);
             Environment env = EnvironmentSection.environment(targets, stepsRead.variables(), steps)
                     .withFairness(ReportAnalysis.fairness(targets.keySet(), stepData));
             List<Verdict> verdicts = new ArrayList<>();
             workloads.forEach(w -> verdicts.addAll(ReportAnalysis.verdicts(w, targets, judged)));
-            List<Check> checklist = ReportChecks.checks(judged, workloads);
+            List<Check> checklist = Checklist.checks(judged, workloads);
             timer.lap("analysis");
             LOG.debug("report model of {}: {}", archive, timer);
             // language-neutral: the page and the md summary put the localized "tailstream report" before it
@@ -120,13 +121,13 @@ final class ReportLoader {
     }
 
     /** The checks' settings of each run; names in a plan's {@code accept} that are not checks become notes. */
-    private static Map<String, ReportChecks.RunSettings> runSettings(List<RunInfo> runs, List<String> notes) {
-        Map<String, ReportChecks.RunSettings> out = new HashMap<>();
+    private static Map<String, RunSettings> runSettings(List<RunInfo> runs, List<String> notes) {
+        Map<String, RunSettings> out = new HashMap<>();
         for (RunInfo r : runs) {
-            ReportChecks.RunSettings s = ReportChecks.RunSettings.of(r.runId(), r.settings());
+            RunSettings s = RunSettings.of(r.runId(), r.settings());
             if (!s.unknownAccept().isEmpty()) {
                 notes.add("run " + r.runId() + ": the plan's accept names " + s.unknownAccept()
-                        + ", which are not checks a plan may waive (ignored); checks: " + ReportChecks.WAIVABLE);
+                        + ", which are not checks a plan may waive (ignored); checks: " + ValidityChecks.WAIVABLE);
             }
             out.put(r.runId(), s);
         }

@@ -82,7 +82,7 @@ public record SummaryRow(String target, String workload, int threads, int rounds
 
     /** The share of failed transactions passes the checklist's limit: the row's figures are suspect. */
     public boolean errorLimitExceeded() {
-        return errorPct() > ReportChecks.MAX_ERROR_PCT;
+        return errorPct() > ValidityChecks.MAX_ERROR_PCT;
     }
 
     /** True unless the row holds the partial figures of a step that did not complete. */

@@ -22,8 +22,9 @@
  * scale-out (1 vs N nodes of one product); stalls (from the {@code stalls} view, and per step whether the stall
  * detector ran); soak figures of steps measured for 30 min or more (macro trend, jitter, stall-time share,
  * from every measured window); time series per step; the methodology checklist ({@link
- * io.tailstream.reporter.report.ReportChecks}, each item pass/flag/n/a from the data, from the same findings the
- * verdicts cite); what was run.
+ * io.tailstream.reporter.report.Checklist}, each item pass/flag/n/a from the data, from the same findings the
+ * verdicts cite: {@link io.tailstream.reporter.report.ValidityChecks}, judged on the {@link
+ * io.tailstream.reporter.report.Evidence} of each step); what was run.
  *
  * <p>Numbers (docs/report.md defines each): the summary table (per workload, one row per target x threads, the
  * completed rounds merged) is computed from raw samples of the measurement phase by {@link

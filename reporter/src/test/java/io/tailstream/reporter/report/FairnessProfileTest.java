@@ -300,7 +300,7 @@ class FairnessProfileTest {
             for (String f : java.util.List.of("mysql", "postgresql", "h2", "unknown")) {
                 msg.get("fair.family." + f);
             }
-            ReportChecks.VERDICT_CHECKS.forEach(c -> msg.get("verdict.check." + c));
+            ValidityChecks.VERDICT_CHECKS.forEach(c -> msg.get("verdict.check." + c));
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tailstream.reporter.report.Environment.TargetEnv;
+import io.tailstream.reporter.report.Evidence.StepData;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -132,12 +133,12 @@ class ReportAnalysisTest {
         assertThat(scale).hasSize(1);
         assertThat(scale.get(0).ratio()).isCloseTo(204.0 / 120.0, within(1e-12));
         // p2 peaks at its highest level: the sweep stopped too early; m ran one level only (no sweep to judge)
-        Check beyond = ReportChecks.beyondPeak(List.of(w));
+        Check beyond = Checklist.beyondPeak(List.of(w));
         assertThat(beyond.status()).isEqualTo("flag");
         assertThat(beyond.findings()).hasSize(1);
         assertThat(beyond.findings().get(0).args().get(0)).startsWith("p2");
         WorkloadSummary soak = workload(List.of(row("m", 8, List.of(90.0), 1, 0)), t, null);
-        assertThat(ReportChecks.beyondPeak(List.of(soak)).status()).isEqualTo("na");
+        assertThat(Checklist.beyondPeak(List.of(soak)).status()).isEqualTo("na");
     }
 
     @Test
@@ -163,15 +164,15 @@ class ReportAnalysisTest {
     @Test
     void checks_fewRounds_unfinishedSteps_clientCpu_warmup() {
         WorkloadSummary w = workload(List.of(row("a", 8, List.of(10.0, 11.0), 1, 20)), Map.of(), null);
-        assertThat(ReportChecks.rounds(List.of(w)).status()).isEqualTo("flag");
+        assertThat(Checklist.rounds(List.of(w)).status()).isEqualTo("flag");
         StepInfo s = new StepInfo("r", 1, "a", "jdbc:x", "w", 8, 1, 0, 1000, "{}", null, 0, null);
-        var steps = List.of(new ReportChecks.StepData(s, 0, null, null, 72.0, true));
-        assertThat(ReportChecks.warmup(steps).status()).isEqualTo("flag");
-        assertThat(ReportChecks.clientCpu(steps).status()).isEqualTo("flag");
-        assertThat(ReportChecks.warmupSettled(steps).status()).isEqualTo("na");
-        var noHealth = List.of(new ReportChecks.StepData(s, 5, 100.0, 150.0, null, false));
-        assertThat(ReportChecks.clientCpu(noHealth).status()).isEqualTo("na");
-        assertThat(ReportChecks.warmupSettled(noHealth).status()).isEqualTo("flag");
+        var steps = List.of(new StepData(s, 0, null, null, 72.0, true));
+        assertThat(Checklist.warmup(steps).status()).isEqualTo("flag");
+        assertThat(Checklist.clientCpu(steps).status()).isEqualTo("flag");
+        assertThat(Checklist.warmupSettled(steps).status()).isEqualTo("na");
+        var noHealth = List.of(new StepData(s, 5, 100.0, 150.0, null, false));
+        assertThat(Checklist.clientCpu(noHealth).status()).isEqualTo("na");
+        assertThat(Checklist.warmupSettled(noHealth).status()).isEqualTo("flag");
     }
 
     @Test

@@ -379,7 +379,7 @@ class VerdictReportTest {
         long measured = f.rows.stream().filter(r -> r.stepId() == 1 && !r.warmup()).count();
         long failed = f.rows.stream().filter(r -> r.stepId() == 1 && !r.warmup() && !r.ok()).count();
         Text t = Text.of("finding.stepErrors", "mariadb · oltp_point_select · 4 thr · r1 (run-1#1)",
-                ReportChecks.fmt(failed * 100.0 / measured), String.valueOf(failed), String.valueOf(measured), "1.0");
+                ValidityChecks.fmt(failed * 100.0 / measured), String.valueOf(failed), String.valueOf(measured), "1.0");
         assertThat(m.verdicts()).allSatisfy(v -> assertThat(v.reasons()).containsExactly(new Reason("errors", t)));
         assertThat(check(m, "completed").findings()).containsExactly(t);
         assertThat(check(m, "errors").findings()).containsExactly(t);

@@ -3,10 +3,9 @@ package io.tailstream.reporter.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.reporter.report.Environment.TargetEnv;
-import io.tailstream.reporter.report.ReportChecks.Evidence;
-import io.tailstream.reporter.report.ReportChecks.Probe;
-import io.tailstream.reporter.report.ReportChecks.RunSettings;
-import io.tailstream.reporter.report.ReportChecks.StepData;
+import io.tailstream.reporter.report.Evidence.Probe;
+import io.tailstream.reporter.report.Evidence.RunSettings;
+import io.tailstream.reporter.report.Evidence.StepData;
 import io.tailstream.reporter.report.Verdict.Reason;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,7 +29,7 @@ class VerdictValidityTest {
         int id = (target.equals("a") ? 0 : 100) + threads + round;
         StepInfo info = new StepInfo("run-1", id, target, "jdbc:x", W, threads, round, 10_000, 60_000, "{}",
                 "completed", 0, 1L);
-        return new StepData(info, 500, 1000.0, 1010.0, 20.0, false, vars, product, ReportChecks.LOAD_GEN, 10_000L,
+        return new StepData(info, 500, 1000.0, 1010.0, 20.0, false, vars, product, StepData.LOAD_GEN, 10_000L,
                 0L, new Probe(200, 300, 200, "prepared SELECT 1"));
     }
 
@@ -88,13 +87,13 @@ class VerdictValidityTest {
     }
 
     static Check check(Evidence e, String id) {
-        return ReportChecks.checks(e, List.of(workload())).stream().filter(c -> c.id().equals(id)).findFirst()
+        return Checklist.checks(e, List.of(workload())).stream().filter(c -> c.id().equals(id)).findFirst()
                 .orElseThrow();
     }
 
     /** Every reason of every verdict is a finding of a flagged checklist item: they never disagree. */
     static void assertChecklistAgrees(Evidence e) {
-        List<Check> checks = ReportChecks.checks(e, List.of(workload()));
+        List<Check> checks = Checklist.checks(e, List.of(workload()));
         for (Verdict v : ReportAnalysis.verdicts(workload(), TARGETS, e)) {
             for (Reason r : v.reasons()) {
                 if (r.check().equals(Verdict.NA)) {
@@ -129,7 +128,7 @@ class VerdictValidityTest {
 
     @Test
     void oneSideClientBound_noVerdict_namingTheStepAndFigure_checklistSaysTheSame() {
-        Evidence e = evidence(edit(fair(), "b", 16, 2, s -> withCpu(s, 72.5, ReportChecks.LOAD_GEN, false)), null);
+        Evidence e = evidence(edit(fair(), "b", 16, 2, s -> withCpu(s, 72.5, StepData.LOAD_GEN, false)), null);
         Map<String, Verdict> v = verdicts(e);
         for (String metric : List.of("throughput", "p99")) {
             Verdict x = v.get(metric);
@@ -143,22 +142,22 @@ class VerdictValidityTest {
         assertChecklistAgrees(e);
         // the same step at 8 threads does not touch P99, compared at 16: only throughput (every row) loses it
         Map<String, Verdict> at8 = verdicts(evidence(edit(fair(), "b", 8, 1,
-                s -> withCpu(s, 72.5, ReportChecks.LOAD_GEN, false)), null));
+                s -> withCpu(s, 72.5, StepData.LOAD_GEN, false)), null));
         assertThat(at8.get("throughput").status()).isEqualTo("none");
         assertThat(at8.get("p99").status()).isEqualTo("win");
     }
 
     @Test
     void clientBound_processFigureInOlderArchives_saidSo_producerFlagCounts_planLimitApplies() {
-        Verdict process = verdicts(evidence(edit(fair(), "a", 8, 1, s -> withCpu(s, 61.0, ReportChecks.PROCESS,
+        Verdict process = verdicts(evidence(edit(fair(), "a", 8, 1, s -> withCpu(s, 61.0, StepData.PROCESS,
                 false)), null)).get("throughput");
         assertThat(process.reasons().get(0).text().key()).isEqualTo("finding.clientCpuProcess");
-        Verdict flagged = verdicts(evidence(edit(fair(), "a", 8, 1, s -> withCpu(s, 40.0, ReportChecks.LOAD_GEN,
+        Verdict flagged = verdicts(evidence(edit(fair(), "a", 8, 1, s -> withCpu(s, 40.0, StepData.LOAD_GEN,
                 true)), null)).get("throughput");
         assertThat(flagged.reasons().get(0).text()).isEqualTo(Text.of("finding.clientBoundFlag",
                 "a · oltp_read_write · 8 thr · r1 (run-1#9)", "40.0", "50.0"));
         // the run's own limit (clientCpuLimitPct in its settings) is the one applied
-        Evidence lenient = evidence(edit(fair(), "a", 8, 1, s -> withCpu(s, 72.5, ReportChecks.LOAD_GEN, false)),
+        Evidence lenient = evidence(edit(fair(), "a", 8, 1, s -> withCpu(s, 72.5, StepData.LOAD_GEN, false)),
                 "{\"clientCpuLimitPct\":\"80\"}");
         assertThat(verdicts(lenient).get("throughput").status()).isEqualTo("win");
         assertThat(check(lenient, "clientCpu").status()).isEqualTo("pass");
@@ -173,9 +172,9 @@ class VerdictValidityTest {
     @Test
     void embeddedTargets_areNeverClientBound_theCheckSaysWhy() {
         Map<String, String> embedded = new java.util.TreeMap<>(FairnessProfileTest.h2());
-        embedded.put(ReportChecks.EMBEDDED, "true");
+        embedded.put(StepData.EMBEDDED, "true");
         List<StepData> busy = steps(embedded, "H2", embedded, "H2").stream()
-                .map(s -> withCpu(s, 95.0, ReportChecks.LOAD_GEN, true)).toList();
+                .map(s -> withCpu(s, 95.0, StepData.LOAD_GEN, true)).toList();
         Evidence e = evidence(busy, null);
         assertThat(verdicts(e).get("throughput").failedChecks()).doesNotContain("clientBound");
         assertThat(check(e, "clientCpu").status()).isEqualTo("na");
@@ -187,7 +186,7 @@ class VerdictValidityTest {
                         "jdbc:h2:mem:x", W, s.info().threads(), s.info().round(), 10_000, 60_000, "{}", "completed",
                         0, 1L), s.warmupSamples(), s.warmupTailQps(), s.measuredQps(), s.clientCpuPct(),
                         s.clientBound(), s.variables(), s.product(), s.cpuSource(), s.measuredSamples(),
-                        s.measuredErrors(), s.probe()), 95.0, ReportChecks.LOAD_GEN, true)).toList();
+                        s.measuredErrors(), s.probe()), 95.0, StepData.LOAD_GEN, true)).toList();
         assertThat(check(evidence(older, null), "clientCpu").status()).isEqualTo("na");
         // an H2 server over TCP is a server like any other: judged
         List<StepData> server = steps(FairnessProfileTest.h2(), "H2", FairnessProfileTest.h2(), "H2").stream()
@@ -195,7 +194,7 @@ class VerdictValidityTest {
                         "jdbc:h2:tcp://db:9092/x", W, s.info().threads(), s.info().round(), 10_000, 60_000, "{}",
                         "completed", 0, 1L), s.warmupSamples(), s.warmupTailQps(), s.measuredQps(), s.clientCpuPct(),
                         s.clientBound(), s.variables(), s.product(), s.cpuSource(), s.measuredSamples(),
-                        s.measuredErrors(), s.probe()), 95.0, ReportChecks.LOAD_GEN, true)).toList();
+                        s.measuredErrors(), s.probe()), 95.0, StepData.LOAD_GEN, true)).toList();
         assertThat(check(evidence(server, null), "clientCpu").status()).isEqualTo("flag");
     }
 
@@ -378,7 +377,7 @@ class VerdictValidityTest {
     void reasons_listedInCheckOrder_everyOneOnce() {
         List<StepData> s = steps(FairnessProfileTest.h2("tailstream.h2.storage=mem", "WRITE_DELAY="), "H2",
                 FairnessProfileTest.mariadb(), "MariaDB");
-        s = edit(s, "a", 8, 1, x -> withCpu(x, 99.0, ReportChecks.LOAD_GEN, true));
+        s = edit(s, "a", 8, 1, x -> withCpu(x, 99.0, StepData.LOAD_GEN, true));
         Verdict v = verdicts(evidence(s, null)).get("throughput");
         assertThat(v.failedChecks()).containsExactly("clientBound", "durability", "isolation");
     }
