@@ -8,16 +8,25 @@ import java.util.Locale;
 
 /**
  * The report as CSV ({@code report --format csv}): one record per workload, target and concurrency, with the
- * columns of {@link ReportFormats#CSV_COLUMNS}, completed rows first, then the steps that did not complete. Stateless
- * and thread safe.
+ * columns of {@link #COLUMNS}, completed rows first, then the steps that did not complete. Stateless and thread safe.
  */
 final class CsvReport {
+
+    /** The columns scripts read by name, in order: {@link #write} writes one value per column in this order. */
+    public static final List<String> COLUMNS = List.of("workload", "target", "threads", "rounds", "transactions",
+            "measured_s", "qps", "tps", "avg_ms", "p95_ms", "p99_ms", "max_ms", "errors", "error_pct", "ral_ms",
+            "wal_ms", "qps_spread", "p99_spread_ms", "baseline", "qps_delta_pct", "tps_delta_pct", "avg_delta_pct",
+            "p95_delta_pct", "p99_delta_pct", "monthly_cost", "currency", "cost_per_1000_qps", "p999_ms",
+            "p9999_ms", "errors_per_s", "errors_by_class", "failed_avg_ms", "failed_p99_ms", "failed_max_ms",
+            "slowest_0_1pct_share_pct", "heavy_tail", "error_limit_exceeded", "exact_span", "outcome", "steps",
+            "throughput_verdict", "throughput_best", "p99_verdict", "p99_best", "cost_verdict", "cost_best",
+            "verdict_reasons");
 
     private CsvReport() {}
 
     static String write(ReportModel model, Locale locale) {
         Messages msg = Messages.of(locale);
-        StringBuilder b = new StringBuilder(Csv.record(ReportFormats.CSV_COLUMNS));
+        StringBuilder b = new StringBuilder(Csv.record(COLUMNS));
         for (WorkloadSummary w : model.workloads()) {
             List<Verdict> verdicts = model.verdicts().stream().filter(v -> v.workload().equals(w.workload())).toList();
             String reasons = reasons(verdicts, msg);

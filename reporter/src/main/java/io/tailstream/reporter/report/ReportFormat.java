@@ -2,7 +2,13 @@ package io.tailstream.reporter.report;
 
 import java.util.Locale;
 
-/** Output formats of {@code report}: the HTML page, or summaries for scripts (json, csv) and wikis (md). */
+/**
+ * Output formats of {@code report}: the HTML page ({@link ReportGenerator#render}), or summaries for scripts and
+ * wikis: {@code json} (every table figure, full precision; {@link JsonReport}), {@code csv} (one line per workload,
+ * target and concurrency; {@link CsvReport}) and {@code md} (verdicts, summary tables, cost, checklist; {@link
+ * MarkdownReport}). They carry the same numbers as the HTML page because all read the same {@link ReportModel}.
+ * Thread safe.
+ */
 public enum ReportFormat {
     HTML, JSON, CSV, MD;
 
@@ -19,5 +25,15 @@ public enum ReportFormat {
 
     public String extension() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The model laid out in this format. */
+    String render(ReportModel model, Locale locale) {
+        return switch (this) {
+            case HTML -> ReportGenerator.render(model, locale);
+            case JSON -> JsonReport.write(model, locale);
+            case CSV -> CsvReport.write(model, locale);
+            case MD -> MarkdownReport.write(model, locale);
+        };
     }
 }

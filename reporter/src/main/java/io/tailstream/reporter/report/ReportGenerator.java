@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads an archive into a {@link ReportModel} (DuckDB over the Parquet files) and writes it as one self-contained
  * HTML file (Freemarker template with HTML auto-escaping, uPlot's JS and CSS inlined from its WebJar, chart data as
- * JSON in the page; no network access when the page is opened) or as a json/csv/md summary ({@link ReportFormats}).
+ * JSON in the page; no network access when the page is opened) or as a json/csv/md summary ({@link ReportFormat}).
  *
  * <p>Numbers: summary tables are computed exactly from raw samples of the measurement phase; the time series
  * come from the aggregator's windows (op {@code *}; several rows of one window, e.g. late samples, are merged by
@@ -72,7 +72,7 @@ public final class ReportGenerator {
         long t0 = System.nanoTime();
         ReportModel model = load(archive, options);
         long t1 = System.nanoTime();
-        String text = ReportFormats.render(model, format, options.locale());
+        String text = format.render(model, options.locale());
         Path parent = out.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         Path tmp = parent.resolve(out.getFileName() + ".tmp");

@@ -6,11 +6,12 @@
  * baseline target fails with the list of what exists) through {@link io.tailstream.reporter.query.ArchiveDatabase}
  * into a {@link io.tailstream.reporter.report.ReportModel} ({@code ReportLoader}), then lays it out in a {@link
  * io.tailstream.reporter.report.ReportFormat}: {@code report.ftlh} (Freemarker, HTML auto-escaping, labels from
- * {@code messages[_zh_CN].properties}) or {@link io.tailstream.reporter.report.ReportFormats}. Every format reads the
- * same model, so they carry the same numbers. The model is a tree of immutable records, one per section ({@code
- * Verdict}, {@code Environment}, {@code WorkloadSummary} with its {@code SummaryRow}s and {@code Cost}s, {@code
- * ScaleOut}, {@code Stall}, {@code Soak}, {@code StepSeries}, {@code Check}, {@code StepInfo}, ...), public because
- * the template reads them (Freemarker calls only public methods of public classes).
+ * {@code messages[_zh_CN].properties}) or the json, csv and md writers ({@code JsonReport}, {@code CsvReport},
+ * {@code MarkdownReport}). Every format reads the same model, so they carry the same numbers. The model is a tree
+ * of immutable records, one per section ({@code Verdict}, {@code Environment}, {@code WorkloadSummary} with its
+ * {@code SummaryRow}s and {@code Cost}s, {@code ScaleOut}, {@code Stall}, {@code Soak}, {@code StepSeries}, {@code
+ * Check}, {@code StepInfo}, ...), public because the template reads them (Freemarker calls only public methods of
+ * public classes).
  *
  * <p>Sections: verdict per workload (best on peak throughput, on P99 at a concurrency every candidate was measured
  * at, on monthly cost per 1,000 peak QPS; each a win, a tie, indicative, or no verdict with the checks the evidence

@@ -221,7 +221,7 @@ class ExactFiguresReportTest {
         String html = ReportGenerator.render(model, Locale.ENGLISH);
         assertThat(html).contains("<tr data-target=\"h2-file\" data-threads=\"16\" class=\"over-error-limit\">")
                 .contains("data-error-limit=\"h2-file/16\"").doesNotContain("data-error-limit=\"h2-file/8\"");
-        JsonNode json = Json.MAPPER.readTree(ReportFormats.json(model, Locale.ENGLISH));
+        JsonNode json = Json.MAPPER.readTree(JsonReport.write(model, Locale.ENGLISH));
         JsonNode jr = rowNode(json, "oltp_point_select", "h2-file", 16, "rows");
         assertThat(jr.get("errorLimitExceeded").asBoolean()).isTrue();
         assertThat(jr.get("qps").asDouble()).isEqualTo(r.qps());
@@ -268,7 +268,7 @@ class ExactFiguresReportTest {
                 .doesNotContain("data-heavy-tail=\"h2-file/8\"");
         Map<String, Double> cells = ReportGeneratorTest.row(html, "h2-mem", 8, "oltp_point_select");
         ReportGeneratorTest.assertRow(cells, ReportGeneratorTest.expected(e));
-        assertThat(ReportFormats.markdown(model, Locale.ENGLISH)).contains("h2-mem [heavy tail]")
+        assertThat(MarkdownReport.write(model, Locale.ENGLISH)).contains("h2-mem [heavy tail]")
                 .contains("h2-mem · 8: heavy tail: mean ");
     }
 
@@ -297,9 +297,9 @@ class ExactFiguresReportTest {
         // and in what was run
         assertThat(html.substring(html.indexOf("<table id=\"steps\">")))
                 .contains("<td class=\"text bad\">failed: connection_lost (not ignored)");
-        String csv = ReportFormats.csv(model, java.util.Locale.ROOT);
+        String csv = CsvReport.write(model, java.util.Locale.ROOT);
         assertThat(csv.lines().filter(l -> l.contains(",failed: connection_lost")).toList()).hasSize(1);
-        JsonNode json = Json.MAPPER.readTree(ReportFormats.json(model, Locale.ENGLISH));
+        JsonNode json = Json.MAPPER.readTree(JsonReport.write(model, Locale.ENGLISH));
         assertThat(rowNode(json, "ycsb_a", "h2-mem", 4, "incomplete").get("outcome").asText())
                 .startsWith("failed: ");
     }
@@ -370,7 +370,7 @@ class ExactFiguresReportTest {
 
     @Test
     void csvAndMarkdown_carryTheNewFigures() {
-        String csv = ReportFormats.csv(model, java.util.Locale.ROOT);
+        String csv = CsvReport.write(model, java.util.Locale.ROOT);
         List<String> head = List.of(csv.lines().findFirst().orElseThrow().split(","));
         assertThat(head).contains("p999_ms", "p9999_ms", "errors_per_s", "errors_by_class", "failed_p99_ms",
                 "heavy_tail", "outcome");
@@ -381,7 +381,7 @@ class ExactFiguresReportTest {
         assertThat(Double.parseDouble(cells.get(head.indexOf("errors_per_s")))).isEqualTo(heavy.errorsPerSecond());
         assertThat(cells.get(head.indexOf("heavy_tail"))).isEqualTo("true");
         assertThat(cells.get(head.indexOf("outcome"))).isEmpty();
-        String md = ReportFormats.markdown(model, Locale.ENGLISH);
+        String md = MarkdownReport.write(model, Locale.ENGLISH);
         assertThat(md).contains("| P99.9 ms | P99.99 ms |").contains("(failed: connection_lost");
     }
 

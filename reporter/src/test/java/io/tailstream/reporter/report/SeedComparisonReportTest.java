@@ -320,14 +320,14 @@ class SeedComparisonReportTest {
         String page = Files.readString(html);
         JsonNode tree = Json.MAPPER.readTree(Files.readString(json));
         List<String> lines = Files.readAllLines(csv);
-        assertThat(lines.get(0)).isEqualTo(String.join(",", ReportFormats.CSV_COLUMNS));
+        assertThat(lines.get(0)).isEqualTo(String.join(",", CsvReport.COLUMNS));
         assertThat(lines).hasSize(1 + 30);
         Map<String, String[]> csvRows = new HashMap<>();
         lines.stream().skip(1).map(l -> l.split(",", -1)).forEach(c -> csvRows.put(key(c[0], c[1],
                 Integer.parseInt(c[2])), c));
-        int qpsCol = ReportFormats.CSV_COLUMNS.indexOf("qps");
-        int p99Col = ReportFormats.CSV_COLUMNS.indexOf("p99_ms");
-        int deltaCol = ReportFormats.CSV_COLUMNS.indexOf("qps_delta_pct");
+        int qpsCol = CsvReport.COLUMNS.indexOf("qps");
+        int p99Col = CsvReport.COLUMNS.indexOf("p99_ms");
+        int deltaCol = CsvReport.COLUMNS.indexOf("qps_delta_pct");
         int wi = 0;
         for (WorkloadSummary w : model.workloads()) {
             JsonNode jw = tree.get("workloads").get(wi++);

@@ -67,7 +67,7 @@ class StallDetectionReportTest {
         String step3 = html.substring(html.indexOf("data-stall-detection=\"stalls/3\""));
         step3 = step3.substring(0, step3.indexOf("</li>"));
         assertThat(step3).contains("stall detection did not run").doesNotContain("no stalls detected");
-        String md = ReportFormats.markdown(model, Locale.ENGLISH);
+        String md = MarkdownReport.write(model, Locale.ENGLISH);
         assertThat(md).contains("Step 1 (a · oltp_point_select · 4 threads · round 1): no stalls detected")
                 .contains("Step 2 (a · oltp_point_select · 8 threads · round 1): 1 stall(s)")
                 .contains("Step 3 (a · oltp_point_select · 16 threads · round 1): stall detection did not run");
