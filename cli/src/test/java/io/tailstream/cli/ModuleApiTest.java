@@ -72,7 +72,7 @@ class ModuleApiTest {
             // the archiver, the archive's queries, the report
             "reporter", Set.of("archive.ArchiveProgress", "archive.ArchiveSummary", "archive.Archiver",
                     "archive.ArchiverConfig", "archive.ArchiverStatus",
-                    "export.HistogramLogExport", "output.ResultFormat",
+                    "export.HistogramLogExport", "output.TableFormat",
                     "query.ArchiveDatabase", "query.RunCatalog", "query.RunComparison", "query.RunFilter",
                     "query.RunListing", "query.StepFigure",
                     "report.ReportFormat", "report.ReportGenerator", "report.ReportModel", "report.ReportOptions"));

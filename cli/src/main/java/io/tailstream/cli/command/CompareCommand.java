@@ -1,10 +1,10 @@
 package io.tailstream.cli.command;
 
-import io.tailstream.cli.UserFacingException;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.tailstream.cli.UserFacingException;
 import io.tailstream.cli.options.ArchiveOptions;
-import io.tailstream.cli.options.FormatOption;
-import io.tailstream.reporter.output.ResultFormat;
+import io.tailstream.cli.options.TableFormatOption;
+import io.tailstream.reporter.output.TableFormat;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.query.RunComparison;
 import io.tailstream.reporter.query.StepFigure;
@@ -56,13 +56,13 @@ public final class CompareCommand implements Callable<Integer> {
     String threshold;
 
     @Mixin
-    FormatOption formatOption = new FormatOption();
+    TableFormatOption formatOption = new TableFormatOption();
 
     @Override
     public Integer call() {
         Path archive = archiveOptions.existing(spec);
         double pct = parseThreshold(threshold);
-        ResultFormat format = formatOption.format(spec);
+        TableFormat format = formatOption.format(spec);
         RunComparison.Result result;
         try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
             result = RunComparison.compare(db, baseline, candidate, pct);
@@ -72,19 +72,19 @@ public final class CompareCommand implements Callable<Integer> {
             throw new UserFacingException("cannot compare runs in " + archive, e);
         }
         PrintWriter out = spec.commandLine().getOut();
-        if (format == ResultFormat.JSON) {
+        if (format == TableFormat.JSON) {
             out.print(json(result));
             out.flush();
             return result.regressed() ? EXIT_REGRESSION : 0;
-        } else if (format == ResultFormat.CSV) {
-            try (ResultFormat.RowWriter w = ResultFormat.CSV.open(out, MACHINE_COLUMNS, 0)) {
+        } else if (format == TableFormat.CSV) {
+            try (TableFormat.RowWriter w = TableFormat.CSV.open(out, MACHINE_COLUMNS, 0)) {
                 machineRows(result).forEach(r -> w.row(new ArrayList<>(r.values())));
             }
             out.flush();
             return result.regressed() ? EXIT_REGRESSION : 0;
         }
         out.printf("baseline %s, candidate %s, threshold %s%%%n", baseline, candidate, num(pct));
-        try (ResultFormat.RowWriter w = ResultFormat.TABLE.open(out, List.of("workload", "target", "threads",
+        try (TableFormat.RowWriter w = TableFormat.TABLE.open(out, List.of("workload", "target", "threads",
                 "qps base", "qps cand", "qps Δ", "p99 ms base", "p99 ms cand", "p99 Δ", "verdict"),
                 Integer.MAX_VALUE, "step")) {
             for (RunComparison.Row r : result.rows()) {

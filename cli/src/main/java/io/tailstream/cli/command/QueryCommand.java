@@ -2,7 +2,7 @@ package io.tailstream.cli.command;
 
 import io.tailstream.cli.UserFacingException;
 import io.tailstream.cli.options.ArchiveOptions;
-import io.tailstream.reporter.output.ResultFormat;
+import io.tailstream.reporter.output.TableFormat;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -15,8 +15,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** SQL over the archive (DuckDB). */
@@ -51,9 +51,9 @@ public final class QueryCommand implements Callable<Integer> {
         if (maxRows < 1) {
             throw new ParameterException(spec.commandLine(), "--max-rows must be at least 1, was " + maxRows);
         }
-        ResultFormat f;
+        TableFormat f;
         try {
-            f = ResultFormat.parse(format);
+            f = TableFormat.parse(format);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--format: " + e.getMessage(), e);
         }

@@ -2,8 +2,8 @@ package io.tailstream.cli.command;
 
 import io.tailstream.cli.UserFacingException;
 import io.tailstream.cli.options.ArchiveOptions;
-import io.tailstream.cli.options.FormatOption;
-import io.tailstream.reporter.output.ResultFormat;
+import io.tailstream.cli.options.TableFormatOption;
+import io.tailstream.reporter.output.TableFormat;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.query.RunCatalog;
 import io.tailstream.reporter.query.RunFilter;
@@ -53,7 +53,7 @@ public final class RunsCommand implements Callable<Integer> {
     String since;
 
     @Mixin
-    FormatOption formatOption = new FormatOption();
+    TableFormatOption formatOption = new TableFormatOption();
 
     @Override
     public Integer call() {
@@ -70,10 +70,10 @@ public final class RunsCommand implements Callable<Integer> {
         } catch (SQLException e) {
             throw new UserFacingException("cannot list the runs of " + archive, e);
         }
-        ResultFormat format = formatOption.format(spec);
+        TableFormat format = formatOption.format(spec);
         PrintWriter out = spec.commandLine().getOut();
-        if (format == ResultFormat.TABLE) {
-            try (ResultFormat.RowWriter w = ResultFormat.TABLE.open(out, List.of("run_id", "plan", "started",
+        if (format == TableFormat.TABLE) {
+            try (TableFormat.RowWriter w = TableFormat.TABLE.open(out, List.of("run_id", "plan", "started",
                     "duration", "outcome", "steps", "samples", "targets", "workloads"), Integer.MAX_VALUE, "run")) {
                 for (RunListing r : runs) {
                     w.row(List.of(r.runId(), r.planName(), TIME.format(Instant.ofEpochMilli(r.startedAtMs())),
@@ -84,7 +84,7 @@ public final class RunsCommand implements Callable<Integer> {
                 }
             }
         } else {
-            try (ResultFormat.RowWriter w = format.open(out, List.of("run_id", "plan", "started", "duration_s",
+            try (TableFormat.RowWriter w = format.open(out, List.of("run_id", "plan", "started", "duration_s",
                     "outcome", "steps", "samples", "targets", "workloads"), 0)) {
                 for (RunListing r : runs) {
                     w.row(Arrays.asList(r.runId(), r.planName(), Instant.ofEpochMilli(r.startedAtMs()).toString(),

@@ -1,12 +1,12 @@
 package io.tailstream.cli.options;
 
-import io.tailstream.reporter.output.ResultFormat;
+import io.tailstream.reporter.output.TableFormat;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /** {@code --format table|csv|json} of the history commands ({@code runs}, {@code compare}). */
-public final class FormatOption {
+public final class TableFormatOption {
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
             description = "table (for people), csv or json (for scripts: plain numbers, every field) (default:"
@@ -14,9 +14,9 @@ public final class FormatOption {
     String format;
 
     /** The parsed format; bad values are a usage error naming the accepted ones. */
-    public ResultFormat format(CommandSpec spec) {
+    public TableFormat format(CommandSpec spec) {
         try {
-            return ResultFormat.parse(format);
+            return TableFormat.parse(format);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--format: " + e.getMessage(), e);
         }

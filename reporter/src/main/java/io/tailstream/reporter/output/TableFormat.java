@@ -18,13 +18,14 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * How the command-line tools print rows: an aligned text {@link #TABLE} (numbers right-aligned, NULL shown as
- * {@code NULL}, at most a given number of rows), {@link #CSV} (RFC 4180 through {@link Csv}, header line, empty
- * field for NULL, every row) or {@link #JSON} (an array of objects, one per row and line, numbers as JSON numbers,
- * every row, written with Jackson's streaming generator). CSV and JSON stream row by row, so any result size works.
- * Stateless and thread safe; each {@link #open} returns a writer for one result.
+ * How the command-line tools ({@code query}, {@code runs}, {@code compare}) print a table of rows: an aligned text
+ * {@link #TABLE} (numbers right-aligned, NULL shown as {@code NULL}, at most a given number of rows), {@link #CSV}
+ * (RFC 4180 through {@link Csv}, header line, empty field for NULL, every row) or {@link #JSON} (an array of
+ * objects, one per row and line, numbers as JSON numbers, every row, written with Jackson's streaming generator).
+ * CSV and JSON stream row by row, so any result size works. Stateless and thread safe; each {@link #open} returns a
+ * writer for one result. (The report's own formats are {@code reporter.report.ReportFormat}.)
  */
-public enum ResultFormat {
+public enum TableFormat {
     TABLE, CSV, JSON;
 
     private static final JsonFactory JSON_FACTORY = JsonFactory.builder()
@@ -33,8 +34,8 @@ public enum ResultFormat {
             .build();
 
     /** Parses {@code table}, {@code csv} or {@code json} (any case). */
-    public static ResultFormat parse(String s) {
-        for (ResultFormat f : values()) {
+    public static TableFormat parse(String s) {
+        for (TableFormat f : values()) {
             if (f.name().equalsIgnoreCase(s)) {
                 return f;
             }

@@ -19,12 +19,12 @@ import org.junit.jupiter.api.Test;
  * Table, CSV and JSON output of a query result, NULLs and quoting included. DOUBLEs print without trailing zeros,
  * DECIMALs with their scale (0.125 is a DECIMAL(4,3) literal in DuckDB).
  */
-class ResultFormatTest {
+class TableFormatTest {
 
     private static final String SQL = "SELECT * FROM (VALUES (1, 'a,b', 2.5::DOUBLE, true), (22, 'say \"hi\"', NULL, false),"
             + " (333, NULL, 0.125, NULL)) t(n, s, d, b) ORDER BY n";
 
-    private static String render(ResultFormat f, int limit) throws SQLException {
+    private static String render(TableFormat f, int limit) throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery(SQL)) {
             StringWriter sb = new StringWriter();
@@ -35,7 +35,7 @@ class ResultFormatTest {
 
     @Test
     void table_alignedNumbersRight_nullShown_rowCount() throws SQLException {
-        assertThat(render(ResultFormat.TABLE, 100)).isEqualTo("""
+        assertThat(render(TableFormat.TABLE, 100)).isEqualTo("""
                   n  s             d  b
                 ---  --------  -----  -----
                   1  a,b         2.5  true
@@ -43,19 +43,19 @@ class ResultFormatTest {
                 333  NULL      0.125  NULL
                 (3 rows)
                 """);
-        assertThat(render(ResultFormat.TABLE, 1)).endsWith("... 2 more rows (3 in all; --format csv or json prints"
+        assertThat(render(TableFormat.TABLE, 1)).endsWith("... 2 more rows (3 in all; --format csv or json prints"
                 + " every row)\n");
     }
 
     @Test
     void csv_quotedWhereNeeded_emptyForNull() throws SQLException {
-        assertThat(render(ResultFormat.CSV, 0)).isEqualTo("n,s,d,b\r\n1,\"a,b\",2.5,true\r\n"
+        assertThat(render(TableFormat.CSV, 0)).isEqualTo("n,s,d,b\r\n1,\"a,b\",2.5,true\r\n"
                 + "22,\"say \"\"hi\"\"\",,false\r\n333,,0.125,\r\n");
     }
 
     @Test
     void json_arrayOfObjects_typedValues() throws SQLException {
-        assertThat(render(ResultFormat.JSON, 0)).isEqualTo("""
+        assertThat(render(TableFormat.JSON, 0)).isEqualTo("""
                 [
                 {"n":1,"s":"a,b","d":2.5,"b":true},
                 {"n":22,"s":"say \\"hi\\"","d":null,"b":false},
@@ -67,7 +67,7 @@ class ResultFormatTest {
     @Test
     void emptyResult_inEveryFormat() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
-            for (ResultFormat f : ResultFormat.values()) {
+            for (TableFormat f : TableFormat.values()) {
                 try (ResultSet rs = st.executeQuery("SELECT 1 AS n WHERE false")) {
                     StringWriter sb = new StringWriter();
                     assertThat(f.write(rs, sb, 10)).isZero();
@@ -87,12 +87,12 @@ class ResultFormatTest {
         List<String> cols = List.of("name", "qps", "tiny", "count", "nan");
         List<Object> row = Arrays.asList("a\"b\nc", 1234.5, 0.00001, 12_345_678_901L, Double.NaN);
         StringWriter csv = new StringWriter();
-        try (ResultFormat.RowWriter w = ResultFormat.CSV.open(csv, cols, 0)) {
+        try (TableFormat.RowWriter w = TableFormat.CSV.open(csv, cols, 0)) {
             w.row(row);
         }
         assertThat(csv.toString()).isEqualTo("name,qps,tiny,count,nan\r\n\"a\"\"b\nc\",1234.5,0.00001,12345678901,NaN\r\n");
         StringWriter json = new StringWriter();
-        try (ResultFormat.RowWriter w = ResultFormat.JSON.open(json, cols, 0)) {
+        try (TableFormat.RowWriter w = TableFormat.JSON.open(json, cols, 0)) {
             w.row(row);
             w.row(row);
         }
@@ -107,7 +107,7 @@ class ResultFormatTest {
 
     @Test
     void parse() {
-        assertThat(ResultFormat.parse("Json")).isEqualTo(ResultFormat.JSON);
-        assertThatThrownBy(() -> ResultFormat.parse("xml")).hasMessage("unknown format 'xml'; use table, csv or json");
+        assertThat(TableFormat.parse("Json")).isEqualTo(TableFormat.JSON);
+        assertThatThrownBy(() -> TableFormat.parse("xml")).hasMessage("unknown format 'xml'; use table, csv or json");
     }
 }
