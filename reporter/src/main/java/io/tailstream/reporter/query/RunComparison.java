@@ -11,8 +11,8 @@ import java.util.stream.Collectors;
 
 /**
  * Compares two runs step by step — steps matched by target, workload and threads, figures exact from raw samples
- * ({@link StepFigures}: QPS of successful statements over the measured span, P99 of successful transactions) — and
- * says whether the candidate is worse than the baseline beyond a threshold: QPS lower by more than the threshold,
+ * ({@link StepFigureQuery}: QPS of successful statements over the measured span, P99 of successful transactions) —
+ * and says whether the candidate is worse than the baseline beyond a threshold: QPS lower by more than the threshold,
  * or P99 higher by more than it. Only completed steps are compared; a step that did not complete (failed,
  * interrupted) is listed apart, and one in the candidate fails the gate. Stateless and thread safe.
  */
@@ -80,8 +80,8 @@ public final class RunComparison {
         }
         RunCatalog.require(db, baselineRun);
         RunCatalog.require(db, candidateRun);
-        List<StepFigure> baseFigures = StepFigures.of(db, List.of(baselineRun));
-        List<StepFigure> candFigures = StepFigures.of(db, List.of(candidateRun));
+        List<StepFigure> baseFigures = StepFigureQuery.of(db, List.of(baselineRun));
+        List<StepFigure> candFigures = StepFigureQuery.of(db, List.of(candidateRun));
         Map<StepFigure.Key, StepFigure> base = byKey(baseFigures);
         Map<StepFigure.Key, StepFigure> cand = byKey(candFigures);
         List<Row> rows = new ArrayList<>();

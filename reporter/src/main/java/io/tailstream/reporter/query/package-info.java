@@ -12,7 +12,7 @@
  *       {@code problems()} with the file and the reason, so the other runs still report and query.</li>
  *   <li>{@link io.tailstream.reporter.query.RunCatalog}: the archived runs with filters ({@code runs}); unknown run
  *       ids are answered with the runs that exist.</li>
- *   <li>{@link io.tailstream.reporter.query.StepFigures}: the exact per-(target, workload, threads) figures from
+ *   <li>{@link io.tailstream.reporter.query.StepFigureQuery}: the exact per-(target, workload, threads) figures from
  *       raw measured samples — the computation shared by {@code compare} and the report's summary table: work done
  *       (successful statements and transactions) over the measured span, errors apart, nearest-rank percentiles
  *       to P99.99, steps that did not complete apart (docs/report.md).</li>

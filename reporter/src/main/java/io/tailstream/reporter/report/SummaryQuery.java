@@ -2,7 +2,7 @@ package io.tailstream.reporter.report;
 
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.query.StepFigure;
-import io.tailstream.reporter.query.StepFigures;
+import io.tailstream.reporter.query.StepFigureQuery;
 import io.tailstream.reporter.report.Environment.TargetEnv;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -20,12 +20,12 @@ final class SummaryQuery {
 
     /**
      * Summary rows of the selected runs: per (workload, target, threads) the completed steps pooled, and each step
-     * that did not complete apart (its {@code outcome} set), exactly as {@link StepFigures} computes them for
+     * that did not complete apart (its {@code outcome} set), exactly as {@link StepFigureQuery} computes them for
      * {@code compare}; ms from µs.
      */
     static List<SummaryRow> rows(ArchiveDatabase db, List<String> runIds) throws SQLException {
         List<SummaryRow> out = new ArrayList<>();
-        for (StepFigure f : StepFigures.of(db, runIds, StepFigures.Pooling.ACROSS_RUNS)) {
+        for (StepFigure f : StepFigureQuery.of(db, runIds, StepFigureQuery.Pooling.ACROSS_RUNS)) {
             out.add(row(f));
         }
         return out;

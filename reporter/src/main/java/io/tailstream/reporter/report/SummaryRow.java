@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * One row: a target at one thread count, over every completed round of the selected runs (or one step that did
  * not complete), measurement phase only (warm-up samples excluded), computed exactly from the raw samples
- * ({@link io.tailstream.reporter.query.StepFigures}; docs/report.md defines every figure). Latency figures
+ * ({@link io.tailstream.reporter.query.StepFigureQuery}; docs/report.md defines every figure). Latency figures
  * describe the successful transactions; the failed ones are described apart ({@code failed}). A row without a
  * successful transaction has 0 in its latency figures.
  *

@@ -29,9 +29,9 @@
  *
  * <p>Numbers (docs/report.md defines each): the summary table (per workload, one row per target x threads, the
  * completed rounds merged) is computed from raw samples of the measurement phase by {@link
- * io.tailstream.reporter.query.StepFigures}, the computation {@code compare} uses too: QPS = statements of successful
- * transactions / measured seconds, TPS = successful transactions / measured seconds, err/s = failed transactions /
- * measured seconds, where measured seconds sum the steps' recorded spans ({@code measure_end_us -
+ * io.tailstream.reporter.query.StepFigureQuery}, the computation {@code compare} uses too: QPS = statements of
+ * successful transactions / measured seconds, TPS = successful transactions / measured seconds, err/s = failed
+ * transactions / measured seconds, where measured seconds sum the steps' recorded spans ({@code measure_end_us -
  * measure_start_us}; in older archives the span of their measured samples, with a note); avg, P95, P99, P99.9,
  * P99.99 (nearest rank) and max of the successful transactions, the failed ones' latencies apart; a heavy-tail note
  * where the mean exceeds P99 or the slowest 0.1% carry most latency time; RAL/WAL = average latency of successful

@@ -58,7 +58,7 @@ class DamagedArchiveTest {
                     assertThat((Object[]) rs.getArray(1).getArray()).as(view).containsExactly("good");
                 }
             }
-            List<StepFigure> figures = StepFigures.of(db, List.of("good"));
+            List<StepFigure> figures = StepFigureQuery.of(db, List.of("good"));
             assertThat(figures).extracting(StepFigure::samples).containsExactlyElementsOf(
                     QueryFixtures.expected(good).stream().map(ExactFigures.Expected::samples).toList());
             assertThat(figures).extracting(StepFigure::p99Us).containsExactlyElementsOf(

@@ -40,7 +40,7 @@ class HistoryQueriesTest {
     void stepFigures_exactFromRawSamples() throws SQLException {
         try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
             for (SyntheticRun run : List.of(base, slower)) {
-                List<StepFigure> actual = StepFigures.of(db, List.of(run.runId));
+                List<StepFigure> actual = StepFigureQuery.of(db, List.of(run.runId));
                 List<ExactFigures.Expected> expected = QueryFixtures.expected(run);
                 assertThat(actual).hasSize(2);
                 for (int i = 0; i < 2; i++) {
@@ -69,7 +69,7 @@ class HistoryQueriesTest {
         java.util.Set<Long> counts = new java.util.TreeSet<>();
         try (ArchiveDatabase db = ArchiveDatabase.open(dir)) {
             for (SyntheticRun run : runs) {
-                List<StepFigure> actual = StepFigures.of(db, List.of(run.runId));
+                List<StepFigure> actual = StepFigureQuery.of(db, List.of(run.runId));
                 List<ExactFigures.Expected> expected = QueryFixtures.expected(run);
                 assertThat(actual).hasSameSizeAs(expected);
                 for (int i = 0; i < expected.size(); i++) {

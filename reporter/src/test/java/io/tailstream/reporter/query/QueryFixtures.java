@@ -35,9 +35,9 @@ final class QueryFixtures {
     }
 
     /**
-     * The figures StepFigures must return for a run, from its rows (every step is its own key here; the runs' events
-     * predate recorded measurement boundaries, so each step's span is that of its measured samples), ordered by
-     * workload as StepFigures orders them.
+     * The figures StepFigureQuery must return for a run, from its rows (every step is its own key here; the runs'
+     * events predate recorded measurement boundaries, so each step's span is that of its measured samples), ordered
+     * by workload as StepFigureQuery orders them.
      */
     static List<ExactFigures.Expected> expected(SyntheticRun run) {
         Map<Integer, List<SyntheticRun.Row>> byStep = new TreeMap<>();

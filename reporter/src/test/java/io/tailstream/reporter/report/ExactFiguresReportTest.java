@@ -14,7 +14,7 @@ import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.query.DocumentedViewsTest;
 import io.tailstream.reporter.query.RunComparison;
 import io.tailstream.reporter.query.StepFigure;
-import io.tailstream.reporter.query.StepFigures;
+import io.tailstream.reporter.query.StepFigureQuery;
 import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.event.Json;
 import java.nio.file.Files;
@@ -307,7 +307,7 @@ class ExactFiguresReportTest {
     @Test
     void compare_usesTheSameExactFigures_andAFailedCandidateStepFailsTheGate() throws Exception {
         try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
-            List<StepFigure> figures = StepFigures.of(db, List.of("proof"));
+            List<StepFigure> figures = StepFigureQuery.of(db, List.of("proof"));
             for (Spec key : List.of(HEAVY, STEADY, FLOOD, YCSB)) {
                 StepFigure f = figures.stream().filter(x -> x.completed() && x.target().equals(key.target())
                         && x.workload().equals(key.workload()) && x.threads() == key.threads()).findFirst()

@@ -34,9 +34,9 @@ import java.util.stream.Collectors;
  * </ul>
  * Stateless and thread safe; the {@link ArchiveDatabase} it reads is not.
  */
-public final class StepFigures {
+public final class StepFigureQuery {
 
-    private StepFigures() {}
+    private StepFigureQuery() {}
 
     /** Whether figures pool the steps of a key within each run, or across all the runs given. */
     public enum Pooling {
