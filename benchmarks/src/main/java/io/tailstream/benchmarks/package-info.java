@@ -7,7 +7,7 @@
  * ({@code AggregateBench}), {@code io.tailstream.aggregator.topology} ({@code StageOneBench}),
  * {@code io.tailstream.reporter.archive} ({@code ArchiveBenchmarkMain}), {@code io.tailstream.reporter.query}
  * ({@code QueryBenchmarkMain}) and {@code io.tailstream.reporter.report} ({@code SoakArchiveMain},
- * {@code SeedComparisonMain}). Every benchmark reads CPU time through {@link io.tailstream.benchmarks.CpuSnapshot}.
+ * {@code PolarDbEvaluationMain}). Every benchmark reads CPU time through {@link io.tailstream.benchmarks.CpuSnapshot}.
  * Figures are in {@code docs/benchmarks.md}.
  */
 package io.tailstream.benchmarks;

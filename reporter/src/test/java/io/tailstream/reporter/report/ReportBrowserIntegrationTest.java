@@ -45,9 +45,10 @@ class ReportBrowserIntegrationTest {
     void comparisonReport_enAndZhCn_sweepAndStallChartsRenderWithoutConsoleErrors() throws Exception {
         requireChromium();
         List<FixtureRun.Step> steps = new ArrayList<>();
-        for (FixtureRun.Target t : List.of(SeedComparison.ESSD, SeedComparison.POLARDB, SeedComparison.POLARDB_RO)) {
+        for (FixtureRun.Target t : List.of(PolarDbEvaluation.ESSD, PolarDbEvaluation.POLARDB,
+                PolarDbEvaluation.POLARDB_RO)) {
             for (int threads : new int[] {64, 128, 256}) {
-                steps.add(new FixtureRun.Step(t, SeedComparison.RO, threads, 1, 10, 2000, 2000,
+                steps.add(new FixtureRun.Step(t, PolarDbEvaluation.RO, threads, 1, 10, 2000, 2000,
                         150 + threads / 4.0 * t.nodes(), 3000, 0, List.of("txn"), new double[] {1}, 30, List.of()));
             }
         }
@@ -67,7 +68,7 @@ class ReportBrowserIntegrationTest {
         for (String lang : List.of("en", "zh-CN")) {
             Path html = dir.resolve("comparison-" + lang + ".html");
             ReportModel model = ReportGenerator.generate(archive, ReportOptions.allRuns()
-                    .withBaseline(SeedComparison.ESSD.name()).withLocale(ReportOptions.language(lang)), html);
+                    .withBaseline(PolarDbEvaluation.ESSD.name()).withLocale(ReportOptions.language(lang)), html);
             assertThat(model.stalls()).hasSize(1);
             assertThat(model.scaleOut()).hasSize(1);
             String rendered = assertRenders(html, model, lang);

@@ -23,18 +23,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The seed-000 comparison (three candidates plus PolarDB with a read-only node; read-only, write-only, read-write;
- * P99 at 128/256/512 threads; monthly costs) archived by the pipeline's writer; every figure of the report checked
- * against an exact computation from the generated samples.
+ * The PolarDB selection evaluation (three candidates plus PolarDB with a read-only node; read-only, write-only,
+ * read-write; P99 at 128/256/512 threads; monthly costs) archived by the pipeline's writer; every figure of the report
+ * checked against an exact computation from the generated samples.
  */
-class SeedComparisonReportTest {
+class PolarDbEvaluationReportTest {
 
     @TempDir
     static Path dir;
     static FixtureRun run;
     static Path archive;
     static ReportModel model;
-    static final ReportOptions OPTIONS = ReportOptions.allRuns().withBaseline(SeedComparison.ESSD.name());
+    static final ReportOptions OPTIONS = ReportOptions.allRuns().withBaseline(PolarDbEvaluation.ESSD.name());
 
     /** Exact figures of one (workload, target, threads): all rounds merged, and per round. */
     record Expected(double qps, double tps, double avgMs, double p95Ms, double p99Ms, double maxMs, long n,
@@ -43,7 +43,7 @@ class SeedComparisonReportTest {
     @BeforeAll
     static void archiveAndLoad() throws Exception {
         archive = dir.resolve("archive");
-        run = SeedComparison.write(archive);
+        run = PolarDbEvaluation.write(archive);
         model = ReportGenerator.load(archive, OPTIONS);
     }
 
@@ -104,7 +104,7 @@ class SeedComparisonReportTest {
                     close(r.roundQps().get(i), e.roundQps().get(i));
                     close(r.roundP99Ms().get(i), e.roundP99().get(i));
                 }
-                Expected base = exp.get(key(r.workload(), SeedComparison.ESSD.name(), r.threads()));
+                Expected base = exp.get(key(r.workload(), PolarDbEvaluation.ESSD.name(), r.threads()));
                 close(r.delta().qpsPct(), (e.qps() - base.qps()) / base.qps() * 100);
                 close(r.delta().p99Pct(), (e.p99Ms() - base.p99Ms()) / base.p99Ms() * 100);
                 rows++;
@@ -112,7 +112,7 @@ class SeedComparisonReportTest {
         }
         assertThat(rows).isEqualTo(exp.size()).isEqualTo(10 * 3);
         // RW has deadlocks: errors counted, TPS counts successful transactions only
-        assertThat(model.workloads().stream().filter(w -> w.workload().equals(SeedComparison.RW))
+        assertThat(model.workloads().stream().filter(w -> w.workload().equals(PolarDbEvaluation.RW))
                 .flatMap(w -> w.rows().stream()).mapToLong(SummaryRow::errors).sum()).isPositive();
     }
 
@@ -146,7 +146,7 @@ class SeedComparisonReportTest {
         Map<String, Expected> exp = expected();
         Map<String, Double> cost = Map.of("mysql-essd", 3200.0, "mysql-nvme", 4100.0, "polardb", 5602.0,
                 "polardb-1p1r", 8400.0);
-        for (String workload : List.of(SeedComparison.RO, SeedComparison.WO, SeedComparison.RW)) {
+        for (String workload : List.of(PolarDbEvaluation.RO, PolarDbEvaluation.WO, PolarDbEvaluation.RW)) {
             Map<String, double[]> tput = new TreeMap<>();
             Map<String, double[]> p99 = new TreeMap<>();
             Map<String, double[]> perQps = new TreeMap<>();
@@ -155,7 +155,7 @@ class SeedComparisonReportTest {
                     continue;
                 }
                 Expected peak = null;
-                for (int t : SeedComparison.THREADS) {
+                for (int t : PolarDbEvaluation.THREADS) {
                     Expected e = exp.get(key(workload, target, t));
                     if (peak == null || e.qps() > peak.qps()) {
                         peak = e;
@@ -175,13 +175,13 @@ class SeedComparisonReportTest {
             assertThat(v.get("p99").threads()).isEqualTo(512);
             assertVerdict(v.get("cost"), perQps, false);
         }
-        // the seed's story: PolarDB leads throughput and tail; with a read-only node it leads read-only
-        Map<String, Verdict> ro = byMetric(SeedComparison.RO);
+        // the published story: PolarDB leads throughput and tail; with a read-only node it leads read-only
+        Map<String, Verdict> ro = byMetric(PolarDbEvaluation.RO);
         assertThat(ro.get("throughput").winner()).isEqualTo("polardb-1p1r");
         assertThat(ro.get("throughput").tie()).isFalse();
-        assertThat(byMetric(SeedComparison.RW).get("throughput").winner()).isEqualTo("polardb");
-        assertThat(byMetric(SeedComparison.RW).get("p99").winner()).isEqualTo("polardb");
-        assertThat(byMetric(SeedComparison.WO).get("throughput").winner()).isEqualTo("polardb");
+        assertThat(byMetric(PolarDbEvaluation.RW).get("throughput").winner()).isEqualTo("polardb");
+        assertThat(byMetric(PolarDbEvaluation.RW).get("p99").winner()).isEqualTo("polardb");
+        assertThat(byMetric(PolarDbEvaluation.WO).get("throughput").winner()).isEqualTo("polardb");
         // read-only cost per QPS: NVMe and cloud disk are within the round-to-round spread (about 2% apart)
         assertThat(ro.get("cost").winner()).isEqualTo("mysql-nvme");
         assertThat(ro.get("cost").tie()).isTrue();
@@ -196,7 +196,7 @@ class SeedComparisonReportTest {
     @Test
     void cost_perThousandQps_atPeakAndAtComparedConcurrency() {
         Map<String, Expected> exp = expected();
-        WorkloadSummary ro = model.workloads().stream().filter(w -> w.workload().equals(SeedComparison.RO))
+        WorkloadSummary ro = model.workloads().stream().filter(w -> w.workload().equals(PolarDbEvaluation.RO))
                 .findFirst().orElseThrow();
         assertThat(ro.atThreads()).isEqualTo(512);
         assertThat(ro.costs()).extracting(Cost::target)
@@ -204,8 +204,8 @@ class SeedComparisonReportTest {
         for (Cost c : ro.costs()) {
             Expected peak = null;
             int peakThreads = 0;
-            for (int t : SeedComparison.THREADS) {
-                Expected e = exp.get(key(SeedComparison.RO, c.target(), t));
+            for (int t : PolarDbEvaluation.THREADS) {
+                Expected e = exp.get(key(PolarDbEvaluation.RO, c.target(), t));
                 if (peak == null || e.qps() > peak.qps()) {
                     peak = e;
                     peakThreads = t;
@@ -215,7 +215,7 @@ class SeedComparisonReportTest {
             assertThat(c.currency()).isEqualTo("CNY");
             close(c.costPer1000Qps(), c.monthlyCost() / peak.qps() * 1000);
             close(c.qpsPer1000Currency(), peak.qps() / c.monthlyCost() * 1000);
-            double at = exp.get(key(SeedComparison.RO, c.target(), 512)).qps();
+            double at = exp.get(key(PolarDbEvaluation.RO, c.target(), 512)).qps();
             close(c.atQps(), at);
             close(c.atCostPer1000Qps(), c.monthlyCost() / at * 1000);
         }
@@ -223,7 +223,7 @@ class SeedComparisonReportTest {
 
     @Test
     void costItems_listedWithTheirShare_costFiguresStayOnTheTotal() throws Exception {
-        WorkloadSummary ro = model.workloads().stream().filter(w -> w.workload().equals(SeedComparison.RO))
+        WorkloadSummary ro = model.workloads().stream().filter(w -> w.workload().equals(PolarDbEvaluation.RO))
                 .findFirst().orElseThrow();
         Cost polardb = ro.costs().stream().filter(c -> c.target().equals("polardb")).findFirst().orElseThrow();
         assertThat(polardb.monthlyCost()).isEqualTo(5602.0);
@@ -274,13 +274,13 @@ class SeedComparisonReportTest {
         Map<String, Expected> exp = expected();
         assertThat(model.scaleOut()).hasSize(1);
         ScaleOut s = model.scaleOut().get(0);
-        assertThat(s.workload()).isEqualTo(SeedComparison.RO);
+        assertThat(s.workload()).isEqualTo(PolarDbEvaluation.RO);
         assertThat(s.product()).isEqualTo("PolarDB");
         assertThat(s.nodes()).isEqualTo(2);
-        double single = exp.get(key(SeedComparison.RO, "polardb", 256)).qps();
-        double multi = exp.get(key(SeedComparison.RO, "polardb-1p1r", 256)).qps();
+        double single = exp.get(key(PolarDbEvaluation.RO, "polardb", 256)).qps();
+        double multi = exp.get(key(PolarDbEvaluation.RO, "polardb-1p1r", 256)).qps();
         close(s.ratio(), multi / single);
-        assertThat(s.ratio()).isCloseTo(118_436.0 / 69_528, within(0.05)); // the seed's 1.70
+        assertThat(s.ratio()).isCloseTo(118_436.0 / 69_528, within(0.05)); // the published 1.70
     }
 
     @Test
@@ -309,10 +309,10 @@ class SeedComparisonReportTest {
 
     @Test
     void htmlJsonCsvMd_carryTheSameNumbers_andNoCredentials() throws Exception {
-        Path html = dir.resolve("seed.html");
-        Path json = dir.resolve("seed.json");
-        Path csv = dir.resolve("seed.csv");
-        Path md = dir.resolve("seed.md");
+        Path html = dir.resolve("polardb-evaluation.html");
+        Path json = dir.resolve("polardb-evaluation.json");
+        Path csv = dir.resolve("polardb-evaluation.csv");
+        Path md = dir.resolve("polardb-evaluation.md");
         ReportGenerator.generate(archive, OPTIONS, ReportFormat.HTML, html);
         ReportGenerator.generate(archive, OPTIONS, ReportFormat.JSON, json);
         ReportGenerator.generate(archive, OPTIONS, ReportFormat.CSV, csv);
@@ -365,7 +365,7 @@ class SeedComparisonReportTest {
 
     @Test
     void simplifiedChinese_everyLabelTranslated() throws Exception {
-        Path html = dir.resolve("seed-zh.html");
+        Path html = dir.resolve("polardb-evaluation-zh.html");
         ReportGenerator.generate(archive, OPTIONS.withLocale(ReportOptions.SIMPLIFIED_CHINESE), html);
         String page = Files.readString(html);
         assertThat(page).contains("<html lang=\"zh-CN\">").contains("结论").contains("每 QPS 成本")
