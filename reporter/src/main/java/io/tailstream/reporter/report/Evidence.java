@@ -10,9 +10,9 @@ import java.util.TreeSet;
 
 /**
  * The evidence behind a report: every step with what the checks need ({@link StepData}), and the plans' settings per
- * run ({@link RunSettings}); {@link ValidityChecks} and {@link Checklist} judge it. Immutable, so thread safe.
+ * run ({@link CheckSettings}); {@link ValidityChecks} and {@link Checklist} judge it. Immutable, so thread safe.
  */
-record Evidence(List<StepData> steps, Map<String, RunSettings> runs) {
+record Evidence(List<StepData> steps, Map<String, CheckSettings> runs) {
     public Evidence {
         steps = List.copyOf(steps);
         runs = Map.copyOf(runs);
@@ -21,8 +21,8 @@ record Evidence(List<StepData> steps, Map<String, RunSettings> runs) {
     /** No steps: verdicts are judged on the figures alone (for callers without step data). */
     public static final Evidence NONE = new Evidence(List.of(), Map.of());
 
-    RunSettings settings(String runId) {
-        return runs.getOrDefault(runId, RunSettings.DEFAULT);
+    CheckSettings settings(String runId) {
+        return runs.getOrDefault(runId, CheckSettings.DEFAULT);
     }
 
     /** The steps behind the given rows of a workload (target -> threads compared). */
@@ -117,13 +117,13 @@ record Evidence(List<StepData> steps, Map<String, RunSettings> runs) {
      * @param accept            checks the plan waives for verdicts
      * @param unknownAccept     names in the plan's {@code accept} that are not checks a plan may waive (ignored)
      */
-    public record RunSettings(double clientCpuLimitPct, Set<String> accept, List<String> unknownAccept) {
-        public RunSettings {
+    public record CheckSettings(double clientCpuLimitPct, Set<String> accept, List<String> unknownAccept) {
+        public CheckSettings {
             accept = Set.copyOf(accept);
             unknownAccept = List.copyOf(unknownAccept);
         }
 
-        public static final RunSettings DEFAULT = new RunSettings(ValidityChecks.MAX_CLIENT_CPU_PCT, Set.of(),
+        public static final CheckSettings DEFAULT = new CheckSettings(ValidityChecks.MAX_CLIENT_CPU_PCT, Set.of(),
                 List.of());
 
         /**
@@ -132,7 +132,7 @@ record Evidence(List<StepData> steps, Map<String, RunSettings> runs) {
          *
          * @throws IllegalStateException when the settings are not JSON, naming the run
          */
-        public static RunSettings of(String runId, String settingsJson) {
+        public static CheckSettings of(String runId, String settingsJson) {
             if (settingsJson == null || settingsJson.isBlank()) {
                 return DEFAULT;
             }
@@ -149,7 +149,7 @@ record Evidence(List<StepData> steps, Map<String, RunSettings> runs) {
             List<String> unknown = new ArrayList<>();
             (s.accept() == null ? List.<String>of() : s.accept())
                     .forEach(x -> (ValidityChecks.WAIVABLE.contains(x) ? accept : unknown).add(x));
-            return new RunSettings(s.clientCpuLimitPct() == null ? ValidityChecks.MAX_CLIENT_CPU_PCT
+            return new CheckSettings(s.clientCpuLimitPct() == null ? ValidityChecks.MAX_CLIENT_CPU_PCT
                     : s.clientCpuLimitPct(), accept, unknown);
         }
     }

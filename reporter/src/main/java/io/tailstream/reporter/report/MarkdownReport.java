@@ -155,12 +155,12 @@ final class MarkdownReport {
         }
     }
 
-    private static void scaleOut(StringBuilder b, List<ScaleOut> scaleOut, Messages msg) {
+    private static void scaleOut(StringBuilder b, List<ScaleOutRow> scaleOut, Messages msg) {
         b.append("\n## ").append(msg.get("scale.title")).append("\n\n");
         b.append(mdRow(msg.get("verdict.workload"), msg.get("scale.single"), msg.get("scale.multi"),
                 msg.get("scale.ratio")));
         b.append(mdRow("---", "---:", "---:", "---:"));
-        for (ScaleOut s : scaleOut) {
+        for (ScaleOutRow s : scaleOut) {
             b.append(mdRow(s.workload(), s.singleTarget() + ": " + num(s.singleQps()), s.multiTarget() + " ("
                     + s.nodes() + "): " + num(s.multiQps()), String.format(Locale.ROOT, "%.2f", s.ratio())));
         }

@@ -1,6 +1,7 @@
 package io.tailstream.reporter.report;
 
 import io.tailstream.analysis.PercentChange;
+import io.tailstream.analysis.ScaleOut;
 import io.tailstream.analysis.SweepPeak;
 import io.tailstream.reporter.report.Environment.TargetEnv;
 import io.tailstream.reporter.report.Evidence.StepData;
@@ -355,22 +356,22 @@ final class ReportAnalysis {
      * Where one product was measured with one node and with more (e.g. a primary and a primary plus read-only
      * nodes): peak throughput of each and the ratio, per workload, for the {@link ScaleOut} pairs of its targets.
      */
-    public static List<ScaleOut> scaleOut(List<WorkloadSummary> workloads, Map<String, TargetEnv> targets) {
-        List<ScaleOut> out = new ArrayList<>();
+    public static List<ScaleOutRow> scaleOut(List<WorkloadSummary> workloads, Map<String, TargetEnv> targets) {
+        List<ScaleOutRow> out = new ArrayList<>();
         for (WorkloadSummary w : workloads) {
             Map<String, List<SummaryRow>> byTarget = byTarget(w.rows());
-            List<io.tailstream.analysis.ScaleOut.Target> measured = new ArrayList<>();
+            List<ScaleOut.Target> measured = new ArrayList<>();
             for (String t : byTarget.keySet()) {
                 TargetEnv env = targets.get(t);
                 if (env != null) {
-                    measured.add(new io.tailstream.analysis.ScaleOut.Target(t, env.product(), env.nodes()));
+                    measured.add(new ScaleOut.Target(t, env.product(), env.nodes()));
                 }
             }
-            for (io.tailstream.analysis.ScaleOut.Pair pair : io.tailstream.analysis.ScaleOut.pairs(measured)) {
+            for (ScaleOut.Pair pair : ScaleOut.pairs(measured)) {
                 double s = peak(byTarget.get(pair.single())).qps();
                 double m = peak(byTarget.get(pair.multi())).qps();
-                out.add(new ScaleOut(w.workload(), pair.product(), pair.single(), s, pair.multi(), pair.nodes(), m,
-                        io.tailstream.analysis.ScaleOut.ratio(m, s)));
+                out.add(new ScaleOutRow(w.workload(), pair.product(), pair.single(), s, pair.multi(), pair.nodes(), m,
+                        ScaleOut.ratio(m, s)));
             }
         }
         return out;

@@ -3,7 +3,7 @@ package io.tailstream.reporter.report;
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.report.Environment.TargetEnv;
-import io.tailstream.reporter.report.Evidence.RunSettings;
+import io.tailstream.reporter.report.Evidence.CheckSettings;
 import io.tailstream.reporter.report.Evidence.StepData;
 import io.tailstream.reporter.report.SampleFactsQuery.SampleFacts;
 import java.nio.file.Path;
@@ -54,7 +54,7 @@ final class ReportLoader {
             Map<StepKey, SampleFacts> facts = hasSamples ? SampleFactsQuery.load(db, inRuns) : Map.of();
             timer.lap("sampleFacts");
             Map<StepKey, EvidenceLoader.StepFacts> evidence = EvidenceLoader.load(db, inRuns);
-            Map<String, RunSettings> settings = runSettings(selected, notes);
+            Map<String, CheckSettings> settings = runSettings(selected, notes);
             Map<StepKey, EnvironmentSection.Health> health = new HashMap<>();
             for (StepInfo s : steps) {
                 EvidenceLoader.StepFacts e = evidence.get(StepKey.of(s));
@@ -121,10 +121,10 @@ final class ReportLoader {
     }
 
     /** The checks' settings of each run; names in a plan's {@code accept} that are not checks become notes. */
-    private static Map<String, RunSettings> runSettings(List<RunInfo> runs, List<String> notes) {
-        Map<String, RunSettings> out = new HashMap<>();
+    private static Map<String, CheckSettings> runSettings(List<RunInfo> runs, List<String> notes) {
+        Map<String, CheckSettings> out = new HashMap<>();
         for (RunInfo r : runs) {
-            RunSettings s = RunSettings.of(r.runId(), r.settings());
+            CheckSettings s = CheckSettings.of(r.runId(), r.settings());
             if (!s.unknownAccept().isEmpty()) {
                 notes.add("run " + r.runId() + ": the plan's accept names " + s.unknownAccept()
                         + ", which are not checks a plan may waive (ignored); checks: " + ValidityChecks.WAIVABLE);

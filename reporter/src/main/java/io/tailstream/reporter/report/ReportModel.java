@@ -27,7 +27,7 @@ import java.util.List;
  */
 public record ReportModel(String title, long generatedAtMs, String baseline, List<RunInfo> runs,
                           List<Verdict> verdicts, Environment environment, List<WorkloadSummary> workloads,
-                          List<StepSeries> charts, List<ScaleOut> scaleOut, List<Check> checklist,
+                          List<StepSeries> charts, List<ScaleOutRow> scaleOut, List<Check> checklist,
                           List<StepInfo> steps, List<Stall> stalls, List<Soak> soak, List<String> notes,
                           List<Text> figureNotes, List<StallDetection> stallDetection) {
 
@@ -49,7 +49,7 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
     /** A model without figure notes or stall-detection status. */
     public ReportModel(String title, long generatedAtMs, String baseline, List<RunInfo> runs, List<Verdict> verdicts,
                        Environment environment, List<WorkloadSummary> workloads, List<StepSeries> charts,
-                       List<ScaleOut> scaleOut, List<Check> checklist, List<StepInfo> steps, List<Stall> stalls,
+                       List<ScaleOutRow> scaleOut, List<Check> checklist, List<StepInfo> steps, List<Stall> stalls,
                        List<Soak> soak, List<String> notes) {
         this(title, generatedAtMs, baseline, runs, verdicts, environment, workloads, charts, scaleOut, checklist,
                 steps, stalls, soak, notes, List.of(), List.of());

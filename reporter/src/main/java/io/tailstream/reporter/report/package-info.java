@@ -9,7 +9,7 @@
  * {@code messages[_zh_CN].properties}) or the json, csv and md writers ({@code JsonReport}, {@code CsvReport},
  * {@code MarkdownReport}). Every format reads the same model, so they carry the same numbers. The model is a tree
  * of immutable records, one per section ({@code Verdict}, {@code Environment}, {@code WorkloadSummary} with its
- * {@code SummaryRow}s and {@code Cost}s, {@code ScaleOut}, {@code Stall}, {@code Soak}, {@code StepSeries}, {@code
+ * {@code SummaryRow}s and {@code Cost}s, {@code ScaleOutRow}, {@code Stall}, {@code Soak}, {@code StepSeries}, {@code
  * Check}, {@code StepInfo}, ...), public because the template reads them (Freemarker calls only public methods of
  * public classes).
  *

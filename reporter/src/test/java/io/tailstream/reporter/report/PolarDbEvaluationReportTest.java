@@ -273,7 +273,7 @@ class PolarDbEvaluationReportTest {
     void scaleOut_polarDbReadOnlyNode_ratioOfPeaks() {
         Map<String, Expected> exp = expected();
         assertThat(model.scaleOut()).hasSize(1);
-        ScaleOut s = model.scaleOut().get(0);
+        ScaleOutRow s = model.scaleOut().get(0);
         assertThat(s.workload()).isEqualTo(PolarDbEvaluation.RO);
         assertThat(s.product()).isEqualTo("PolarDB");
         assertThat(s.nodes()).isEqualTo(2);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.reporter.report.Environment.TargetEnv;
 import io.tailstream.reporter.report.Evidence.Probe;
-import io.tailstream.reporter.report.Evidence.RunSettings;
+import io.tailstream.reporter.report.Evidence.CheckSettings;
 import io.tailstream.reporter.report.Evidence.StepData;
 import io.tailstream.reporter.report.Verdict.Reason;
 import java.util.ArrayList;
@@ -77,7 +77,7 @@ class VerdictValidityTest {
             "b", new TargetEnv("b", "x", "1", "jdbc:x", 1, null, null, null, null, List.of())));
 
     static Evidence evidence(List<StepData> steps, String settingsJson) {
-        return new Evidence(steps, Map.of("run-1", RunSettings.of("run-1", settingsJson)));
+        return new Evidence(steps, Map.of("run-1", CheckSettings.of("run-1", settingsJson)));
     }
 
     static Map<String, Verdict> verdicts(Evidence e) {
@@ -384,18 +384,18 @@ class VerdictValidityTest {
 
     @Test
     void runSettings_acceptAsTheRunCarriesIt_unknownNamesKeptApart() {
-        assertThat(RunSettings.of("r", "{\"accept\":\"[durability, isolation]\"}").accept())
+        assertThat(CheckSettings.of("r", "{\"accept\":\"[durability, isolation]\"}").accept())
                 .containsExactlyInAnyOrder("durability", "isolation");
-        assertThat(RunSettings.of("r", "{\"accept\":\"[\\\"rtt\\\", \\\"warmup\\\"]\"}").accept())
+        assertThat(CheckSettings.of("r", "{\"accept\":\"[\\\"rtt\\\", \\\"warmup\\\"]\"}").accept())
                 .containsExactlyInAnyOrder("rtt", "warmup");
-        assertThat(RunSettings.of("r", "{\"accept\":[\"errors\"]}").accept()).containsExactly("errors");
-        assertThat(RunSettings.of("r", "{\"accept\":\"[]\"}").accept()).isEmpty();
-        RunSettings odd = RunSettings.of("r", "{\"accept\":\"[isolation, everything]\",\"clientCpuLimitPct\":\"70.0\"}");
+        assertThat(CheckSettings.of("r", "{\"accept\":[\"errors\"]}").accept()).containsExactly("errors");
+        assertThat(CheckSettings.of("r", "{\"accept\":\"[]\"}").accept()).isEmpty();
+        CheckSettings odd = CheckSettings.of("r", "{\"accept\":\"[isolation, everything]\",\"clientCpuLimitPct\":\"70.0\"}");
         assertThat(odd.accept()).containsExactly("isolation");
         assertThat(odd.unknownAccept()).containsExactly("everything");
         assertThat(odd.clientCpuLimitPct()).isEqualTo(70.0);
-        assertThat(RunSettings.of("r", null)).isEqualTo(RunSettings.DEFAULT);
-        assertThat(RunSettings.DEFAULT.clientCpuLimitPct()).isEqualTo(50.0);
+        assertThat(CheckSettings.of("r", null)).isEqualTo(CheckSettings.DEFAULT);
+        assertThat(CheckSettings.DEFAULT.clientCpuLimitPct()).isEqualTo(50.0);
     }
 
     static StepData withCpu(StepData s, double cpu, String source, boolean flagged) {
