@@ -45,7 +45,7 @@ public final class PlanFile {
             .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-            .addModule(new SimpleModule("plan-locations").setDeserializerModifier(new PlanSyntax.LocatingModifier()))
+            .addModule(new SimpleModule("plan-locations").setDeserializerModifier(new LocatingModifier()))
             .build();
 
     private PlanFile() {}
@@ -82,14 +82,14 @@ public final class PlanFile {
      */
     public static RunPlan parse(String yaml, String fileName, String defaultName, String runId,
                                 Function<String, String> env) {
-        PlanSyntax.Root root;
+        Root root;
         try {
             com.fasterxml.jackson.databind.JsonNode tree = YAML.readTree(yaml);
             if (tree == null || tree.isMissingNode() || tree.isNull()) {
                 throw new PlanException(fileName, 0, 0, "", "the file is empty (a plan needs targets and workloads)",
                         null);
             }
-            root = YAML.readValue(yaml, PlanSyntax.Root.class);
+            root = YAML.readValue(yaml, Root.class);
         } catch (JsonMappingException e) {
             throw mappingError(fileName, e);
         } catch (JsonProcessingException e) {
@@ -100,12 +100,12 @@ public final class PlanFile {
         return toPlan(root, fileName, defaultName, runId, env);
     }
 
-    private static RunPlan toPlan(PlanSyntax.Root root, String fileName, String defaultName, String runId,
+    private static RunPlan toPlan(Root root, String fileName, String defaultName, String runId,
                                   Function<String, String> env) {
         List<Target> targets = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (int i = 0; i < root.targets.size(); i++) {
-            PlanSyntax.TargetEntry t = root.targets.get(i);
+            TargetEntry t = root.targets.get(i);
             String field = "targets[" + i + "]";
             if (!names.add(t.name)) {
                 throw new PlanException(fileName, t.line, t.column, field + ".name", "target name '" + t.name
@@ -159,7 +159,7 @@ public final class PlanFile {
                 targets.add(new Target(t.name, primary, t.user, password, monthlyCost, t.currency, nodes, t.notes,
                         readOnly, t.costItems));
             } catch (IllegalArgumentException e) {
-                PlanSyntax.Located at = t.endpoints != null ? t.endpoints : t;
+                Located at = t.endpoints != null ? t.endpoints : t;
                 throw new PlanException(fileName, at.line, at.column, field + (t.endpoints != null ? ".endpoints"
                         : ""), e.getMessage(), e);
             }
@@ -167,7 +167,7 @@ public final class PlanFile {
         List<WorkloadSpec> workloads = new ArrayList<>();
         Set<WorkloadSpec> seen = new LinkedHashSet<>();
         for (int i = 0; i < root.workloads.size(); i++) {
-            PlanSyntax.WorkloadEntry w = root.workloads.get(i);
+            WorkloadEntry w = root.workloads.get(i);
             Map<String, String> options = new java.util.LinkedHashMap<>(w.options);
             options.putAll(w.expect);
             WorkloadSpec spec = new WorkloadSpec(w.name, options);
@@ -215,12 +215,16 @@ public final class PlanFile {
                 field, problem, e);
     }
 
+    /**
+     * The first line of Jackson's message, the package left out of the plan classes it names
+     * ({@code `PlateauEntry`}): their simple names are what the messages have always said.
+     */
     private static String firstLine(String s) {
         if (s == null) {
             return "invalid";
         }
         int nl = s.indexOf('\n');
-        return (nl < 0 ? s : s.substring(0, nl)).replace("io.tailstream.producer.plan.PlanSyntax$", "");
+        return (nl < 0 ? s : s.substring(0, nl)).replace(PlanFile.class.getPackageName() + ".", "");
     }
 
     /** {@code targets[1].monthlyCost} from Jackson's reference path. */
