@@ -8,6 +8,7 @@ import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.producer.BenchmarkRunner;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
+import io.tailstream.producer.WorkloadData;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.workload.WorkloadSpec;
 import io.tailstream.schemas.Topics;
@@ -142,7 +143,7 @@ class MariaDbStallIntegrationTest {
                 super.println(line);
             }
         };
-        BenchmarkRunner.prepare(target, List.of(WRITE_ONLY), 1, console);
+        WorkloadData.prepare(target, List.of(WRITE_ONLY), 1, console);
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(1));
             AggregatorConfig config = AggregatorConfig.defaults().withApplicationId("it-" + runId);
@@ -168,7 +169,7 @@ class MariaDbStallIntegrationTest {
                 return collect(kafka.bootstrapServers(), runId, aggregator, lock);
             }
         } finally {
-            BenchmarkRunner.cleanup(target, List.of(WRITE_ONLY), console);
+            WorkloadData.cleanup(target, List.of(WRITE_ONLY), console);
         }
     }
 

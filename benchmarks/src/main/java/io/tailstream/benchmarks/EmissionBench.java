@@ -3,7 +3,7 @@ package io.tailstream.benchmarks;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.KafkaCluster;
 import io.tailstream.infra.kafka.TopicProvisioner;
-import io.tailstream.producer.BenchmarkRunner;
+import io.tailstream.producer.WorkloadData;
 import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.workload.WorkloadSpec;
@@ -72,7 +72,7 @@ final class EmissionBench {
     /** The benchmark's target, its tables created and loaded. */
     static Target preparedH2(List<WorkloadSpec> workloads) {
         Target target = Target.h2InMemory("h2-mem", "emission-overhead");
-        BenchmarkRunner.prepare(target, workloads, 4, QUIET);
+        WorkloadData.prepare(target, workloads, 4, QUIET);
         return target;
     }
 

@@ -40,10 +40,8 @@ import java.net.UnknownHostException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Runs a {@link RunPlan}: for each target (one connection pool), optionally prepares the workloads' data, then runs
@@ -260,7 +258,7 @@ public final class BenchmarkRunner {
                 health.probe(Map.of(target.name(), rtt));
                 try {
                     if (plan.prepare()) {
-                        prepare(tc, plan.workloads(), console);
+                        WorkloadData.prepare(tc, plan.workloads(), console, LoadProgress.NONE);
                     }
                     outcome = runTarget(plan, tc, rtt, health, new StepDriver(clock, console, loadGen,
                             plan.reconnectTimeout()),
@@ -471,79 +469,6 @@ public final class BenchmarkRunner {
         sink.publish(new RunEnded(plan.runId(), nowMs(), sink.producerId(), sink.blocksSent(), sink.samplesSent(),
                 outcome, runClientBound, spool == null ? 0 : spool.blocksSpooled(),
                 spool == null ? 0 : spool.controlEventsSpooled(), spool == null ? 0 : spool.highWaterBytes()));
-    }
-
-    /**
-     * Creates and loads the tables of {@code workloads} on {@code target} (once per distinct data set), replacing
-     * existing ones.
-     *
-     * @param parallelism tables loaded at once
-     */
-    public static void prepare(Target target, List<WorkloadSpec> workloads, int parallelism, PrintStream console) {
-        prepare(target, workloads, parallelism, console, LoadProgress.NONE);
-    }
-
-    /**
-     * Creates and loads the tables of {@code workloads} on {@code target}, telling {@code rows} about every row
-     * inserted (in total {@link #rowsToLoad}).
-     */
-    public static void prepare(Target target, List<WorkloadSpec> workloads, int parallelism, PrintStream console,
-                               LoadProgress rows) {
-        try (TargetConnections tc = TargetConnections.open(target, Math.max(1, parallelism))) {
-            prepare(tc, workloads, console, rows);
-        }
-    }
-
-    /** Rows {@link #prepare} inserts for {@code workloads}: each distinct data set once. */
-    public static long rowsToLoad(List<WorkloadSpec> workloads) {
-        Set<String> done = new LinkedHashSet<>();
-        long rows = 0;
-        for (WorkloadSpec ws : workloads) {
-            Workload w = Workloads.create(ws);
-            if (done.add(w.dataSetKey())) {
-                rows += w.rowsToLoad();
-            }
-        }
-        return rows;
-    }
-
-    /** Drops the tables of {@code workloads} on {@code target}. */
-    public static void cleanup(Target target, List<WorkloadSpec> workloads, PrintStream console) {
-        try (TargetConnections tc = TargetConnections.open(target, 1)) {
-            Set<String> done = new LinkedHashSet<>();
-            for (WorkloadSpec ws : workloads) {
-                Workload w = Workloads.create(ws);
-                if (done.add(w.dataSetKey())) {
-                    try {
-                        w.cleanup(tc.dataSource(), tc.dialect(), console);
-                    } catch (SQLException e) {
-                        throw new TargetException("cleanup of " + w.name() + " on target '" + target.name()
-                                + "' failed: " + SqlErrors.describe(e), e);
-                    }
-                }
-            }
-        }
-    }
-
-    private static void prepare(TargetConnections tc, List<WorkloadSpec> workloads, PrintStream console) {
-        prepare(tc, workloads, console, LoadProgress.NONE);
-    }
-
-    private static void prepare(TargetConnections tc, List<WorkloadSpec> workloads, PrintStream console,
-                                LoadProgress rows) {
-        Set<String> done = new LinkedHashSet<>();
-        for (WorkloadSpec ws : workloads) {
-            Workload w = Workloads.create(ws);
-            if (done.add(w.dataSetKey())) {
-                console.println("Preparing " + w.name() + " on target '" + tc.target().name() + "'");
-                try {
-                    w.prepare(tc.dataSource(), tc.dialect(), tc.size(), console, rows);
-                } catch (SQLException e) {
-                    throw new TargetException("prepare of " + w.name() + " on target '" + tc.target().name()
-                            + "' failed: " + SqlErrors.describe(e), e);
-                }
-            }
-        }
     }
 
     private long nowMs() {

@@ -231,7 +231,7 @@ class BenchmarkRunnerH2IntegrationTest {
         WorkloadSpec oneTable = new WorkloadSpec("oltp_point_select", SMALL);
         // the second workload needs a table that was never created: its first step cannot open a session
         WorkloadSpec twoTables = new WorkloadSpec("oltp_point_select", Map.of("tables", "2", "table_size", "1000"));
-        BenchmarkRunner.prepare(h2, List.of(oneTable), 1, console);
+        WorkloadData.prepare(h2, List.of(oneTable), 1, console);
         RunPlan plan = RunPlan.of("run-third", "test", List.of(h2), List.of(oneTable, twoTables), List.of(1, 2), 1,
                 Duration.ofMillis(100), Duration.ofMillis(400), 0).withPrepare(false);
         ListTransport transport = new ListTransport(2);

@@ -63,7 +63,7 @@ class DefaultIgnoredErrorsIntegrationTest {
                 EmitterSettings.defaults())) {
             result = new BenchmarkRunner(sink, console).run(plan);
         } finally {
-            BenchmarkRunner.cleanup(target, CONTENDED, console);
+            WorkloadData.cleanup(target, CONTENDED, console);
         }
         String text = out.toString(StandardCharsets.UTF_8);
         System.out.print(text);

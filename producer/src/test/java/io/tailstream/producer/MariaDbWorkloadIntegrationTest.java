@@ -108,7 +108,7 @@ class MariaDbWorkloadIntegrationTest {
         System.out.print(out.toString(StandardCharsets.UTF_8));
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("thds: 4 tps: ");
 
-        BenchmarkRunner.cleanup(target, workloads, console);
+        WorkloadData.cleanup(target, workloads, console);
         assertThat(tableExists("sbtest1")).isFalse();
         assertThat(tableExists("sbtest2")).isFalse();
     }

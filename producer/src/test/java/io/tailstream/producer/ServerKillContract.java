@@ -87,7 +87,7 @@ abstract class ServerKillContract {
             RunResult result = running.get(120, TimeUnit.SECONDS);
             return new Outcome(result, transport, killedAt, killed);
         } finally {
-            BenchmarkRunner.cleanup(target, POINT, console);
+            WorkloadData.cleanup(target, POINT, console);
         }
     }
 

@@ -2,7 +2,7 @@ package io.tailstream.cli.command;
 
 import io.tailstream.cli.options.TargetOptions;
 import io.tailstream.cli.options.WorkloadOptions;
-import io.tailstream.producer.BenchmarkRunner;
+import io.tailstream.producer.WorkloadData;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -29,7 +29,7 @@ public final class CleanupCommand implements Callable<Integer> {
         if (target.url == null) {
             throw new ParameterException(spec.commandLine(), "--url is required");
         }
-        BenchmarkRunner.cleanup(CommandInputs.target(target, spec.commandLine()),
+        WorkloadData.cleanup(CommandInputs.target(target, spec.commandLine()),
                 CommandInputs.workloads(workload, spec.commandLine()), System.out);
         return 0;
     }

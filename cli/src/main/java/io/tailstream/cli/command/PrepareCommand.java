@@ -2,7 +2,7 @@ package io.tailstream.cli.command;
 
 import io.tailstream.cli.options.TargetOptions;
 import io.tailstream.cli.options.WorkloadOptions;
-import io.tailstream.producer.BenchmarkRunner;
+import io.tailstream.producer.WorkloadData;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.time.Clock;
 import io.tailstream.producer.workload.WorkloadSpec;
@@ -50,18 +50,18 @@ public final class PrepareCommand implements Callable<Integer> {
         Target t = CommandInputs.target(target, spec.commandLine());
         List<WorkloadSpec> workloads = CommandInputs.workloads(workload, spec.commandLine());
         if (quiet) {
-            BenchmarkRunner.prepare(t, workloads, parallel, new PrintStream(OutputStream.nullOutputStream()));
+            WorkloadData.prepare(t, workloads, parallel, new PrintStream(OutputStream.nullOutputStream()));
             return 0;
         }
-        long total = BenchmarkRunner.rowsToLoad(workloads);
+        long total = WorkloadData.rowsToLoad(workloads);
         if (total == 0) {
-            BenchmarkRunner.prepare(t, workloads, parallel, System.out);
+            WorkloadData.prepare(t, workloads, parallel, System.out);
             return 0;
         }
         boolean terminal = PrepareProgress.stderrIsTerminal();
         try (PrepareProgress progress = new PrepareProgress(total, System.err, terminal, Clock.system()).start()) {
             // on a terminal the table lines go above the bar; elsewhere they stay on stdout
-            BenchmarkRunner.prepare(t, workloads, parallel, terminal ? progress.messages() : System.out, progress);
+            WorkloadData.prepare(t, workloads, parallel, terminal ? progress.messages() : System.out, progress);
         }
         return 0;
     }

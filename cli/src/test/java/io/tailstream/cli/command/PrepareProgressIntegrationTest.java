@@ -2,7 +2,7 @@ package io.tailstream.cli.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.producer.BenchmarkRunner;
+import io.tailstream.producer.WorkloadData;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.time.Clock;
 import io.tailstream.producer.workload.WorkloadSpec;
@@ -117,11 +117,11 @@ class PrepareProgressIntegrationTest {
                 new WorkloadSpec("ycsb_c", Map.of("recordcount", "777")),
                 new WorkloadSpec("large_row_insert", Map.of("tables", "2", "rows_per_table", "15",
                         "value_bytes", "100")));
-        long total = BenchmarkRunner.rowsToLoad(workloads);
+        long total = WorkloadData.rowsToLoad(workloads);
         assertThat(total).isEqualTo(3 * 1234 + 777 + 2 * 15);
         PrepareProgress p = new PrepareProgress(total, out, false, Clock.system()).start();
         try (p) {
-            BenchmarkRunner.prepare(Target.h2InMemory("h2", "progress"), workloads, 2,
+            WorkloadData.prepare(Target.h2InMemory("h2", "progress"), workloads, 2,
                     new PrintStream(OutputStream.nullOutputStream()), p);
         }
         assertThat(p.rows()).isEqualTo(total);
