@@ -6,6 +6,7 @@ import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.producer.BenchmarkRunner;
+import io.tailstream.producer.KafkaEmission;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
 import io.tailstream.producer.WorkloadData;
@@ -155,7 +156,8 @@ class MariaDbStallIntegrationTest {
                 RunPlan plan = new RunPlan(runId, "stall-test", List.of(target), List.of(WRITE_ONLY), List.of(1), 1,
                         Duration.ofSeconds(2), measure, 1, false, null, null);
                 CompletableFuture<RunResult> load = CompletableFuture.supplyAsync(
-                        () -> BenchmarkRunner.run(plan, kafka.bootstrapServers(), console));
+                        () -> BenchmarkRunner.run(plan, KafkaEmission.to(kafka.bootstrapServers()).build(), console,
+                                runner -> { }));
                 while (!firstInterval.await(100, TimeUnit.MILLISECONDS)) {
                     if (load.isDone()) {
                         load.get(); // the run ended before its first interval line: its failure is the cause

@@ -9,6 +9,7 @@ import io.tailstream.cli.options.KafkaOptions;
 import io.tailstream.infra.kafka.KafkaCluster;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.producer.BenchmarkRunner;
+import io.tailstream.producer.KafkaEmission;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
 import io.tailstream.producer.emit.SpoolSettings;
@@ -70,7 +71,8 @@ class ClusterLeaderKillPipelineIntegrationTest {
                 assertThat(aggregator.awaitRunning(Duration.ofSeconds(120))).isTrue();
                 AtomicReference<BenchmarkRunner> runner = new AtomicReference<>();
                 CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> BenchmarkRunner.run(plan,
-                        bootstrap, Map.of(), console, SpoolSettings.in(dir.resolve("spool")), runner::set));
+                        KafkaEmission.to(bootstrap).spool(SpoolSettings.in(dir.resolve("spool"))).build(), console,
+                        runner::set));
                 int leader = cluster.leaderOf(Topics.SAMPLES, 0);
                 // mid-step: once blocks of the run are on the samples topic
                 awaitBlocks(bootstrap, run);

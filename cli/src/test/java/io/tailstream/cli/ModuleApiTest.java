@@ -55,8 +55,8 @@ class ModuleApiTest {
             // the rules results are judged by, one place each
             "analysis", Set.of("PercentChange", "Plateau", "RoundStats", "ScaleOut", "SweepPeak"),
             "infra", Set.of("kafka.EmbeddedKafka", "kafka.KafkaCluster", "kafka.TopicProvisioner"),
-            // a run: its plan, the runner, what it returns; the workloads' tables
-            "producer", Set.of("BenchmarkRunner", "RunPlan", "RunResult", "WorkloadData",
+            // a run: its plan, the runner, how its samples reach Kafka, what it returns; the workloads' tables
+            "producer", Set.of("BenchmarkRunner", "KafkaEmission", "RunPlan", "RunResult", "WorkloadData",
                     "driver.StepResult",
                     "emit.SampleSink", "emit.SpoolSettings", "emit.SpoolingTransport",
                     "group.ProducerGroup",

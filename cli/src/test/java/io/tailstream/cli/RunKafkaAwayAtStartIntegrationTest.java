@@ -87,7 +87,7 @@ class RunKafkaAwayAtStartIntegrationTest {
         assertThat(blocks).isPositive();
         assertThat(sequences).containsExactlyElementsOf(LongStream.range(0, blocks).boxed().toList());
         assertThat(samplesOnTopic).isEqualTo(samples);
-        assertThat(spoolDir.resolve("spool-" + io.tailstream.producer.BenchmarkRunner.defaultProducerId() + ".bin"))
+        assertThat(spoolDir.resolve("spool-" + io.tailstream.producer.KafkaEmission.defaultProducerId() + ".bin"))
                 .as("drained and deleted").doesNotExist();
     }
 

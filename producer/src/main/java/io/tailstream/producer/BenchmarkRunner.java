@@ -6,13 +6,9 @@ import io.tailstream.producer.driver.StepFailedException;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.driver.StepSpec;
 import io.tailstream.producer.driver.StopSignal;
-import io.tailstream.producer.emit.EmitterSettings;
-import io.tailstream.producer.emit.KafkaSampleSink;
 import io.tailstream.producer.emit.SampleSink;
-import io.tailstream.producer.emit.SpoolSettings;
 import io.tailstream.producer.emit.SpoolingTransport;
 import io.tailstream.producer.emit.StepEmission;
-import io.tailstream.producer.group.KafkaStepCoordinator;
 import io.tailstream.producer.group.ProducerGroup;
 import io.tailstream.producer.group.StepCoordinator;
 import io.tailstream.producer.health.ClientHealthMonitor;
@@ -35,11 +31,8 @@ import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
 import io.tailstream.schemas.event.TargetInfo;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -50,6 +43,7 @@ import java.util.Map;
  * sink. A step that fails, a target that cannot be reached or a {@link #stop} request ends the run cleanly: the
  * step's emission is still finished (end markers sent), {@code StepEnded} and {@code RunEnded} say {@code failed:
  * ...} or {@code interrupted: ...}, and {@link #run} returns what ran.
+ * {@link #run(RunPlan, KafkaEmission, PrintStream, java.util.function.Consumer)} runs a plan with a sink to Kafka.
  *
  * <p>One run at a time per runner; {@link #stop} may be called from any thread.
  */
@@ -95,88 +89,14 @@ public final class BenchmarkRunner {
     }
 
     /**
-     * Runs a plan against Kafka at {@code bootstrapServers} (topics must exist, e.g. via infra's
-     * {@code TopicProvisioner}), with the default producer id and emitter settings.
+     * Runs a plan with its samples and control events emitted to Kafka as {@code emission} says (the topics must
+     * exist, e.g. via infra's {@code TopicProvisioner}), handing the runner to {@code started} before the run begins,
+     * so the caller can {@link #stop} it (from a shutdown hook, say). A run shared by several producers
+     * ({@link RunPlan#producers()}) agrees each step's start with the others over Kafka.
      */
-    public static RunResult run(RunPlan plan, String bootstrapServers, PrintStream console) {
-        return run(plan, bootstrapServers, console, null);
-    }
-
-    /**
-     * Runs a plan against Kafka, spooling blocks to {@code spool}'s directory while the broker is slow or away
-     * ({@code null}: no spool, a broker that stays away fails the run after Kafka's delivery timeout).
-     */
-    public static RunResult run(RunPlan plan, String bootstrapServers, PrintStream console, SpoolSettings spool) {
-        return run(plan, bootstrapServers, console, spool, runner -> { });
-    }
-
-    /**
-     * As {@link #run(RunPlan, String, PrintStream, SpoolSettings)}, handing the runner to {@code started} before the
-     * run begins, so the caller can {@link #stop} it (from a shutdown hook, say).
-     */
-    public static RunResult run(RunPlan plan, String bootstrapServers, PrintStream console, SpoolSettings spool,
+    public static RunResult run(RunPlan plan, KafkaEmission emission, PrintStream console,
                                 java.util.function.Consumer<BenchmarkRunner> started) {
-        return run(plan, bootstrapServers, Map.of(), console, spool, started);
-    }
-
-    /**
-     * As {@link #run(RunPlan, String, PrintStream, SpoolSettings, java.util.function.Consumer)}, with further Kafka
-     * producer settings ({@code kafkaConfig}: security, timeouts; they cannot turn idempotence or acks=all off).
-     */
-    public static RunResult run(RunPlan plan, String bootstrapServers, Map<String, Object> kafkaConfig,
-                                PrintStream console, SpoolSettings spool,
-                                java.util.function.Consumer<BenchmarkRunner> started) {
-        RunResult result;
-        SpoolingTransport.SpoolStats stats;
-        try (KafkaSampleSink sink = KafkaSampleSink.create(bootstrapServers, plan.runId(), defaultProducerId(),
-                kafkaConfig, EmitterSettings.defaults(), spool);
-             StepCoordinator coordinator = coordinator(plan, bootstrapServers, kafkaConfig, sink, console)) {
-            BenchmarkRunner runner = new BenchmarkRunner(sink, console, Clock.system(), coordinator);
-            started.accept(runner);
-            result = runner.run(plan);
-            stats = sink.spoolStats();
-        }
-        if (stats != null && (stats.blocksSpooled() > 0 || stats.controlEventsSpooled() > 0)) {
-            // episodes and their duration are the block path's; control events are spooled one by one
-            String blockEpisodes = stats.episodes() == 0 ? "" : String.format(java.util.Locale.ROOT,
-                    " (blocks: %d episode(s), spooling for %.1f s in all)", stats.episodes(),
-                    stats.spoolingMillis() / 1000.0);
-            console.printf(java.util.Locale.ROOT, "spool: %,d blocks and %,d control events (%,d bytes, at most %,d"
-                    + " at once) went through %s while Kafka was slow or away%s; all replayed%n",
-                    stats.blocksSpooled(), stats.controlEventsSpooled(), stats.bytesSpooled(), stats.highWaterBytes(),
-                    stats.path().getParent(), blockEpisodes);
-        }
-        return result;
-    }
-
-    private static StepCoordinator coordinator(RunPlan plan, String bootstrapServers, Map<String, Object> kafkaConfig,
-                                               KafkaSampleSink sink, PrintStream console) {
-        ProducerGroup group = plan.producers();
-        if (!group.shared()) {
-            return StepCoordinator.alone();
-        }
-        console.printf(java.util.Locale.ROOT, "== producer %s, one of %d in run %s (threads %s); each step starts"
-                        + " when all are ready, or %s after this one is, without the missing%n", sink.producerId(),
-                group.count(), plan.runId(), group.splitThreads() ? "split between them" : "run by each",
-                group.joinTimeout().toString().substring(2).toLowerCase(java.util.Locale.ROOT));
-        return new KafkaStepCoordinator(bootstrapServers, kafkaConfig, plan.runId(), sink.producerId(), hostName(),
-                group, sink::publish, Clock.system(), console);
-    }
-
-    /** {@code host-pid}: unique per process on a machine, readable in reports. */
-    public static String defaultProducerId() {
-        return hostName() + "-" + ProcessHandle.current().pid();
-    }
-
-    /** This machine's host name, at most 64 characters. */
-    private static String hostName() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            host = "localhost";
-        }
-        return host.length() > 64 ? host.substring(0, 64) : host;
+        return KafkaRun.run(plan, emission, console, started);
     }
 
     /**
@@ -219,7 +139,7 @@ public final class BenchmarkRunner {
         sink.takeSpoolHighWaterBytes();
         List<TargetInfo> announced = plan.targets().stream().map(TargetConnections::describeOffline).toList();
         sink.publish(new RunStarted(plan.runId(), nowMs(), sink.producerId(), plan.planName(), announced,
-                clientInfo(), EffectiveSettings.of(plan)));
+                ClientEnvironment.describe(), EffectiveSettings.of(plan)));
         String outcome;
         LoadGenThreads loadGen = new LoadGenThreads(ThreadCpuSource.jvm());
         loadGen.recognise(sink::ownsThread);
@@ -473,16 +393,5 @@ public final class BenchmarkRunner {
 
     private long nowMs() {
         return clock.epochMicros() / 1000;
-    }
-
-    private static Map<String, String> clientInfo() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("host", hostName());
-        m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
-                + System.getProperty("os.arch"));
-        m.put("jvm", System.getProperty("java.vm.name") + " " + Runtime.version());
-        m.put("cpus", String.valueOf(Runtime.getRuntime().availableProcessors()));
-        m.put("maxHeapMb", String.valueOf(Runtime.getRuntime().maxMemory() / (1024 * 1024)));
-        return m;
     }
 }

@@ -67,7 +67,8 @@ class ProducerIntegrationTest {
         RunPlan plan = RunPlan.of("it-run-1", "integration", List.of(Target.h2InMemory("h2-mem", "producer-it")),
                 List.of(new WorkloadSpec("oltp_point_select", Map.of("table_size", "1000"))), List.of(2), 1,
                 Duration.ofMillis(500), Duration.ofMillis(1500), 1);
-        RunResult result = BenchmarkRunner.run(plan, kafka.bootstrapServers(), console);
+        RunResult result = BenchmarkRunner.run(plan, KafkaEmission.to(kafka.bootstrapServers()).build(), console,
+                runner -> { });
         StepResult step = result.steps().get(0);
         assertThat(step.samplesRecorded()).isPositive();
         assertThat(step.samplesSent()).isEqualTo(step.samplesRecorded());

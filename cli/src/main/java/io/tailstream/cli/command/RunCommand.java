@@ -18,6 +18,7 @@ import io.tailstream.cli.run.LocalRuns;
 import io.tailstream.cli.run.StepsJson;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.producer.BenchmarkRunner;
+import io.tailstream.producer.KafkaEmission;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
 import io.tailstream.producer.driver.StepResult;
@@ -258,11 +259,12 @@ public final class RunCommand implements Callable<Integer> {
                         + " spools until it does");
             }
             try (GracefulStop stop = GracefulStop.install(console)) {
-                result = BenchmarkRunner.run(plan, kafka.bootstrapServers, kafkaConfig, console,
-                        spool(spoolDir != null ? spoolDir : Path.of("."), limit), runner -> {
-                            runningSink.set(runner.sink());
-                            stop.attach(runner);
-                        });
+                KafkaEmission emission = KafkaEmission.to(kafka.bootstrapServers).kafkaConfig(kafkaConfig)
+                        .spool(spool(spoolDir != null ? spoolDir : Path.of("."), limit)).build();
+                result = BenchmarkRunner.run(plan, emission, console, runner -> {
+                    runningSink.set(runner.sink());
+                    stop.attach(runner);
+                });
             }
         }
         return printResult(result, String.format("run %s: %,d samples in %,d blocks sent to %s", result.runId(),

@@ -8,6 +8,7 @@ import io.tailstream.cli.UserFacingException;
 import io.tailstream.infra.kafka.KafkaCluster;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.producer.BenchmarkRunner;
+import io.tailstream.producer.KafkaEmission;
 import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
 import io.tailstream.producer.driver.StepResult;
@@ -130,8 +131,8 @@ final class LocalPipeline implements AutoCloseable {
     Outcome run(RunPlan plan, Path outDir, SpoolSettings spool, GracefulStop stop) {
         // the aggregator starts after the load: beside it, it would take CPU from the database and the workers (its
         // own work, and the broker's fetches and transactions for it)
-        RunResult result = BenchmarkRunner.run(plan, kafka.bootstrapServers(), producerConfig(), console, spool,
-                stop::attach);
+        RunResult result = BenchmarkRunner.run(plan, KafkaEmission.to(kafka.bootstrapServers())
+                .kafkaConfig(producerConfig()).spool(spool).build(), console, stop::attach);
 
         Map<Integer, Long> sentByStep = new LinkedHashMap<>();
         for (StepResult s : result.steps()) {
