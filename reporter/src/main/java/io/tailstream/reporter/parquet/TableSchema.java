@@ -1,5 +1,11 @@
 package io.tailstream.reporter.parquet;
 
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BINARY;
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BOOLEAN;
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.DOUBLE;
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT32;
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64;
+
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -16,7 +22,6 @@ import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 
@@ -88,21 +93,11 @@ public final class TableSchema<T> {
         }
 
         public Builder<T> int32(String column, ToIntFunction<T> get) {
-            add(Types.required(PrimitiveTypeName.INT32).named(column), (row, rc, i) -> {
-                rc.startField(column, i);
-                rc.addInteger(get.applyAsInt(row));
-                rc.endField(column, i);
-            });
-            return this;
+            return required(Types.required(INT32).named(column), (row, rc) -> rc.addInteger(get.applyAsInt(row)));
         }
 
         public Builder<T> int64(String column, ToLongFunction<T> get) {
-            add(Types.required(PrimitiveTypeName.INT64).named(column), (row, rc, i) -> {
-                rc.startField(column, i);
-                rc.addLong(get.applyAsLong(row));
-                rc.endField(column, i);
-            });
-            return this;
+            return required(Types.required(INT64).named(column), (row, rc) -> rc.addLong(get.applyAsLong(row)));
         }
 
         /** An INT64 column whose values mostly rise (timestamps in a time-sorted file): delta encoded, no dictionary. */
@@ -117,7 +112,7 @@ public final class TableSchema<T> {
          * (no boxing per row, unlike {@link #optionalInt64}).
          */
         public Builder<T> optionalInt64Sorted(String column, Predicate<T> present, ToLongFunction<T> get) {
-            add(Types.optional(PrimitiveTypeName.INT64).named(column), (row, rc, i) -> {
+            add(Types.optional(INT64).named(column), (row, rc, i) -> {
                 if (present.test(row)) {
                     rc.startField(column, i);
                     rc.addLong(get.applyAsLong(row));
@@ -129,56 +124,53 @@ public final class TableSchema<T> {
         }
 
         public Builder<T> float64(String column, ToDoubleFunction<T> get) {
-            add(Types.required(PrimitiveTypeName.DOUBLE).named(column), (row, rc, i) -> {
-                rc.startField(column, i);
-                rc.addDouble(get.applyAsDouble(row));
-                rc.endField(column, i);
-            });
-            return this;
+            return required(Types.required(DOUBLE).named(column), (row, rc) -> rc.addDouble(get.applyAsDouble(row)));
         }
 
         public Builder<T> bool(String column, Predicate<T> get) {
-            add(Types.required(PrimitiveTypeName.BOOLEAN).named(column), (row, rc, i) -> {
-                rc.startField(column, i);
-                rc.addBoolean(get.test(row));
-                rc.endField(column, i);
-            });
-            return this;
+            return required(Types.required(BOOLEAN).named(column), (row, rc) -> rc.addBoolean(get.test(row)));
         }
 
         /** A required UTF-8 string column; a null value is an error naming the column. */
         public Builder<T> string(String column, Function<T, String> get) {
-            add(stringType(Types.required(PrimitiveTypeName.BINARY), column), (row, rc, i) -> {
+            return required(stringType(Types.required(BINARY), column), (row, rc) -> {
                 String v = get.apply(row);
                 if (v == null) {
                     throw new IllegalArgumentException("column " + column + " is required but the value is null");
                 }
-                rc.startField(column, i);
                 rc.addBinary(Binary.fromString(v));
-                rc.endField(column, i);
             });
-            return this;
         }
 
         public Builder<T> optionalString(String column, Function<T, String> get) {
-            return optional(stringType(Types.optional(PrimitiveTypeName.BINARY), column), get,
+            return optional(stringType(Types.optional(BINARY), column), get,
                     (rc, v) -> rc.addBinary(Binary.fromString(v)));
         }
 
         public Builder<T> optionalBool(String column, Function<T, Boolean> get) {
-            return optional(Types.optional(PrimitiveTypeName.BOOLEAN).named(column), get, RecordConsumer::addBoolean);
+            return optional(Types.optional(BOOLEAN).named(column), get, RecordConsumer::addBoolean);
         }
 
         public Builder<T> optionalInt32(String column, Function<T, Integer> get) {
-            return optional(Types.optional(PrimitiveTypeName.INT32).named(column), get, RecordConsumer::addInteger);
+            return optional(Types.optional(INT32).named(column), get, RecordConsumer::addInteger);
         }
 
         public Builder<T> optionalInt64(String column, Function<T, Long> get) {
-            return optional(Types.optional(PrimitiveTypeName.INT64).named(column), get, RecordConsumer::addLong);
+            return optional(Types.optional(INT64).named(column), get, RecordConsumer::addLong);
         }
 
         public Builder<T> optionalFloat64(String column, Function<T, Double> get) {
-            return optional(Types.optional(PrimitiveTypeName.DOUBLE).named(column), get, RecordConsumer::addDouble);
+            return optional(Types.optional(DOUBLE).named(column), get, RecordConsumer::addDouble);
+        }
+
+        private Builder<T> required(Type field, BiConsumer<T, RecordConsumer> value) {
+            String column = field.getName();
+            add(field, (row, rc, i) -> {
+                rc.startField(column, i);
+                value.accept(row, rc);
+                rc.endField(column, i);
+            });
+            return this;
         }
 
         private <V> Builder<T> optional(Type field, Function<T, V> get, BiConsumer<RecordConsumer, V> add) {
