@@ -2,35 +2,29 @@ package io.tailstream.aggregator.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.aggregator.testing.ExactWindows;
 import io.tailstream.aggregator.testing.TestProducer;
+import io.tailstream.aggregator.testing.TopologyHarness;
 import io.tailstream.aggregator.window.LatencyBuckets;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleStatus;
-import io.tailstream.schemas.event.JsonSerde;
 import io.tailstream.schemas.event.WindowStats;
 import io.tailstream.schemas.histogram.LatencyHistograms;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -57,6 +51,7 @@ class AggregatorTopologyTest {
     Path stateDir;
 
     private final AggregatorConfig config = AggregatorConfig.defaults();
+    private TopologyHarness harness;
     private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> samples;
     private TestOutputTopic<String, WindowStats> windows;
@@ -64,19 +59,18 @@ class AggregatorTopologyTest {
 
     @BeforeEach
     void setUp() {
-        Properties props = Aggregator.streamsProperties("unused:9092", config, stateDir);
-        props.put(StreamsConfig.InternalConfig.EMIT_INTERVAL_MS_KSTREAMS_WINDOWED_AGGREGATION, 0L);
-        driver = new TopologyTestDriver(AggregatorTopology.build(config), props, Instant.ofEpochMilli(BASE_MS));
-        samples = driver.createInputTopic(Topics.SAMPLES, new StringSerializer(), new ByteArraySerializer());
-        windows = driver.createOutputTopic(Topics.WINDOWS, new StringDeserializer(),
-                new JsonSerde<>(WindowStats.class).deserializer());
+        harness = new TopologyHarness(config, stateDir, BASE_MS,
+                Map.of(StreamsConfig.InternalConfig.EMIT_INTERVAL_MS_KSTREAMS_WINDOWED_AGGREGATION, 0L));
+        driver = harness.driver();
+        samples = harness.samples();
+        windows = harness.output(Topics.WINDOWS, WindowStats.class);
         deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
     }
 
     @AfterEach
     void tearDown() {
-        driver.close();
+        harness.close();
     }
 
     @Test

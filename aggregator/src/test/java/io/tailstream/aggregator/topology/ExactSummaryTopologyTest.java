@@ -3,17 +3,14 @@ package io.tailstream.aggregator.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.aggregator.stall.StallConfig;
 import io.tailstream.aggregator.testing.ExactWindows;
 import io.tailstream.aggregator.testing.TestProducer;
+import io.tailstream.aggregator.testing.TopologyHarness;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleStatus;
-import io.tailstream.schemas.event.ControlEvent;
-import io.tailstream.schemas.event.Json;
-import io.tailstream.schemas.event.JsonSerde;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
@@ -22,20 +19,15 @@ import io.tailstream.schemas.event.WindowStats;
 import io.tailstream.schemas.histogram.LatencyHistograms;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.HdrHistogram.Histogram;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -70,30 +62,26 @@ class ExactSummaryTopologyTest {
     /** One window under half the baseline declares a throughput stall; the baseline needs 3 windows. */
     private final AggregatorConfig config = AggregatorConfig.defaults()
             .withStalls(new StallConfig(0.5, 1, 3.0, 2, 60, 3));
+    private TopologyHarness harness;
     private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> samplesTopic;
-    private TestInputTopic<String, byte[]> control;
     private TestOutputTopic<String, WindowStats> windows;
     private TestOutputTopic<String, StallEvent> stalls;
     private TestOutputTopic<String, StepSummary> summaries;
 
     @BeforeEach
     void setUp() {
-        Properties props = Aggregator.streamsProperties("unused:9092", config, stateDir);
-        driver = new TopologyTestDriver(AggregatorTopology.build(config), props, Instant.ofEpochMilli(BASE_MS));
-        samplesTopic = driver.createInputTopic(Topics.SAMPLES, new StringSerializer(), new ByteArraySerializer());
-        control = driver.createInputTopic(Topics.CONTROL, new StringSerializer(), new ByteArraySerializer());
-        windows = driver.createOutputTopic(Topics.WINDOWS, new StringDeserializer(),
-                new JsonSerde<>(WindowStats.class).deserializer());
-        stalls = driver.createOutputTopic(Topics.STALLS, new StringDeserializer(),
-                new JsonSerde<>(StallEvent.class).deserializer());
-        summaries = driver.createOutputTopic(Topics.SUMMARIES, new StringDeserializer(),
-                new JsonSerde<>(StepSummary.class).deserializer());
+        harness = new TopologyHarness(config, stateDir, BASE_MS);
+        driver = harness.driver();
+        samplesTopic = harness.samples();
+        windows = harness.output(Topics.WINDOWS, WindowStats.class);
+        stalls = harness.output(Topics.STALLS, StallEvent.class);
+        summaries = harness.output(Topics.SUMMARIES, StepSummary.class);
     }
 
     @AfterEach
     void tearDown() {
-        driver.close();
+        harness.close();
     }
 
     /**
@@ -112,8 +100,8 @@ class ExactSummaryTopologyTest {
         p1.markerAtUs = Math.max(p1.measureEndUs, BASE_MS * 1000 + 10_300_000); // heartbeats until 10.3 s
         // a block of p1's samples completing at 3.00-3.05 s arrives at 7.2 s, after its window closed
         p1.lateBlock(BASE_MS * 1000 + 3_000_000, BASE_MS * 1000 + 3_050_000, BASE_MS * 1000 + 7_200_000);
-        sendControl(p1.started());
-        sendControl(p2.started());
+        harness.sendControl(p1.started());
+        harness.sendControl(p2.started());
         List<Timed> inputs = new ArrayList<>();
         inputs.addAll(p1.blocks());
         inputs.addAll(p2.blocks());
@@ -122,14 +110,14 @@ class ExactSummaryTopologyTest {
             samplesTopic.pipeInput(t.key(), t.bytes());
         }
         if (order.equals("before")) {
-            sendControl(p1.ended());
-            sendControl(p2.ended());
+            harness.sendControl(p1.ended());
+            harness.sendControl(p2.ended());
             driver.advanceWallClockTime(Duration.ofSeconds(15)); // past the last window's end + grace: ticks go out
         } else {
             driver.advanceWallClockTime(Duration.ofSeconds(15));
             assertThat(summaries.readValuesToList()).as("no summary before the producers' ends").isEmpty();
-            sendControl(p1.ended());
-            sendControl(p2.ended());
+            harness.sendControl(p1.ended());
+            harness.sendControl(p2.ended());
         }
 
         // every window, the mixed ones' measured parts included, against the raw samples
@@ -205,14 +193,14 @@ class ExactSummaryTopologyTest {
                 5_000_000, 2);
         SimulatedStep p2 = new SimulatedStep(new TestProducer(RUN, "p2"), 4, BASE_MS * 1000 + 300_000, 1_000_000,
                 4_000_000, 1);
-        sendControl(p1.started());
-        sendControl(p2.started());
+        harness.sendControl(p1.started());
+        harness.sendControl(p2.started());
         List<Timed> inputs = new ArrayList<>(p1.blocks());
         List<Timed> p2Blocks = p2.blocks();
         inputs.addAll(p2Blocks.subList(0, p2Blocks.size() - 1)); // all but the marker
         inputs.sort(Comparator.comparingLong(Timed::atUs));
         inputs.forEach(t -> samplesTopic.pipeInput(t.key(), t.bytes()));
-        sendControl(p1.ended());
+        harness.sendControl(p1.ended());
         driver.advanceWallClockTime(Duration.ofSeconds(12));
         assertThat(summaries.readValuesToList()).isEmpty();
 
@@ -241,7 +229,7 @@ class ExactSummaryTopologyTest {
 
         // p2's end comes late (a slow producer after all): exact span now, still incomplete (its last blocks and
         // marker never arrived)
-        sendControl(p2.ended());
+        harness.sendControl(p2.ended());
         Map<String, StepSummary> second = last(summaries.readValuesToList());
         assertThat(second).containsOnlyKeys(key("*"), key("read"), key("write"));
         StepSummary t = second.get(key("*"));
@@ -289,13 +277,13 @@ class ExactSummaryTopologyTest {
         long stallUntilUs = BASE_MS * 1000 + 8_500_000;
         List<Delivery> deliveries = new ArrayList<>();
         for (SimulatedStep p : List.of(p1, p2, p3)) {
-            deliveries.add(new Delivery(p.startUs - 1, p.startUs - 1, () -> sendControl(p.started())));
+            deliveries.add(new Delivery(p.startUs - 1, p.startUs - 1, () -> harness.sendControl(p.started())));
             for (Timed t : p.blocks()) {
                 long at = p == p3 && t.atUs() >= stallFromUs ? Math.max(t.atUs(), stallUntilUs) : t.atUs();
                 deliveries.add(new Delivery(at, t.atUs(), () -> samplesTopic.pipeInput(t.key(), t.bytes())));
             }
             long endAt = p == p3 ? Math.max(p.markerAtUs, stallUntilUs) + 5_000 : p.markerAtUs + 5_000;
-            deliveries.add(new Delivery(endAt, endAt, () -> sendControl(p.ended())));
+            deliveries.add(new Delivery(endAt, endAt, () -> harness.sendControl(p.ended())));
         }
         // the scenario: p2's tick (its last window's end + grace, 8 s) precedes p3's samples of windows 3 to 5
         long p2TickUs = (Math.floorDiv(p2.markerAtUs, 1_000_000L) + 3) * 1_000_000L;
@@ -364,11 +352,11 @@ class ExactSummaryTopologyTest {
                 6_000_000, 3);
         long diesAtUs = BASE_MS * 1000 + 3_500_000;
         List<Delivery> deliveries = new ArrayList<>();
-        deliveries.add(new Delivery(p1.startUs - 1, 0, () -> sendControl(p1.started())));
-        deliveries.add(new Delivery(p2.startUs - 1, 0, () -> sendControl(p2.started())));
+        deliveries.add(new Delivery(p1.startUs - 1, 0, () -> harness.sendControl(p1.started())));
+        deliveries.add(new Delivery(p2.startUs - 1, 0, () -> harness.sendControl(p2.started())));
         p1.blocks().forEach(t -> deliveries.add(new Delivery(t.atUs(), t.atUs(),
                 () -> samplesTopic.pipeInput(t.key(), t.bytes()))));
-        deliveries.add(new Delivery(p1.markerAtUs + 5_000, 0, () -> sendControl(p1.ended())));
+        deliveries.add(new Delivery(p1.markerAtUs + 5_000, 0, () -> harness.sendControl(p1.ended())));
         List<Sample> delivered = new ArrayList<>(p1.samples);
         for (Timed t : p2.blocks()) {
             if (t.atUs() < diesAtUs) {
@@ -451,7 +439,7 @@ class ExactSummaryTopologyTest {
         long startUs = BASE_MS * 1000 + 437_000;
         long endUs = startUs + 660_180_000L; // at 660.617 s
         TestProducer producer = new TestProducer(RUN, "p1");
-        sendControl(new StepStarted(RUN, BASE_MS, "p1", STEP, null, "oltp_read_write", 1, 1, 0, 660_000, OPS, 2,
+        harness.sendControl(new StepStarted(RUN, BASE_MS, "p1", STEP, null, "oltp_read_write", 1, 1, 0, 660_000, OPS, 2,
                 Map.of()));
         Map<Long, Double> wholeQps = new TreeMap<>();
         long blocks = 0;
@@ -486,8 +474,8 @@ class ExactSummaryTopologyTest {
         }
         send(producer.key(), producer.endOfStep(STEP, OPS, endUs + 2_000));
         blocks++;
-        sendControl(new StepEnded(RUN, endUs / 1000 + 10, "p1", STEP, sampleCount, blocks, 0, "completed", false, 0L,
-                0L, 0L, startUs, startUs, endUs, 1, 0L, 10.0, 12.0));
+        harness.sendControl(new StepEnded(RUN, endUs / 1000 + 10, "p1", STEP, sampleCount, blocks, 0, "completed",
+                false, 0L, 0L, 0L, startUs, startUs, endUs, 1, 0L, 10.0, 12.0));
         driver.advanceWallClockTime(Duration.ofMillis(endUs / 1000 - BASE_MS + 4_000));
 
         StepSummary s = last(summaries.readValuesToList()).get(key("*"));
@@ -704,10 +692,6 @@ class ExactSummaryTopologyTest {
 
     private void send(String key, byte[] block) {
         samplesTopic.pipeInput(key, block);
-    }
-
-    private void sendControl(ControlEvent e) {
-        control.pipeInput(e.runId(), Json.write(e));
     }
 
     private static Map<String, StepSummary> last(List<StepSummary> published) {

@@ -2,26 +2,20 @@ package io.tailstream.aggregator.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.aggregator.testing.TestProducer;
+import io.tailstream.aggregator.testing.TopologyHarness;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleStatus;
-import io.tailstream.schemas.event.JsonSerde;
 import io.tailstream.schemas.event.WindowStats;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -50,6 +44,7 @@ class RollupCorrectionTopologyTest {
 
     private final AggregatorConfig config = AggregatorConfig.defaults()
             .withRollups(List.of(Duration.ofSeconds(10), Duration.ofSeconds(60)));
+    private TopologyHarness harness;
     private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> samples;
     private TestOutputTopic<String, WindowStats> windows;
@@ -60,16 +55,15 @@ class RollupCorrectionTopologyTest {
     @BeforeEach
     void setUp() {
         assertThat(BASE_MS % MINUTE).isZero();
-        Properties props = Aggregator.streamsProperties("unused:9092", config, stateDir);
-        driver = new TopologyTestDriver(AggregatorTopology.build(config), props, Instant.ofEpochMilli(BASE_MS));
-        samples = driver.createInputTopic(Topics.SAMPLES, new StringSerializer(), new ByteArraySerializer());
-        windows = driver.createOutputTopic(Topics.WINDOWS, new StringDeserializer(),
-                new JsonSerde<>(WindowStats.class).deserializer());
+        harness = new TopologyHarness(config, stateDir, BASE_MS);
+        driver = harness.driver();
+        samples = harness.samples();
+        windows = harness.output(Topics.WINDOWS, WindowStats.class);
     }
 
     @AfterEach
     void tearDown() {
-        driver.close();
+        harness.close();
     }
 
     @Test

@@ -3,17 +3,14 @@ package io.tailstream.aggregator.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.aggregator.step.RunState;
 import io.tailstream.aggregator.testing.ExactWindows;
 import io.tailstream.aggregator.testing.TestProducer;
+import io.tailstream.aggregator.testing.TopologyHarness;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleStatus;
-import io.tailstream.schemas.event.ControlEvent;
-import io.tailstream.schemas.event.Json;
-import io.tailstream.schemas.event.JsonSerde;
 import io.tailstream.schemas.event.RunEnded;
 import io.tailstream.schemas.event.RunSettings;
 import io.tailstream.schemas.event.RunStarted;
@@ -24,16 +21,11 @@ import io.tailstream.schemas.event.TargetInfo;
 import io.tailstream.schemas.event.WindowStats;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -73,9 +65,9 @@ class RunSummaryTopologyTest {
     Path stateDir;
 
     private final AggregatorConfig config = AggregatorConfig.defaults();
+    private TopologyHarness harness;
     private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> samples;
-    private TestInputTopic<String, byte[]> control;
     private TestOutputTopic<String, RunSummary> runSummaries;
     private final TestProducer producer = new TestProducer(RUN, "p1");
     /** Exact per-step figures, by step and op. */
@@ -84,22 +76,20 @@ class RunSummaryTopologyTest {
 
     @BeforeEach
     void setUp() {
-        Properties props = Aggregator.streamsProperties("unused:9092", config, stateDir);
-        driver = new TopologyTestDriver(AggregatorTopology.build(config), props, Instant.ofEpochMilli(BASE_MS));
-        samples = driver.createInputTopic(Topics.SAMPLES, new StringSerializer(), new ByteArraySerializer());
-        control = driver.createInputTopic(Topics.CONTROL, new StringSerializer(), new ByteArraySerializer());
-        runSummaries = driver.createOutputTopic(Topics.RUN_SUMMARIES, new StringDeserializer(),
-                new JsonSerde<>(RunSummary.class).deserializer());
+        harness = new TopologyHarness(config, stateDir, BASE_MS);
+        driver = harness.driver();
+        samples = harness.samples();
+        runSummaries = harness.output(Topics.RUN_SUMMARIES, RunSummary.class);
     }
 
     @AfterEach
     void tearDown() {
-        driver.close();
+        harness.close();
     }
 
     @Test
     void roundsSweepsAndScaleOut_matchExactComputation_andRepublishUntilComplete() {
-        sendControl(new RunStarted(RUN, BASE_MS, "p1", "sweep", List.of(ONE_NODE, THREE_NODES), Map.of(),
+        harness.sendControl(new RunStarted(RUN, BASE_MS, "p1", "sweep", List.of(ONE_NODE, THREE_NODES), Map.of(),
                 RunSettings.fromVersion1(Map.of("plateau", "minGainPct=15.0, patience=1", "rounds", "3"))));
         int stepId = 0;
         for (TargetInfo target : List.of(ONE_NODE, THREE_NODES)) {
@@ -114,7 +104,7 @@ class RunSummaryTopologyTest {
             }
         }
         // the run ends before the last step's windows are closed: published once without it, then again
-        sendControl(new RunEnded(RUN, BASE_MS + stepId * STEP_SPACING_MS, "p1", 0, 0, "completed"));
+        harness.sendControl(new RunEnded(RUN, BASE_MS + stepId * STEP_SPACING_MS, "p1", 0, 0, "completed"));
         List<RunSummary> early = runSummaries.readValuesToList();
         assertThat(early).singleElement().satisfies(s -> {
             assertThat(s.stepsPending()).containsExactly(24);
@@ -150,7 +140,7 @@ class RunSummaryTopologyTest {
         runStep(1, ONE_NODE, 1, 1);
         runStep(2, ONE_NODE, 2, 1);
         driver.advanceWallClockTime(Duration.ofMillis(2 * STEP_SPACING_MS));
-        sendControl(new RunEnded(RUN, BASE_MS + 10_000, "p1", 0, 0, "completed"));
+        harness.sendControl(new RunEnded(RUN, BASE_MS + 10_000, "p1", 0, 0, "completed"));
         RunSummary s = runSummaries.readValuesToList().get(0);
         assertThat(s.plateauSource()).isEqualTo("default");
         assertThat(s.plateauMinGainPct()).isEqualTo(5.0);
@@ -165,13 +155,14 @@ class RunSummaryTopologyTest {
     /** A step run by two producers (2 and 3 threads) is grouped by all their threads: 5. */
     @Test
     void stepOfTwoProducers_isGroupedByAllTheirThreads() {
-        sendControl(new StepStarted(RUN, stepMs(1), "p2", 1, ONE_NODE, WORKLOAD, 3, 1, 0, 2000, OPS, 2, Map.of()));
+        harness.sendControl(new StepStarted(RUN, stepMs(1), "p2", 1, ONE_NODE, WORKLOAD, 3, 1, 0, 2000, OPS, 2,
+                Map.of()));
         runStep(1, ONE_NODE, 2, 1);
         // p2 measured nothing (it sent no block): the step's figures are p1's, its threads both producers'
-        sendControl(new StepEnded(RUN, stepMs(1) + 2_000, "p2", 1, 0, 0, 0, "completed", false, 0L, 0L, 0L,
+        harness.sendControl(new StepEnded(RUN, stepMs(1) + 2_000, "p2", 1, 0, 0, 0, "completed", false, 0L, 0L, 0L,
                 stepMs(1) * 1000, stepMs(1) * 1000, (stepMs(1) + 2_000) * 1000, 3, 0L, 20.0, 30.0));
         driver.advanceWallClockTime(Duration.ofMillis(STEP_SPACING_MS));
-        sendControl(new RunEnded(RUN, BASE_MS + 10_000, "p1", 0, 0, "completed"));
+        harness.sendControl(new RunEnded(RUN, BASE_MS + 10_000, "p1", 0, 0, "completed"));
         List<RunSummary> published = runSummaries.readValuesToList();
         RunSummary s = published.get(published.size() - 1);
         assertThat(s.rounds()).isNotEmpty().extracting(RunSummary.RoundStats::threads).containsOnly(5);
@@ -326,7 +317,7 @@ class RunSummaryTopologyTest {
         StepStarted st = new StepStarted(RUN, stepMs(stepId), "p1", stepId, target, WORKLOAD, threads, round, 0, 2000,
                 OPS, 2, Map.of());
         started.put(stepId, st);
-        sendControl(st);
+        harness.sendControl(st);
         int base = BASE_QPS.get(target.name()).get(threads);
         if (target == ONE_NODE && threads == 4 && round == 3) {
             base = 212; // round 3 of maria-1 peaks at 4 threads
@@ -351,7 +342,7 @@ class RunSummaryTopologyTest {
         send(producer.endOfStep(stepId, OPS, (stepMs(stepId) + 1_995) * 1000));
         blocks++;
         // version 3: the measurement ran from the step's start for exactly 2 s
-        sendControl(new StepEnded(RUN, stepMs(stepId) + 2_000, "p1", stepId, all.size(), blocks, 2, "completed",
+        harness.sendControl(new StepEnded(RUN, stepMs(stepId) + 2_000, "p1", stepId, all.size(), blocks, 2, "completed",
                 false, 0L, 0L, 0L, stepMs(stepId) * 1000, stepMs(stepId) * 1000, (stepMs(stepId) + 2_000) * 1000,
                 threads, 0L, 20.0, 30.0));
         Map<String, StepFigures> figures = new TreeMap<>();
@@ -369,10 +360,6 @@ class RunSummaryTopologyTest {
 
     private void send(byte[] block) {
         samples.pipeInput(producer.key(), block);
-    }
-
-    private void sendControl(ControlEvent e) {
-        control.pipeInput(e.runId(), Json.write(e));
     }
 
     /** A step's exact figures over its 2 s measured span: successful work, successful samples' latencies. */

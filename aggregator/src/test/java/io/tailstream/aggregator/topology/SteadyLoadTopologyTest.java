@@ -2,30 +2,22 @@ package io.tailstream.aggregator.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.aggregator.testing.TestProducer;
+import io.tailstream.aggregator.testing.TopologyHarness;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleStatus;
-import io.tailstream.schemas.event.ControlEvent;
-import io.tailstream.schemas.event.Json;
-import io.tailstream.schemas.event.JsonSerde;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
 import io.tailstream.schemas.event.StepSummary;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.SplittableRandom;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -53,9 +45,9 @@ class SteadyLoadTopologyTest {
     @TempDir
     Path stateDir;
 
+    private TopologyHarness harness;
     private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> samples;
-    private TestInputTopic<String, byte[]> control;
     private TestOutputTopic<String, StallEvent> stalls;
     private TestOutputTopic<String, StepSummary> summaries;
     private final TestProducer producer = new TestProducer(RUN, "p1");
@@ -63,25 +55,21 @@ class SteadyLoadTopologyTest {
 
     @BeforeEach
     void setUp() {
-        AggregatorConfig config = AggregatorConfig.defaults();
-        Properties props = Aggregator.streamsProperties("unused:9092", config, stateDir);
-        driver = new TopologyTestDriver(AggregatorTopology.build(config), props, Instant.ofEpochMilli(BASE_MS));
-        samples = driver.createInputTopic(Topics.SAMPLES, new StringSerializer(), new ByteArraySerializer());
-        control = driver.createInputTopic(Topics.CONTROL, new StringSerializer(), new ByteArraySerializer());
-        stalls = driver.createOutputTopic(Topics.STALLS, new StringDeserializer(),
-                new JsonSerde<>(StallEvent.class).deserializer());
-        summaries = driver.createOutputTopic(Topics.SUMMARIES, new StringDeserializer(),
-                new JsonSerde<>(StepSummary.class).deserializer());
+        harness = new TopologyHarness(AggregatorConfig.defaults(), stateDir, BASE_MS);
+        driver = harness.driver();
+        samples = harness.samples();
+        stalls = harness.output(Topics.STALLS, StallEvent.class);
+        summaries = harness.output(Topics.SUMMARIES, StepSummary.class);
     }
 
     @AfterEach
     void tearDown() {
-        driver.close();
+        harness.close();
     }
 
     @Test
     void jitteryButSteadyWindows_isolatedDipsAndSpikes_reportNoStall() {
-        sendControl(new StepStarted(RUN, BASE_MS, "p1", STEP, null, "oltp_write_only", 2, 1,
+        harness.sendControl(new StepStarted(RUN, BASE_MS, "p1", STEP, null, "oltp_write_only", 2, 1,
                 WARMUP_WINDOWS * 1000L, (WINDOWS - WARMUP_WINDOWS) * 1000L, OPS, 6, Map.of()));
         SplittableRandom random = new SplittableRandom(20_261_201L);
         long sent = 0;
@@ -96,7 +84,8 @@ class SteadyLoadTopologyTest {
             sent += batch.size();
         }
         send(producer.endOfStep(STEP, OPS, (BASE_MS + WINDOWS * 1000L) * 1000));
-        sendControl(new StepEnded(RUN, BASE_MS + WINDOWS * 1000L, "p1", STEP, sent, blocksSent, 0, "completed"));
+        harness.sendControl(new StepEnded(RUN, BASE_MS + WINDOWS * 1000L, "p1", STEP, sent, blocksSent, 0,
+                "completed"));
         driver.advanceWallClockTime(Duration.ofSeconds(WINDOWS + 5));
 
         assertThat(stalls.readValuesToList()).as("stall events of a steady step").isEmpty();
@@ -128,7 +117,4 @@ class SteadyLoadTopologyTest {
         samples.pipeInput(producer.key(), block);
     }
 
-    private void sendControl(ControlEvent e) {
-        control.pipeInput(e.runId(), Json.write(e));
-    }
 }

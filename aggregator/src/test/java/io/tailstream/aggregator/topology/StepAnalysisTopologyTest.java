@@ -3,16 +3,13 @@ package io.tailstream.aggregator.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.aggregator.testing.ExactWindows;
 import io.tailstream.aggregator.testing.TestProducer;
+import io.tailstream.aggregator.testing.TopologyHarness;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleStatus;
-import io.tailstream.schemas.event.ControlEvent;
-import io.tailstream.schemas.event.Json;
-import io.tailstream.schemas.event.JsonSerde;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
@@ -20,17 +17,12 @@ import io.tailstream.schemas.event.StepSummary;
 import io.tailstream.schemas.event.WindowStats;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -56,9 +48,9 @@ class StepAnalysisTopologyTest {
     Path stateDir;
 
     private final AggregatorConfig config = AggregatorConfig.defaults().withRollups(List.of(Duration.ofSeconds(10)));
+    private TopologyHarness harness;
     private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> samples;
-    private TestInputTopic<String, byte[]> control;
     private TestOutputTopic<String, WindowStats> windows;
     private TestOutputTopic<String, StallEvent> stalls;
     private TestOutputTopic<String, StepSummary> summaries;
@@ -67,26 +59,23 @@ class StepAnalysisTopologyTest {
 
     @BeforeEach
     void setUp() {
-        Properties props = Aggregator.streamsProperties("unused:9092", config, stateDir);
-        driver = new TopologyTestDriver(AggregatorTopology.build(config), props, Instant.ofEpochMilli(BASE_MS));
-        samples = driver.createInputTopic(Topics.SAMPLES, new StringSerializer(), new ByteArraySerializer());
-        control = driver.createInputTopic(Topics.CONTROL, new StringSerializer(), new ByteArraySerializer());
-        windows = driver.createOutputTopic(Topics.WINDOWS, new StringDeserializer(),
-                new JsonSerde<>(WindowStats.class).deserializer());
-        stalls = driver.createOutputTopic(Topics.STALLS, new StringDeserializer(),
-                new JsonSerde<>(StallEvent.class).deserializer());
-        summaries = driver.createOutputTopic(Topics.SUMMARIES, new StringDeserializer(),
-                new JsonSerde<>(StepSummary.class).deserializer());
+        harness = new TopologyHarness(config, stateDir, BASE_MS);
+        driver = harness.driver();
+        samples = harness.samples();
+        windows = harness.output(Topics.WINDOWS, WindowStats.class);
+        stalls = harness.output(Topics.STALLS, StallEvent.class);
+        summaries = harness.output(Topics.SUMMARIES, StepSummary.class);
     }
 
     @AfterEach
     void tearDown() {
-        driver.close();
+        harness.close();
     }
 
     @Test
     void step_withWarmupHardStallLostAndLateBlocks_stallsRollupsAndSummaryMatchExactComputation() {
-        sendControl(new StepStarted(RUN, BASE_MS, "p1", STEP, null, "oltp_write_only", 4, 1, 2000, 18000, OPS, 2, Map.of()));
+        harness.sendControl(new StepStarted(RUN, BASE_MS, "p1", STEP, null, "oltp_write_only", 4, 1, 2000, 18000, OPS, 2,
+                Map.of()));
         ExactWindows exact = new ExactWindows(1000);
         List<Sample> measured = new ArrayList<>();
         Map<Long, Double> windowQps = new TreeMap<>();
@@ -119,8 +108,8 @@ class StepAnalysisTopologyTest {
         send(producer.samples(STEP, OPS, late, (BASE_MS + 19_960) * 1000));
         measured.addAll(late);
         send(producer.endOfStep(STEP, OPS, (BASE_MS + 19_990) * 1000));
-        sendControl(new StepEnded(RUN, BASE_MS + 20_000, "p1", STEP, exact.totalSamples(scope("*")) + 1, blocksSent,
-                0, "completed"));
+        harness.sendControl(new StepEnded(RUN, BASE_MS + 20_000, "p1", STEP, exact.totalSamples(scope("*")) + 1,
+                blocksSent, 0, "completed"));
         driver.advanceWallClockTime(Duration.ofSeconds(23)); // past the last window's end + grace: ticks go out
 
         List<WindowStats> out = windows.readValuesToList();
@@ -248,10 +237,6 @@ class StepAnalysisTopologyTest {
     private void send(byte[] block) {
         blocksSent++;
         samples.pipeInput(producer.key(), block);
-    }
-
-    private void sendControl(ControlEvent e) {
-        control.pipeInput(e.runId(), Json.write(e));
     }
 
     private static String scope(String op) {
