@@ -57,7 +57,9 @@ public interface Dialect {
      * auto-commit connection (what sysbench sends to MySQL: one round trip each); false if the connection is put
      * in manual-commit mode and {@link Connection#commit()} is used (embedded H2, where there is no round trip).
      */
-    boolean explicitBeginStatement();
+    default boolean explicitBeginStatement() {
+        return true;
+    }
 
     /** Classifies a failed statement. */
     default SampleStatus classify(SQLException e) {
@@ -101,6 +103,14 @@ public interface Dialect {
         String s = level.trim().replace('-', ' ').replace('_', ' ').replaceAll("\\s+", " ")
                 .toUpperCase(java.util.Locale.ROOT);
         return s.isEmpty() ? null : s;
+    }
+
+    /** The first column of {@code query}'s first row as an isolation level ({@link #normalizeIsolation}), or null. */
+    static String queryIsolation(Connection c, String query) throws SQLException {
+        try (java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery(query)) {
+            return rs.next() ? normalizeIsolation(rs.getString(1)) : null;
+        }
     }
 
     /** The level of a JDBC {@link Connection#getTransactionIsolation()} constant, or null. */

@@ -79,11 +79,7 @@ final class MySqlDialect implements Dialect {
                 ps.getParameterMetaData();
             }
         } catch (SQLException e) {
-            try {
-                ps.close();
-            } catch (SQLException closing) {
-                e.addSuppressed(closing);
-            }
+            SqlResources.closeAll(e, ps);
             throw e;
         }
         return ps;
@@ -126,11 +122,6 @@ final class MySqlDialect implements Dialect {
     }
 
     @Override
-    public boolean explicitBeginStatement() {
-        return true;
-    }
-
-    @Override
     public List<String> defaultVariables() {
         return DEFAULT_VARIABLES;
     }
@@ -144,9 +135,8 @@ final class MySqlDialect implements Dialect {
     @Override
     public String isolation(Connection c) throws SQLException {
         for (String variable : List.of("@@SESSION.transaction_isolation", "@@SESSION.tx_isolation")) {
-            try (java.sql.Statement st = c.createStatement();
-                 java.sql.ResultSet rs = st.executeQuery("SELECT " + variable)) {
-                return rs.next() ? Dialect.normalizeIsolation(rs.getString(1)) : null;
+            try {
+                return Dialect.queryIsolation(c, "SELECT " + variable);
             } catch (SQLException e) {
                 if (e.getErrorCode() != ER_UNKNOWN_SYSTEM_VARIABLE) {
                     throw e;

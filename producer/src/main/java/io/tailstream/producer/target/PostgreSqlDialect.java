@@ -95,11 +95,6 @@ final class PostgreSqlDialect implements Dialect {
     }
 
     @Override
-    public boolean explicitBeginStatement() {
-        return true;
-    }
-
-    @Override
     public List<String> defaultVariables() {
         return DEFAULT_VARIABLES;
     }
@@ -136,10 +131,7 @@ final class PostgreSqlDialect implements Dialect {
 
     @Override
     public String isolation(Connection c) throws SQLException {
-        try (java.sql.Statement st = c.createStatement();
-             java.sql.ResultSet rs = st.executeQuery("SHOW transaction_isolation")) {
-            return rs.next() ? Dialect.normalizeIsolation(rs.getString(1)) : null;
-        }
+        return Dialect.queryIsolation(c, "SHOW transaction_isolation");
     }
 
     /** {@code pg_total_relation_size} (table, indexes and TOAST) of the tables in the current schema. */
