@@ -2,12 +2,12 @@ package io.tailstream.producer.workload.sysbench;
 
 import io.tailstream.producer.target.Dialect;
 import io.tailstream.producer.workload.LoadProgress;
+import io.tailstream.producer.workload.MultiRowInsert;
 import io.tailstream.producer.workload.ParallelLoad;
 import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSession;
 import java.io.PrintStream;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -127,37 +127,22 @@ public final class SysbenchOltpWorkload implements Workload {
         SysbenchRandom rand = SysbenchRandom.seeded(options, 0x5B7E57L * table);
         // k is drawn over table_size even when oltp_insert loads no rows, as sb_rand(1, table_size) does
         int kMax = options.tableSize();
-        int full = Math.min(ROWS_PER_INSERT, size);
         int columns = options.autoInc() ? 3 : 4;
-        try (PreparedStatement batch = c.prepareStatement(OltpSql.bulkInsert(table, options.autoInc(), full))) {
-            int id = 1;
-            while (id <= size) {
-                int rows = Math.min(full, size - id + 1);
-                PreparedStatement ps = rows == full ? batch
-                        : c.prepareStatement(OltpSql.bulkInsert(table, options.autoInc(), rows));
-                try {
-                    int p = 1;
-                    for (int r = 0; r < rows; r++, id++) {
-                        // same draw order as sysbench: c, pad, then k
-                        String cVal = rand.string(OltpSql.C_TEMPLATE);
-                        String padVal = rand.string(OltpSql.PAD_TEMPLATE);
-                        if (!options.autoInc()) {
-                            ps.setInt(p++, id);
-                        }
-                        ps.setInt(p++, (int) rand.next(1, kMax));
-                        ps.setString(p++, cVal);
-                        ps.setString(p++, padVal);
+        MultiRowInsert.insert(c, 1, size + 1L, Math.min(ROWS_PER_INSERT, size),
+                rows -> OltpSql.bulkInsert(table, options.autoInc(), rows), (ps, first, id) -> {
+                    // same draw order as sysbench: c, pad, then k
+                    String cVal = rand.string(OltpSql.C_TEMPLATE);
+                    String padVal = rand.string(OltpSql.PAD_TEMPLATE);
+                    int p = first;
+                    if (!options.autoInc()) {
+                        ps.setInt(p++, (int) id);
                     }
-                    assert p == rows * columns + 1;
-                    ps.executeUpdate();
-                    loaded.rowsLoaded(rows);
-                } finally {
-                    if (ps != batch) {
-                        ps.close();
-                    }
-                }
-            }
-        }
+                    ps.setInt(p++, (int) rand.next(1, kMax));
+                    ps.setString(p++, cVal);
+                    ps.setString(p++, padVal);
+                    assert p == first + columns;
+                    return p;
+                }, loaded);
     }
 
     @Override

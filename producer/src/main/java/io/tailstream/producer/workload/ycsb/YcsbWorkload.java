@@ -2,12 +2,12 @@ package io.tailstream.producer.workload.ycsb;
 
 import io.tailstream.producer.target.Dialect;
 import io.tailstream.producer.workload.LoadProgress;
+import io.tailstream.producer.workload.MultiRowInsert;
 import io.tailstream.producer.workload.ParallelLoad;
 import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSession;
 import java.io.PrintStream;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -147,28 +147,14 @@ public final class YcsbWorkload implements Workload {
         boolean ordered = options.insertOrder().equals("ordered");
         int fields = options.fieldCount();
         char[] buf = new char[options.fieldLength()];
-        try (PreparedStatement full = c.prepareStatement(YcsbSql.insert(options, ROWS_PER_INSERT))) {
-            long k = from;
-            while (k < to) {
-                int rows = (int) Math.min(ROWS_PER_INSERT, to - k);
-                PreparedStatement ps = rows == ROWS_PER_INSERT ? full : c.prepareStatement(YcsbSql.insert(options, rows));
-                try {
-                    int p = 1;
-                    for (int r = 0; r < rows; r++, k++) {
-                        ps.setString(p++, YcsbSql.keyName(k, options.zeroPadding(), ordered));
-                        for (int f = 0; f < fields; f++) {
-                            ps.setString(p++, YcsbSession.value(random, buf));
-                        }
-                    }
-                    ps.executeUpdate();
-                    loaded.rowsLoaded(rows);
-                } finally {
-                    if (ps != full) {
-                        ps.close();
-                    }
-                }
+        MultiRowInsert.insert(c, from, to, ROWS_PER_INSERT, rows -> YcsbSql.insert(options, rows), (ps, first, k) -> {
+            int p = first;
+            ps.setString(p++, YcsbSql.keyName(k, options.zeroPadding(), ordered));
+            for (int f = 0; f < fields; f++) {
+                ps.setString(p++, YcsbSession.value(random, buf));
             }
-        }
+            return p;
+        }, loaded);
     }
 
     @Override
