@@ -2,6 +2,7 @@ package io.tailstream.producer.workload;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Typed reads of workload options given as text, with messages that name the option family, the key and the value
@@ -13,12 +14,7 @@ import java.util.Map;
 public record OptionValues(String family, Map<String, String> values) {
 
     public long integer(String key) {
-        String v = values.get(key);
-        try {
-            return Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(family + " " + key + " must be an integer, was '" + v + "'", e);
-        }
+        return parsed(key, "an integer", Long::parseLong);
     }
 
     /** An integer that fits an {@code int}. */
@@ -31,12 +27,7 @@ public record OptionValues(String family, Map<String, String> values) {
     }
 
     public double decimal(String key) {
-        String v = values.get(key);
-        try {
-            return Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(family + " " + key + " must be a number, was '" + v + "'", e);
-        }
+        return parsed(key, "a number", Double::parseDouble);
     }
 
     /** on/true/yes/1 or off/false/no/0. */
@@ -51,6 +42,15 @@ public record OptionValues(String family, Map<String, String> values) {
 
     public String text(String key) {
         return values.get(key);
+    }
+
+    private <T> T parsed(String key, String what, Function<String, T> parse) {
+        String v = values.get(key);
+        try {
+            return parse.apply(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(family + " " + key + " must be " + what + ", was '" + v + "'", e);
+        }
     }
 
     /** Refuses {@code v < min}, naming the key. */
