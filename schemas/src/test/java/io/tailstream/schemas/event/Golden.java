@@ -17,4 +17,19 @@ final class Golden {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
+
+    /**
+     * Asserts that {@code expected} is written as golden file {@code name} exactly (surrounding white space aside)
+     * and that the file reads back equal to it.
+     *
+     * @return the event read from the file
+     */
+    static <T> T assertWrittenAndRead(String name, T expected) throws IOException {
+        String golden = resource(name).strip();
+        assertThat(Json.writeString(expected)).isEqualTo(golden);
+        @SuppressWarnings("unchecked")
+        T back = (T) Json.read(golden, expected.getClass());
+        assertThat(back).isEqualTo(expected);
+        return back;
+    }
 }

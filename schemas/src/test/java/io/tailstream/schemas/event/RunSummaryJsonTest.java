@@ -49,9 +49,7 @@ class RunSummaryJsonTest {
 
     @Test
     void goldenJson_v2_isWhatWeWrite() throws IOException {
-        String golden = Golden.resource("/golden/run-summary-v2.json").strip();
-        assertThat(Json.writeString(SUMMARY)).isEqualTo(golden);
-        assertThat(Json.read(golden, RunSummary.class)).isEqualTo(SUMMARY);
+        Golden.assertWrittenAndRead("/golden/run-summary-v2.json", SUMMARY);
     }
 
     @Test

@@ -112,10 +112,7 @@ class WindowStatsTest {
 
     @Test
     void goldenJson_v2_isWhatWeWrite_andReadsBack() throws IOException {
-        String golden = Golden.resource("/golden/window-stats-v2.json").strip();
-        assertThat(Json.writeString(GOLDEN_V2)).isEqualTo(golden);
-        WindowStats back = Json.read(golden, WindowStats.class);
-        assertThat(back).isEqualTo(GOLDEN_V2);
+        WindowStats back = Golden.assertWrittenAndRead("/golden/window-stats-v2.json", GOLDEN_V2);
         assertThat(back.qps()).isEqualTo(100.0);
         assertThat(back.tps()).isEqualTo(5.0);
         assertThat(back.errorsPerSecond()).isEqualTo(2.0);
