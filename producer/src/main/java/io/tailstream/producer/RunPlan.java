@@ -1,6 +1,7 @@
 package io.tailstream.producer;
 
 import io.tailstream.analysis.Plateau;
+import io.tailstream.producer.driver.StepSpec;
 import io.tailstream.producer.group.ProducerGroup;
 import io.tailstream.producer.target.Dialect;
 import io.tailstream.producer.target.Target;
@@ -113,15 +114,7 @@ public record RunPlan(
         if (rounds < 1) {
             throw new IllegalArgumentException("rounds must be >= 1, was " + rounds);
         }
-        if (warmup == null || warmup.isNegative()) {
-            throw new IllegalArgumentException("warmup must be >= 0, was " + warmup);
-        }
-        if (measure == null || measure.isNegative() || measure.isZero()) {
-            throw new IllegalArgumentException("measure must be > 0, was " + measure);
-        }
-        if (intervalSeconds < 0) {
-            throw new IllegalArgumentException("intervalSeconds must be >= 0, was " + intervalSeconds);
-        }
+        StepSpec.requirePhases(warmup, measure, intervalSeconds);
         ignoredErrors = ignoredErrors == null ? null : Set.copyOf(ignoredErrors);
         if (ignoredErrors != null && ignoredErrors.contains(SampleStatus.OK)) {
             throw new IllegalArgumentException("ignoredErrors must name error classes, not ok");

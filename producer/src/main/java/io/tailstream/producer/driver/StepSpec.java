@@ -43,6 +43,21 @@ public record StepSpec(
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1, was " + threads);
         }
+        requirePhases(warmup, measure, intervalSeconds);
+        ignoredErrors = Set.copyOf(ignoredErrors);
+        if (transactions != null && transactions < 1) {
+            throw new IllegalArgumentException("transactions must be >= 1, was " + transactions);
+        }
+        if (rate != null && (!(rate > 0) || rate.isInfinite() || rate / threads > 1e9)) {
+            throw new IllegalArgumentException("rate must be > 0 and at most 1e9 per thread, was " + rate);
+        }
+    }
+
+    /**
+     * Refuses a warm-up that is missing or negative, a measurement that is missing or not positive, and a negative
+     * console interval, naming the value: the checks a step and a plan of steps share.
+     */
+    public static void requirePhases(Duration warmup, Duration measure, int intervalSeconds) {
         if (warmup == null || warmup.isNegative()) {
             throw new IllegalArgumentException("warmup must be >= 0, was " + warmup);
         }
@@ -51,13 +66,6 @@ public record StepSpec(
         }
         if (intervalSeconds < 0) {
             throw new IllegalArgumentException("intervalSeconds must be >= 0, was " + intervalSeconds);
-        }
-        ignoredErrors = Set.copyOf(ignoredErrors);
-        if (transactions != null && transactions < 1) {
-            throw new IllegalArgumentException("transactions must be >= 1, was " + transactions);
-        }
-        if (rate != null && (!(rate > 0) || rate.isInfinite() || rate / threads > 1e9)) {
-            throw new IllegalArgumentException("rate must be > 0 and at most 1e9 per thread, was " + rate);
         }
     }
 
