@@ -66,23 +66,12 @@ public final class ArchivedQueryBenchmarkMain {
             QueryBenchmarkMain.generateRecords(samples, (topic, value) -> {
                 acks.add(producer.send(new ProducerRecord<>(topic, 0, null, value)));
                 if (acks.size() >= 10_000) {
-                    drain(acks);
+                    BacklogProducer.awaitAcks(acks);
                 }
             }, run -> { });
             producer.flush();
         }
-        drain(acks);
-    }
-
-    private static void drain(List<Future<?>> acks) {
-        try {
-            for (Future<?> ack : acks) {
-                ack.get();
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("a record did not land: " + e.getMessage(), e);
-        }
-        acks.clear();
+        BacklogProducer.awaitAcks(acks);
     }
 
     private static String loadAverage() {

@@ -1,6 +1,9 @@
 package io.tailstream.infra.kafka;
 
+import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -35,5 +38,25 @@ public final class BacklogProducer {
     /** A producer of byte-array keys and values with these settings. */
     public static KafkaProducer<byte[], byte[]> create(String bootstrapServers) {
         return new KafkaProducer<>(settings(bootstrapServers), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /**
+     * Waits for every acknowledgement in {@code acks}, then empties the list.
+     *
+     * @throws IllegalStateException if a send failed (with its cause) or the wait was interrupted (the thread's
+     *                               interrupt flag set again)
+     */
+    public static void awaitAcks(List<? extends Future<?>> acks) {
+        try {
+            for (Future<?> ack : acks) {
+                ack.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for " + acks.size() + " acknowledgements", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a record did not land: " + e.getMessage(), e);
+        }
+        acks.clear();
     }
 }

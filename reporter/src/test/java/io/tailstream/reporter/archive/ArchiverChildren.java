@@ -1,5 +1,6 @@
 package io.tailstream.reporter.archive;
 
+import io.tailstream.infra.kafka.BacklogProducer;
 import io.tailstream.infra.process.ChildJvm;
 import io.tailstream.reporter.SyntheticRun;
 import java.io.IOException;
@@ -40,13 +41,7 @@ final class ArchiverChildren {
             acks.add(producer.send(new ProducerRecord<>(r.topic(), r.partition(), r.key(), r.value())));
         }
         producer.flush();
-        for (Future<?> ack : acks) {
-            try {
-                ack.get();
-            } catch (Exception e) {
-                throw new IllegalStateException("a record did not land: " + e.getMessage(), e);
-            }
-        }
+        BacklogProducer.awaitAcks(acks);
     }
 
     /** Live traffic: the records in 40 slices, a slice every 100 ms. */

@@ -64,7 +64,7 @@ final class SampleBacklog {
                     acks.add(producer.send(new ProducerRecord<>(topic, topic.equals(Topics.SAMPLES) ? partition : 0,
                             producerId.getBytes(), value)));
                     if (acks.size() >= 10_000) {
-                        drain(acks);
+                        BacklogProducer.awaitAcks(acks);
                     }
                 };
                 send.accept(Topics.CONTROL, Json.write(new RunStarted(RUN, T0_MS, producerId, "backlog-plan",
@@ -122,18 +122,7 @@ final class SampleBacklog {
             }
             producer.flush();
         }
-        drain(acks);
+        BacklogProducer.awaitAcks(acks);
         return new Sent(total, sampleBlocks, perBlock, latencySum);
-    }
-
-    private static void drain(List<Future<?>> acks) {
-        try {
-            for (Future<?> ack : acks) {
-                ack.get();
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("a backlog record did not land: " + e.getMessage(), e);
-        }
-        acks.clear();
     }
 }
