@@ -166,39 +166,24 @@ public final class Archiver implements AutoCloseable {
      * Call at most once per archiver.
      */
     public ArchiveSummary runUntilCaughtUp() {
+        return run(this::catchUp);
+    }
+
+    /**
+     * Archives continuously, rolling files every {@link ArchiverConfig#rollInterval()} (and per partition at
+     * {@link ArchiverConfig#rollRows()}), until {@link #close()} is called from another thread; then flushes,
+     * commits and returns what it did. Call at most once per archiver.
+     */
+    public ArchiveSummary runUntilClosed() {
+        return run(this::archiveUntilClosing);
+    }
+
+    /** Runs {@code loop}, then flushes, commits and sums up; marks the archiver running meanwhile. */
+    private ArchiveSummary run(Runnable loop) {
         long t0 = System.nanoTime();
         running = true;
         try {
-            List<TopicPartition> existing = new ArrayList<>();
-            for (String topic : TOPICS) {
-                List<PartitionInfo> infos = consumer.partitionsFor(topic);
-                if (infos != null) {
-                    infos.forEach(i -> existing.add(new TopicPartition(topic, i.partition())));
-                }
-            }
-            progress.catchUpTo(consumer.endOffsets(existing));
-            LOG.info("archiving the group's share of {} partitions up to end offsets {}", existing.size(),
-                    progress.targets());
-            consumer.subscribe(TOPIC_PATTERN, rebalance);
-            progress.startConsuming();
-            long lastReport = System.nanoTime();
-            while ((rebalance.awaitingAssignment() || !progress.allReached()) && !closing) {
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
-                writer.accept(records);
-                progress.publishStatusEverySecond();
-                if (System.nanoTime() - lastReport >= CATCH_UP_PROGRESS_INTERVAL.toNanos()) {
-                    progress.report();
-                    lastReport = System.nanoTime();
-                }
-                boolean reached = progress.pauseReached();
-                if (reached || !records.isEmpty()) {
-                    progress.moved();
-                } else if (progress.sinceMoved().compareTo(NO_PROGRESS_TIMEOUT) > 0) {
-                    throw new IllegalStateException("archiver made no progress for " + NO_PROGRESS_TIMEOUT
-                            + (rebalance.awaitingAssignment() ? " waiting for the group to assign partitions" : "")
-                            + " at " + progress.positionsAndTargets() + " (" + config.bootstrapServers() + ")");
-                }
-            }
+            loop.run();
             writer.flushAll();
             progress.publishStatus();
             return summary(t0);
@@ -208,38 +193,56 @@ public final class Archiver implements AutoCloseable {
         }
     }
 
-    /**
-     * Archives continuously, rolling files every {@link ArchiverConfig#rollInterval()} (and per partition at
-     * {@link ArchiverConfig#rollRows()}), until {@link #close()} is called from another thread; then flushes,
-     * commits and returns what it did. Call at most once per archiver.
-     */
-    public ArchiveSummary runUntilClosed() {
-        long t0 = System.nanoTime();
-        running = true;
-        try {
-            consumer.subscribe(TOPIC_PATTERN, rebalance);
-            progress.startConsuming();
-            long lastFlush = System.nanoTime();
-            long lastReport = lastFlush;
-            while (!closing) {
-                writer.accept(consumer.poll(POLL));
-                progress.publishStatusEverySecond();
-                long now = System.nanoTime();
-                if (now - lastReport >= CONTINUOUS_PROGRESS_INTERVAL.toNanos()) {
-                    progress.report();
-                    lastReport = now;
-                }
-                if (now - lastFlush >= config.rollInterval().toNanos()) {
-                    writer.flushAll();
-                    lastFlush = now;
-                }
+    private void catchUp() {
+        List<TopicPartition> existing = new ArrayList<>();
+        for (String topic : TOPICS) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic);
+            if (infos != null) {
+                infos.forEach(i -> existing.add(new TopicPartition(topic, i.partition())));
             }
-            writer.flushAll();
-            progress.publishStatus();
-            return summary(t0);
-        } finally {
-            running = false;
-            stopped.countDown();
+        }
+        progress.catchUpTo(consumer.endOffsets(existing));
+        LOG.info("archiving the group's share of {} partitions up to end offsets {}", existing.size(),
+                progress.targets());
+        consumer.subscribe(TOPIC_PATTERN, rebalance);
+        progress.startConsuming();
+        long lastReport = System.nanoTime();
+        while ((rebalance.awaitingAssignment() || !progress.allReached()) && !closing) {
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+            writer.accept(records);
+            progress.publishStatusEverySecond();
+            if (System.nanoTime() - lastReport >= CATCH_UP_PROGRESS_INTERVAL.toNanos()) {
+                progress.report();
+                lastReport = System.nanoTime();
+            }
+            boolean reached = progress.pauseReached();
+            if (reached || !records.isEmpty()) {
+                progress.moved();
+            } else if (progress.sinceMoved().compareTo(NO_PROGRESS_TIMEOUT) > 0) {
+                throw new IllegalStateException("archiver made no progress for " + NO_PROGRESS_TIMEOUT
+                        + (rebalance.awaitingAssignment() ? " waiting for the group to assign partitions" : "")
+                        + " at " + progress.positionsAndTargets() + " (" + config.bootstrapServers() + ")");
+            }
+        }
+    }
+
+    private void archiveUntilClosing() {
+        consumer.subscribe(TOPIC_PATTERN, rebalance);
+        progress.startConsuming();
+        long lastFlush = System.nanoTime();
+        long lastReport = lastFlush;
+        while (!closing) {
+            writer.accept(consumer.poll(POLL));
+            progress.publishStatusEverySecond();
+            long now = System.nanoTime();
+            if (now - lastReport >= CONTINUOUS_PROGRESS_INTERVAL.toNanos()) {
+                progress.report();
+                lastReport = now;
+            }
+            if (now - lastFlush >= config.rollInterval().toNanos()) {
+                writer.flushAll();
+                lastFlush = now;
+            }
         }
     }
 
