@@ -2,8 +2,7 @@ package io.tailstream.aggregator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.infra.kafka.EmbeddedKafka;
-import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.infra.testing.SharedBroker;
 import io.tailstream.schemas.Topics;
 import java.time.Duration;
 import java.util.List;
@@ -13,9 +12,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link AggregationProgress#awaitSummaries} against a real broker: done only when every step named has its "all
@@ -27,25 +25,15 @@ class AggregationProgressSummariesIntegrationTest {
     private static final Duration SHORT = Duration.ofMillis(300);
     private static final Duration LONG = Duration.ofSeconds(30);
 
-    private static EmbeddedKafka kafka;
-
-    @BeforeAll
-    static void startBroker() {
-        kafka = EmbeddedKafka.start();
-        TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(2));
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        kafka.close();
-    }
+    @RegisterExtension
+    static final SharedBroker broker = SharedBroker.withTopics(2);
 
     @Test
     void waitsForEveryStepSummaryAndACompleteRunSummary() throws Exception {
         String run = "summaries-run";
         List<Integer> steps = List.of(1, 2);
         try (KafkaProducer<String, String> producer = producer(null);
-             AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of())) {
+             AggregationProgress progress = AggregationProgress.open(broker.bootstrapServers(), Map.of())) {
             assertThat(progress.awaitSummaries(run, steps, SHORT))
                     .isEqualTo("run summaries-run: after 300 ms no summary for step(s) [1, 2]; no run summary");
 
@@ -73,7 +61,7 @@ class AggregationProgressSummariesIntegrationTest {
     void aTransactionNotCommittedDoesNotCount() throws Exception {
         String run = "summaries-aborted";
         try (KafkaProducer<String, String> producer = producer("summaries-aborted-tx");
-             AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of())) {
+             AggregationProgress progress = AggregationProgress.open(broker.bootstrapServers(), Map.of())) {
             producer.initTransactions();
             producer.beginTransaction();
             send(producer, Topics.SUMMARIES, stepSummary(run, 1, "*"));
@@ -117,7 +105,7 @@ class AggregationProgressSummariesIntegrationTest {
 
     private static KafkaProducer<String, String> producer(String transactionalId) {
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         if (transactionalId != null) {
             p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         }

@@ -2,8 +2,7 @@ package io.tailstream.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.infra.kafka.EmbeddedKafka;
-import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.infra.testing.SharedBroker;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.emit.KafkaSampleSink;
@@ -37,28 +36,16 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A short run on embedded H2 through the real in-process broker, read back from the topics. */
 class ProducerIntegrationTest {
 
     static final int PARTITIONS = 3;
-    static EmbeddedKafka kafka;
 
-    @BeforeAll
-    static void startBroker() {
-        kafka = EmbeddedKafka.start();
-        TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(PARTITIONS));
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    @RegisterExtension
+    static final SharedBroker broker = SharedBroker.withTopics(PARTITIONS);
 
     @Test
     void samplesOnTheTopic_equalSamplesSent_everySequenceOnce_markersOnEveryPartition() {
@@ -67,7 +54,7 @@ class ProducerIntegrationTest {
         RunPlan plan = RunPlan.of("it-run-1", "integration", List.of(Target.h2InMemory("h2-mem", "producer-it")),
                 List.of(new WorkloadSpec("oltp_point_select", Map.of("table_size", "1000"))), List.of(2), 1,
                 Duration.ofMillis(500), Duration.ofMillis(1500), 1);
-        RunResult result = BenchmarkRunner.run(plan, KafkaEmission.to(kafka.bootstrapServers()).build(), console,
+        RunResult result = BenchmarkRunner.run(plan, KafkaEmission.to(broker.bootstrapServers()).build(), console,
                 runner -> { });
         StepResult step = result.steps().get(0);
         assertThat(step.samplesRecorded()).isPositive();
@@ -139,7 +126,7 @@ class ProducerIntegrationTest {
     @Test
     void sinksOwnThreads_areRecognisedByName_theBrokersAreNot() throws Exception {
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("ts-threads");
-        try (KafkaSampleSink sink = KafkaSampleSink.create(kafka.bootstrapServers(), "it-threads", "p-threads",
+        try (KafkaSampleSink sink = KafkaSampleSink.create(broker.bootstrapServers(), "it-threads", "p-threads",
                 Map.of(), EmitterSettings.defaults(), SpoolSettings.in(dir))) {
             Set<String> live = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
                     .collect(java.util.stream.Collectors.toSet());
@@ -155,6 +142,6 @@ class ProducerIntegrationTest {
 
     /** Reads a topic from the beginning until {@code expected} records arrived (or 30 s passed). */
     static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, long expected) {
-        return TopicReader.readAll(kafka.bootstrapServers(), topic, expected);
+        return TopicReader.readAll(broker.bootstrapServers(), topic, expected);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.infra.testing.SharedBroker;
 import io.tailstream.reporter.HistoryEvents;
 import io.tailstream.reporter.SyntheticRun;
 import io.tailstream.reporter.query.ArchiveDatabase;
@@ -30,32 +31,20 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The archiver against the real in-process broker: exact counts, every block once, no duplicates on re-runs. */
 class ArchiverIntegrationTest {
 
     private static final int PARTITIONS = 3;
-    private static EmbeddedKafka kafka;
+
+    @RegisterExtension
+    static final SharedBroker broker = SharedBroker.withTopics(PARTITIONS);
 
     @TempDir
     Path archive;
-
-    @BeforeAll
-    static void startBroker() {
-        kafka = EmbeddedKafka.start();
-        TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(PARTITIONS));
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
 
     private static SyntheticRun run(String runId, long seed) {
         return new SyntheticRun(runId, seed, List.of("producer-a", "producer-b"), List.of(
@@ -65,7 +54,7 @@ class ArchiverIntegrationTest {
     }
 
     private static void produce(SyntheticRun run) throws Exception {
-        produce(kafka.bootstrapServers(), run);
+        produce(broker.bootstrapServers(), run);
     }
 
     private static void produce(String bootstrapServers, SyntheticRun run) throws Exception {
@@ -87,7 +76,7 @@ class ArchiverIntegrationTest {
     }
 
     private ArchiverConfig config(String group) {
-        return ArchiverConfig.of(kafka.bootstrapServers(), archive).withGroupId(group);
+        return ArchiverConfig.of(broker.bootstrapServers(), archive).withGroupId(group);
     }
 
     private long count(String sql) throws SQLException {
@@ -167,7 +156,7 @@ class ArchiverIntegrationTest {
 
         // as if the archiver crashed after moving its files into place but before committing: offsets back to 0
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "replay");
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
