@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 import io.tailstream.reporter.archive.ArchiveVerifier;
 import io.tailstream.reporter.archive.BlockCheck;
 import io.tailstream.reporter.query.ArchiveDatabase;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -33,16 +30,11 @@ class DemoPipelineIntegrationTest {
 
     @BeforeAll
     static void runDemo() {
-        PrintStream stdout = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
+        try (ConsoleCapture captured = ConsoleCapture.stdout()) {
             exitCode = Cli.commandLine().execute("demo", "--duration", "2s", "--out", out.toString());
-        } finally {
-            System.setOut(stdout);
+            console = captured.text();
         }
-        console = captured.toString(StandardCharsets.UTF_8);
-        stdout.println(console);
+        System.out.println(console);
     }
 
     @Test

@@ -9,9 +9,7 @@ import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.process.ChildJvm;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.event.Json;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,21 +57,16 @@ class KafkaConfigIntegrationTest {
 
         try (EmbeddedKafka kafka = EmbeddedKafka.startWithSaslPlain("tailstream", password)) {
             String sasl = kafka.saslBootstrapServers().orElseThrow();
-            ByteArrayOutputStream printed = new ByteArrayOutputStream();
-            PrintStream stdout = System.out;
-            PrintStream stderr = System.err;
-            PrintStream capture = new PrintStream(printed, true, StandardCharsets.UTF_8);
-            System.setOut(capture);
-            System.setErr(capture);
             long sent;
             String aggregateOutput;
-            try {
-                int before = printed.size();
+            String printed;
+            try (ConsoleCapture console = ConsoleCapture.stdoutAndStderr()) {
+                int before = console.size();
                 assertThat(Cli.commandLine().execute("run", "--bootstrap-servers", sasl, "--kafka-config",
                         config.toString(), "--workload", "oltp_point_select", "--threads", "2", "--warmup", "0s",
                         "--duration", "2s", "--run-id", "sasl-1", "--json", "--spool-dir",
                         dir.resolve("spool").toString())).isZero();
-                sent = samplesSent(printed.toString(StandardCharsets.UTF_8).substring(before));
+                sent = samplesSent(console.text().substring(before));
                 // aggregate runs until stopped: in a process of its own, as a user starts it
                 Process aggregate = ChildJvm.of(Main.class).heap("512m").args("aggregate", "--bootstrap-servers",
                         sasl, "--kafka-config", config.toString(), "--state-dir", dir.resolve("state").toString(),
@@ -92,11 +85,11 @@ class KafkaConfigIntegrationTest {
                 // a wrong password is a one-line error at start, not a run that spools forever
                 Path wrong = dir.resolve("wrong.properties");
                 Files.writeString(wrong, Files.readString(config).replace(password, "wrong-" + password));
-                int beforeWrong = printed.size();
+                int beforeWrong = console.size();
                 assertThat(Cli.commandLine().execute("run", "--bootstrap-servers", sasl, "--kafka-config",
                         wrong.toString(), "--workload", "oltp_point_select", "--duration", "1s", "--run-id",
                         "sasl-2", "--spool-dir", dir.resolve("spool").toString())).isNotZero();
-                assertThat(printed.toString(StandardCharsets.UTF_8).substring(beforeWrong))
+                assertThat(console.text().substring(beforeWrong))
                         .contains("refused this client");
                 // so is archive's: the cluster answers, and says no
                 CliUsageTest.Outcome archiveWrong = CliUsageTest.execute("archive", "--bootstrap-servers", sasl,
@@ -106,12 +99,10 @@ class KafkaConfigIntegrationTest {
                 assertThat(archiveWrong.err()).contains("Kafka at " + sasl + " refused this client")
                         .doesNotContain(password);
                 assertThat(archiveWrong.err().strip().lines()).hasSize(1);
-            } finally {
-                System.setOut(stdout);
-                System.setErr(stderr);
+                printed = console.text();
             }
-            String output = printed.toString(StandardCharsets.UTF_8) + aggregateOutput;
-            stdout.print(output);
+            String output = printed + aggregateOutput;
+            System.out.print(output);
             assertThat(sent).isPositive();
             try (ArchiveDatabase db = ArchiveDatabase.open(dir.resolve("archive"));
                  Statement st = db.connection().createStatement();

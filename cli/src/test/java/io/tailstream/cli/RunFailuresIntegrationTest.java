@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.reporter.query.ArchiveDatabase;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -131,16 +128,10 @@ class RunFailuresIntegrationTest {
         CommandLine cl = Cli.commandLine();
         StringWriter err = new StringWriter();
         cl.setErr(new PrintWriter(err, true));
-        PrintStream stdout = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            code = cl.execute(args);
-        } finally {
-            System.setOut(stdout);
+        try (ConsoleCapture console = ConsoleCapture.stdout()) {
+            int code = cl.execute(args);
+            return new Outcome(code, console.text(), err.toString());
         }
-        return new Outcome(code, captured.toString(StandardCharsets.UTF_8), err.toString());
     }
 
     private static List<String> strings(ArchiveDatabase db, String sql) throws SQLException {

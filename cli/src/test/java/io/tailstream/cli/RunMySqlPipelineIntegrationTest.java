@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.reporter.query.ArchiveDatabase;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -84,20 +81,12 @@ class RunMySqlPipelineIntegrationTest {
 
     /** Runs {@code r} and returns what it printed on stdout and stderr (also passed through). */
     private static String capture(Runnable r) {
-        PrintStream stdout = System.out;
-        PrintStream stderr = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream both = new PrintStream(captured, true, StandardCharsets.UTF_8);
-        System.setOut(both);
-        System.setErr(both);
-        try {
+        String s;
+        try (ConsoleCapture console = ConsoleCapture.stdoutAndStderr()) {
             r.run();
-        } finally {
-            System.setOut(stdout);
-            System.setErr(stderr);
+            s = console.text();
         }
-        String s = captured.toString(StandardCharsets.UTF_8);
-        stdout.print(s);
+        System.out.print(s);
         return s;
     }
 }

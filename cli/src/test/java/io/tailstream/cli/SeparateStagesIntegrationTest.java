@@ -11,9 +11,6 @@ import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.event.Json;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -43,7 +40,7 @@ class SeparateStagesIntegrationTest {
     }
 
     private void runStages(String bootstrap, Aggregator aggregator) throws Exception {
-        String out = capture(() -> assertThat(Cli.commandLine().execute("run", "--bootstrap-servers", bootstrap,
+        String out = ConsoleCapture.stdoutOf(() -> assertThat(Cli.commandLine().execute("run", "--bootstrap-servers", bootstrap,
                 "--workload", "oltp_point_select", "--threads", "2", "--warmup", "1s", "--duration", "2s",
                 "--run-id", "stages-1", "--json")).isZero());
         assertThat(out).startsWith("{\"steps\":[{").contains("\"workload\":\"oltp_point_select\"");
@@ -78,17 +75,5 @@ class SeparateStagesIntegrationTest {
             total += step.get("samplesSent").asLong();
         }
         return total;
-    }
-
-    private static String capture(Runnable r) {
-        PrintStream stdout = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            r.run();
-        } finally {
-            System.setOut(stdout);
-        }
-        return captured.toString(StandardCharsets.UTF_8);
     }
 }
