@@ -4,24 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.infra.testing.PrivateDatabase;
 import io.tailstream.reporter.query.ArchiveDatabase;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code tailstream run} through the local pipeline against a database server of the test's own, stopped mid-step
@@ -45,15 +34,15 @@ abstract class DatabaseRestartContract {
         try (PrivateDatabase server = startDatabase()) {
             // the stop, a whole window down, the start and the workers' reconnects all fall within the step: a
             // budget no restart on a loaded machine exceeds
-            Running r = start(server, "40s", "60s", "restart-1");
-            r.awaitTransactions();
+            BackgroundRun r = start(server, "40s", "60s", "restart-1");
+            r.awaitTransactions(THREADS);
             server.stop();
             // down across one whole 1 s window, whatever the machine's speed
             long wholeWindowEnd = (System.currentTimeMillis() / 1000 + 2) * 1000;
             r.await(() -> System.currentTimeMillis() >= wholeWindowEnd
                     && r.console().contains("cannot connect to " + server.url()), "reconnect attempts");
             server.startAgain();
-            int code = r.finish();
+            int code = r.finish(300);
             String text = r.text();
 
             assertThat(code).as(text).isZero();
@@ -85,10 +74,10 @@ abstract class DatabaseRestartContract {
     @Test
     void stoppedForGood_runEndsNamingTargetAndCause_everythingMeasuredIsArchivedAndReported() throws Exception {
         try (PrivateDatabase server = startDatabase()) {
-            Running r = start(server, "120s", "3s", "gone-1");
-            r.awaitTransactions();
+            BackgroundRun r = start(server, "120s", "3s", "gone-1");
+            r.awaitTransactions(THREADS);
             server.stop();
-            int code = r.finish();
+            int code = r.finish(300);
             String text = r.text();
 
             assertThat(code).as(text).isEqualTo(Cli.EXIT_FAILURE);
@@ -108,53 +97,7 @@ abstract class DatabaseRestartContract {
         }
     }
 
-    /** A {@code run} in the background with its console captured. */
-    record Running(CompletableFuture<Integer> run, ByteArrayOutputStream captured, StringWriter err, Path out,
-                   PrintStream stdout, PrintStream stderr) {
-
-        String console() {
-            return captured.toString(StandardCharsets.UTF_8);
-        }
-
-        String text() {
-            return console() + err;
-        }
-
-        /** Waits until an interval line shows transactions. */
-        void awaitTransactions() throws InterruptedException {
-            Pattern tps = Pattern.compile("\\] thds: " + THREADS + " tps: ([0-9.]+)");
-            await(() -> {
-                Matcher m = tps.matcher(console());
-                while (m.find()) {
-                    if (Double.parseDouble(m.group(1)) > 0) {
-                        return true;
-                    }
-                }
-                return false;
-            }, "transactions");
-        }
-
-        void await(BooleanSupplier condition, String what) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (!condition.getAsBoolean()) {
-                assertThat(run).as(text()).isNotDone();
-                assertThat(System.nanoTime()).as(what + " within 120 s: " + text()).isLessThan(deadline);
-                Thread.sleep(10);
-            }
-        }
-
-        int finish() throws Exception {
-            try {
-                return run.get(300, TimeUnit.SECONDS);
-            } finally {
-                System.setOut(stdout);
-                System.setErr(stderr);
-                stdout.print(text());
-            }
-        }
-    }
-
-    private Running start(PrivateDatabase server, String duration, String reconnectTimeout, String runId)
+    private BackgroundRun start(PrivateDatabase server, String duration, String reconnectTimeout, String runId)
             throws Exception {
         Path plan = dir.resolve(runId + ".yaml");
         Files.writeString(plan, """
@@ -175,19 +118,7 @@ abstract class DatabaseRestartContract {
                 ignoreErrors: [deadlock, lock_wait_timeout, connection_lost]
                 """.formatted(runId, server.url(), server.user(), THREADS, duration,
                 reconnectTimeout));
-        Path out = dir.resolve(runId);
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        PrintStream stdout = System.out;
-        PrintStream stderr = System.err;
-        PrintStream both = new PrintStream(captured, true, StandardCharsets.UTF_8);
-        System.setOut(both);
-        System.setErr(both);
-        CommandLine cl = Cli.commandLine();
-        cl.setErr(new PrintWriter(err, true));
-        CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> cl.execute("run", "--plan",
-                plan.toString(), "--out", out.toString(), "--run-id", runId));
-        return new Running(run, captured, err, out, stdout, stderr);
+        return BackgroundRun.start(plan, dir.resolve(runId), runId);
     }
 
     private static String strings(ArchiveDatabase db, String sql) throws SQLException {

@@ -4,23 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.reporter.query.ArchiveDatabase;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code tailstream run} through the local pipeline while the MariaDB server kills the benchmark's connections
@@ -58,36 +48,16 @@ class RunConnectionKillIntegrationTest {
                 ignoreErrors: [deadlock, lock_wait_timeout, connection_lost]
                 """.formatted(server.url("mariadb"), server.user(), THREADS));
         Path out = dir.resolve("out");
-        ByteArrayOutputStream console = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        PrintStream stdout = System.out;
-        PrintStream stderr = System.err;
-        PrintStream both = new PrintStream(console, true, StandardCharsets.UTF_8);
-        System.setOut(both);
-        System.setErr(both);
         int code;
         int killed;
-        try {
-            CommandLine cl = Cli.commandLine();
-            cl.setErr(new PrintWriter(err, true));
-            CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> cl.execute("run", "--plan",
-                    plan.toString(), "--out", out.toString(), "--run-id", "killed-1"));
+        String text;
+        try (BackgroundRun run = BackgroundRun.start(plan, out, "killed-1")) {
             // the kill comes once transactions are seen in an interval line, whatever the machine's speed
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            Pattern tps = Pattern.compile("\\] thds: " + THREADS + " tps: ([0-9.]+)");
-            while (!positive(tps.matcher(console.toString(StandardCharsets.UTF_8)))) {
-                assertThat(run).as(console.toString(StandardCharsets.UTF_8)).isNotDone();
-                assertThat(System.nanoTime()).as("transactions within 120 s").isLessThan(deadline);
-                Thread.sleep(10);
-            }
+            run.awaitTransactions(THREADS);
             killed = server.killConnectionsOfTheDatabase();
-            code = run.get(180, TimeUnit.SECONDS);
-        } finally {
-            System.setOut(stdout);
-            System.setErr(stderr);
+            code = run.finish(180);
+            text = run.text();
         }
-        String text = console.toString(StandardCharsets.UTF_8) + err;
-        stdout.print(text);
 
         assertThat(killed).isGreaterThanOrEqualTo(THREADS);
         assertThat(code).as(text).isZero();
@@ -114,15 +84,6 @@ class RunConnectionKillIntegrationTest {
             assertThat(longValue(db, "SELECT sum(reconnects) FROM steps")).isBetween(1L, (long) killed);
             assertThat(longValue(db, "SELECT count(*) FROM steps WHERE outcome = 'completed'")).isEqualTo(1);
         }
-    }
-
-    private static boolean positive(Matcher m) {
-        while (m.find()) {
-            if (Double.parseDouble(m.group(1)) > 0) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static long longValue(ArchiveDatabase db, String sql) throws SQLException {
