@@ -150,14 +150,18 @@ class ReportGeneratorTest {
         return archive;
     }
 
+    /** The archive of one producer's short run of {@code workload} on h2-mem, then h2-file. */
+    private Path h2MemAndFileArchive(String runId, long seed, String workload) {
+        return archiveOf(new SyntheticRun(runId, seed, List.of("producer-a"), List.of(
+                new SyntheticRun.StepSpec("h2-mem", workload, 4, 1, 1, 500, 1000),
+                new SyntheticRun.StepSpec("h2-file", workload, 4, 1, 1, 500, 1000)),
+                400, 1, 1_750_000_000_000L));
+    }
+
     @Test
     void targetsWithoutAFairnessProfile_noVerdict_unknownIsNeverEqual_inHtmlJsonAndMarkdown() throws Exception {
         // the synthetic H2 targets carry neither their storage nor their isolation level
-        SyntheticRun run = new SyntheticRun("run-1r", 5, List.of("producer-a"), List.of(
-                new SyntheticRun.StepSpec("h2-mem", "oltp_point_select", 4, 1, 1, 500, 1000),
-                new SyntheticRun.StepSpec("h2-file", "oltp_point_select", 4, 1, 1, 500, 1000)),
-                400, 1, 1_750_000_000_000L);
-        Path archive = archiveOf(run);
+        Path archive = h2MemAndFileArchive("run-1r", 5, "oltp_point_select");
         ReportModel model = ReportGenerator.load(archive, ReportOptions.allRuns());
         assertThat(model.verdicts()).hasSize(3).allSatisfy(v -> {
             assertThat(v.status()).as(v.metric()).isEqualTo("none");
@@ -209,11 +213,7 @@ class ReportGeneratorTest {
 
     @Test
     void dataLargerThanBufferPool_passFlagNa_fromTheStepsOptionsAndVariables() throws Exception {
-        SyntheticRun run = new SyntheticRun("run-ds", 4, List.of("producer-a"), List.of(
-                new SyntheticRun.StepSpec("h2-mem", "oltp_read_only", 4, 1, 1, 500, 1000),
-                new SyntheticRun.StepSpec("h2-file", "oltp_read_only", 4, 1, 1, 500, 1000)),
-                400, 1, 1_750_000_000_000L);
-        Path archive = archiveOf(run);
+        Path archive = h2MemAndFileArchive("run-ds", 4, "oltp_read_only");
         // the plan did not ask: n/a
         assertThat(check(archive, "dataSize").status()).isEqualTo("na");
         // h2-file asked, 5 GiB of data over a 4 GiB pool: pass, with both sizes
