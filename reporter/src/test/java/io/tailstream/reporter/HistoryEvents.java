@@ -55,6 +55,13 @@ public final class HistoryEvents {
         }
     }
 
+    /** {@code runRecords} (a run's own records) followed by {@link #records()}: the run with its history events. */
+    public List<SyntheticRun.Rec> after(List<SyntheticRun.Rec> runRecords) {
+        List<SyntheticRun.Rec> out = new ArrayList<>(runRecords);
+        out.addAll(records());
+        return out;
+    }
+
     /** Stalls and summaries on their topics (one partition each), client health on the control topic. */
     public List<SyntheticRun.Rec> records() {
         byte[] key = run(stalls.isEmpty() ? "" : stalls.get(0).runId());

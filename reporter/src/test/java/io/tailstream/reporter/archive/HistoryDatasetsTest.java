@@ -10,7 +10,6 @@ import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepSummary;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,8 +34,7 @@ class HistoryDatasetsTest {
     void stallsSummariesClientHealth_everyRecordArchived_lastPerKeyDerived() throws SQLException {
         SyntheticRun run = run("hist-1", 3);
         HistoryEvents extra = new HistoryEvents(run);
-        List<SyntheticRun.Rec> records = new ArrayList<>(run.allRecords(2, 2));
-        records.addAll(extra.records());
+        List<SyntheticRun.Rec> records = extra.after(run.allRecords(2, 2));
         // small files: the last record of a key sits in a later file than its first
         ArchiveSummary summary = TestArchives.write(archive, records, 2);
         assertThat(summary.corruptRecords()).isZero();
@@ -89,8 +87,7 @@ class HistoryDatasetsTest {
     void rewritingTheSameRecords_keepsExactlyOneRowPerKey() throws SQLException {
         SyntheticRun run = run("hist-2", 4);
         HistoryEvents extra = new HistoryEvents(run);
-        List<SyntheticRun.Rec> records = new ArrayList<>(run.allRecords(2, 2));
-        records.addAll(extra.records());
+        List<SyntheticRun.Rec> records = extra.after(run.allRecords(2, 2));
         TestArchives.write(archive, records, 3);
         // a second archiver over the same offsets (a lost commit) rewrites the same files
         TestArchives.write(archive, records, 3);

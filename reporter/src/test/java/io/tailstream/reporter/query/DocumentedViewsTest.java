@@ -90,8 +90,7 @@ public class DocumentedViewsTest {
     void olderFilesWithoutNewColumns_readAsNull_besideNewerFiles() throws Exception {
         SyntheticRun old = run("old", 1_760_000_000_000L, false);
         SyntheticRun now = run("new", 1_760_100_000_000L, true);
-        List<SyntheticRun.Rec> records = new ArrayList<>(old.allRecords(1, 1));
-        records.addAll(new HistoryEvents(old).records());
+        List<SyntheticRun.Rec> records = new HistoryEvents(old).after(old.allRecords(1, 1));
         TestArchives.write(archive, records);
         rewrite(ArchiveLayout.STEPS, "old", "EXCLUDE (start_us, measure_start_us, measure_end_us, reconnects,"
                 + " load_gen_cpu_pct, process_cpu_pct, rtt_method, rtt_samples, rtt_min_us, rtt_p50_us, rtt_p99_us,"
@@ -104,8 +103,7 @@ public class DocumentedViewsTest {
                     + " AND cost_items IS NULL")).isEqualTo(1);
             assertThat(count(st, "SELECT count(*) FROM client_health WHERE load_gen_cpu_pct IS NULL")).isPositive();
         }
-        List<SyntheticRun.Rec> more = new ArrayList<>(now.allRecords(1, 1));
-        more.addAll(new HistoryEvents(now).records());
+        List<SyntheticRun.Rec> more = new HistoryEvents(now).after(now.allRecords(1, 1));
         TestArchives.write(archive, more);
         try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement()) {
             assertThat(db.problems()).isEmpty();
