@@ -60,10 +60,8 @@ public record StepMeta(String runId, int stepId, Set<String> ops, long blocksRec
         if (WindowStats.ALL_OPS.equals(op) || ops.contains(op)) {
             return this;
         }
-        Set<String> next = new TreeSet<>(ops);
-        next.add(op);
-        return new StepMeta(runId, stepId, next, blocksReceived, producers, blocksSent, clientBound, bounds, ends,
-                firstEndAtMs, awaiting, parts);
+        return new StepMeta(runId, stepId, plus(ops, op), blocksReceived, producers, blocksSent, clientBound, bounds,
+                ends, firstEndAtMs, awaiting, parts);
     }
 
     StepMeta withBlocks(long received) {
@@ -75,10 +73,15 @@ public record StepMeta(String runId, int stepId, Set<String> ops, long blocksRec
         if (producers.contains(producerId)) {
             return this;
         }
-        Set<String> next = new TreeSet<>(producers);
-        next.add(producerId);
-        return new StepMeta(runId, stepId, ops, blocksReceived, next, blocksSent, clientBound, bounds, ends,
-                firstEndAtMs, awaiting, parts);
+        return new StepMeta(runId, stepId, ops, blocksReceived, plus(producers, producerId), blocksSent, clientBound,
+                bounds, ends, firstEndAtMs, awaiting, parts);
+    }
+
+    /** A sorted copy of {@code set} with {@code element} added. */
+    private static Set<String> plus(Set<String> set, String element) {
+        Set<String> next = new TreeSet<>(set);
+        next.add(element);
+        return next;
     }
 
     StepMeta withStepEnded(StepEnded e) {
