@@ -214,6 +214,11 @@ public final class AggregatorTopology {
         return builder.build();
     }
 
+    /** An in-memory key-value store of string keys, logged to its changelog. */
+    private static <V> StoreBuilder<KeyValueStore<String, V>> keyValueStore(String name, Serde<V> values) {
+        return Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), values);
+    }
+
     private static Repartitioned<String, StepInput> stepInput(int partitions) {
         Repartitioned<String, StepInput> r = Repartitioned.<String, StepInput>as(STEP_INPUT_REPARTITION)
                 .withKeySerde(Serdes.String())
@@ -221,12 +226,8 @@ public final class AggregatorTopology {
         return partitions > 0 ? r.withNumberOfPartitions(partitions) : r;
     }
 
-    private static final class MergeSupplier implements ProcessorSupplier<String, WindowAggregate, String, StepInput> {
-        private final AggregatorConfig config;
-
-        MergeSupplier(AggregatorConfig config) {
-            this.config = config;
-        }
+    private record MergeSupplier(AggregatorConfig config)
+            implements ProcessorSupplier<String, WindowAggregate, String, StepInput> {
 
         @Override
         public Processor<String, WindowAggregate, String, StepInput> get() {
@@ -241,21 +242,13 @@ public final class AggregatorTopology {
             StoreBuilder<WindowStore<String, WindowAggregate>> windows = Stores.windowStoreBuilder(
                     Stores.inMemoryWindowStore(WINDOW_STORE, retention, config.windowSize(), false),
                     Serdes.String(), new WindowAggregateSerde()).withCachingEnabled();
-            StoreBuilder<KeyValueStore<String, Long>> progress = Stores.keyValueStoreBuilder(
-                    Stores.inMemoryKeyValueStore(MERGE_PROGRESS_STORE), Serdes.String(), Serdes.Long());
-            StoreBuilder<KeyValueStore<String, ScopeProducers>> producers = Stores.keyValueStoreBuilder(
-                    Stores.inMemoryKeyValueStore(MERGE_PRODUCERS_STORE), Serdes.String(),
-                    new JsonSerde<>(ScopeProducers.class));
-            return Set.of(windows, progress, producers);
+            return Set.of(windows, keyValueStore(MERGE_PROGRESS_STORE, Serdes.Long()),
+                    keyValueStore(MERGE_PRODUCERS_STORE, new JsonSerde<>(ScopeProducers.class)));
         }
     }
 
-    private static final class StepSupplier implements ProcessorSupplier<String, StepInput, String, StepOutput> {
-        private final AggregatorConfig config;
-
-        StepSupplier(AggregatorConfig config) {
-            this.config = config;
-        }
+    private record StepSupplier(AggregatorConfig config)
+            implements ProcessorSupplier<String, StepInput, String, StepOutput> {
 
         @Override
         public Processor<String, StepInput, String, StepOutput> get() {
@@ -265,25 +258,14 @@ public final class AggregatorTopology {
 
         @Override
         public Set<StoreBuilder<?>> stores() {
-            StoreBuilder<KeyValueStore<String, ScopeState>> scopes = Stores.keyValueStoreBuilder(
-                    Stores.inMemoryKeyValueStore(SCOPE_STORE), Serdes.String(), new JsonSerde<>(ScopeState.class))
-                    .withCachingEnabled();
-            StoreBuilder<KeyValueStore<String, StepMeta>> steps = Stores.keyValueStoreBuilder(
-                    Stores.inMemoryKeyValueStore(STEP_STORE), Serdes.String(), new JsonSerde<>(StepMeta.class));
-            StoreBuilder<KeyValueStore<String, RunState>> runs = Stores.keyValueStoreBuilder(
-                    Stores.inMemoryKeyValueStore(RUN_STORE), Serdes.String(), new JsonSerde<>(RunState.class));
-            return Set.of(scopes, steps, runs);
+            return Set.of(keyValueStore(SCOPE_STORE, new JsonSerde<>(ScopeState.class)).withCachingEnabled(),
+                    keyValueStore(STEP_STORE, new JsonSerde<>(StepMeta.class)),
+                    keyValueStore(RUN_STORE, new JsonSerde<>(RunState.class)));
         }
     }
 
-    private static final class DecodeSupplier implements ProcessorSupplier<byte[], byte[], String, StageOne> {
-        private final AggregatorConfig config;
-        private final TopologyListener listener;
-
-        DecodeSupplier(AggregatorConfig config, TopologyListener listener) {
-            this.config = config;
-            this.listener = listener;
-        }
+    private record DecodeSupplier(AggregatorConfig config, TopologyListener listener)
+            implements ProcessorSupplier<byte[], byte[], String, StageOne> {
 
         @Override
         public Processor<byte[], byte[], String, StageOne> get() {
@@ -294,12 +276,8 @@ public final class AggregatorTopology {
 
         @Override
         public Set<StoreBuilder<?>> stores() {
-            StoreBuilder<KeyValueStore<String, PendingStepEnd>> store = Stores.keyValueStoreBuilder(
-                    Stores.inMemoryKeyValueStore(PENDING_STEP_ENDS_STORE), Serdes.String(),
-                    new JsonSerde<>(PendingStepEnd.class));
-            StoreBuilder<KeyValueStore<String, Boolean>> homes = Stores.keyValueStoreBuilder(
-                    Stores.inMemoryKeyValueStore(HOME_PRODUCERS_STORE), Serdes.String(), Serdes.Boolean());
-            return Set.of(store, homes, PreCommitHook.builder(DECODE_COMMIT_HOOK));
+            return Set.of(keyValueStore(PENDING_STEP_ENDS_STORE, new JsonSerde<>(PendingStepEnd.class)),
+                    keyValueStore(HOME_PRODUCERS_STORE, Serdes.Boolean()), PreCommitHook.builder(DECODE_COMMIT_HOOK));
         }
     }
 }
