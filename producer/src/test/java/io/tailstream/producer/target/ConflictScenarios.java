@@ -1,8 +1,10 @@
 package io.tailstream.producer.target;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -12,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
 import javax.sql.DataSource;
 
 /** Lock conflicts raised on purpose against a real server, for the error classification tests. */
@@ -57,6 +60,25 @@ final class ConflictScenarios {
             }
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * The server ends a connection between two of its statements: {@code idQuery} reads the connection's id on the
+     * server, {@code end} is the statement that ends the connection of an id, run from a second connection. Returns
+     * the error of the first connection's next statement.
+     */
+    static SQLException endedBetweenStatements(DataSource ds, String idQuery, LongFunction<String> end)
+            throws SQLException {
+        try (Connection victim = ds.getConnection(); Connection killer = ds.getConnection();
+             Statement v = victim.createStatement(); Statement k = killer.createStatement()) {
+            long id;
+            try (ResultSet rs = v.executeQuery(idQuery)) {
+                rs.next();
+                id = rs.getLong(1);
+            }
+            k.execute(end.apply(id));
+            return assertThrows(SQLException.class, () -> v.executeQuery("SELECT 1").close());
         }
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.schemas.block.SampleStatus;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
@@ -66,16 +65,7 @@ class MySqlErrorsIntegrationTest {
 
     /** The server kills the connection between two statements, as a failover or a restart would. */
     private static SQLException connectionKilled(DataSource ds) throws SQLException {
-        try (Connection victim = ds.getConnection(); Connection killer = ds.getConnection();
-             Statement v = victim.createStatement(); Statement k = killer.createStatement()) {
-            long id;
-            try (ResultSet rs = v.executeQuery("SELECT CONNECTION_ID()")) {
-                rs.next();
-                id = rs.getLong(1);
-            }
-            k.execute("KILL CONNECTION " + id);
-            return assertThrows(SQLException.class, () -> v.executeQuery("SELECT 1").close());
-        }
+        return ConflictScenarios.endedBetweenStatements(ds, "SELECT CONNECTION_ID()", id -> "KILL CONNECTION " + id);
     }
 
     /**

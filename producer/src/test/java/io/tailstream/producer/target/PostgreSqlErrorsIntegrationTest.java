@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.tailstream.infra.testing.PostgreSqlTestServer;
 import io.tailstream.schemas.block.SampleStatus;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -93,16 +92,8 @@ class PostgreSqlErrorsIntegrationTest {
 
     /** The server ends the backend between two statements, as an administrator or a failover would. */
     private static SQLException terminated(DataSource ds) throws SQLException {
-        try (Connection victim = ds.getConnection(); Connection killer = ds.getConnection();
-             Statement v = victim.createStatement(); Statement k = killer.createStatement()) {
-            int pid;
-            try (ResultSet rs = v.executeQuery("SELECT pg_backend_pid()")) {
-                rs.next();
-                pid = rs.getInt(1);
-            }
-            k.execute("SELECT pg_terminate_backend(" + pid + ")");
-            return assertThrows(SQLException.class, () -> v.executeQuery("SELECT 1").close());
-        }
+        return ConflictScenarios.endedBetweenStatements(ds, "SELECT pg_backend_pid()",
+                pid -> "SELECT pg_terminate_backend(" + pid + ")");
     }
 
     private static void execute(DataSource ds, String sql) throws SQLException {
