@@ -1,5 +1,6 @@
 package io.tailstream.cli;
 
+import static io.tailstream.cli.ArchiveQueries.longValue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -337,12 +338,5 @@ class CrossProductEvaluationIntegrationTest {
     private static double spread(List<Double> values) {
         return values.stream().mapToDouble(Double::doubleValue).max().orElseThrow()
                 - values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-    }
-
-    private static long longValue(ArchiveDatabase db, String sql) throws SQLException {
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
     }
 }

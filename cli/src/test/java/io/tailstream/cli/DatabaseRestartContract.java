@@ -1,5 +1,6 @@
 package io.tailstream.cli;
 
+import static io.tailstream.cli.ArchiveQueries.longValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.infra.testing.PrivateDatabase;
@@ -127,13 +128,6 @@ abstract class DatabaseRestartContract {
             String s = rs.getString(1);
             assertThat(rs.next()).as("one row").isFalse();
             return s;
-        }
-    }
-
-    private static long longValue(ArchiveDatabase db, String sql) throws SQLException {
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.tailstream.cli;
 
+import static io.tailstream.cli.ArchiveQueries.longValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,8 +14,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,13 +103,9 @@ class KafkaConfigIntegrationTest {
             String output = printed + aggregateOutput;
             System.out.print(output);
             assertThat(sent).isPositive();
-            try (ArchiveDatabase db = ArchiveDatabase.open(dir.resolve("archive"));
-                 Statement st = db.connection().createStatement();
-                 ResultSet rs = st.executeQuery("SELECT (SELECT count(*) FROM samples),"
-                         + " (SELECT sum(count) FROM windows WHERE op = '*')")) {
-                rs.next();
-                assertThat(rs.getLong(1)).isEqualTo(sent);
-                assertThat(rs.getLong(2)).isEqualTo(sent);
+            try (ArchiveDatabase db = ArchiveDatabase.open(dir.resolve("archive"))) {
+                assertThat(longValue(db, "SELECT count(*) FROM samples")).isEqualTo(sent);
+                assertThat(longValue(db, "SELECT sum(count) FROM windows WHERE op = '*'")).isEqualTo(sent);
             }
             assertThat(aggregateOutput).contains("aggregator running against " + sasl);
             assertThat(output).doesNotContain(password);

@@ -1,14 +1,12 @@
 package io.tailstream.cli;
 
+import static io.tailstream.cli.ArchiveQueries.longValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,13 +81,6 @@ class RunConnectionKillIntegrationTest {
             assertThat(longValue(db, "SELECT sum(errors) FROM steps")).isEqualTo(lost);
             assertThat(longValue(db, "SELECT sum(reconnects) FROM steps")).isBetween(1L, (long) killed);
             assertThat(longValue(db, "SELECT count(*) FROM steps WHERE outcome = 'completed'")).isEqualTo(1);
-        }
-    }
-
-    private static long longValue(ArchiveDatabase db, String sql) throws SQLException {
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.tailstream.cli;
 
+import static io.tailstream.cli.ArchiveQueries.longValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.infra.testing.MySqlTestServer;
@@ -142,12 +143,5 @@ class RunFailuresIntegrationTest {
             }
         }
         return out;
-    }
-
-    private static long longValue(ArchiveDatabase db, String sql) throws SQLException {
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
     }
 }

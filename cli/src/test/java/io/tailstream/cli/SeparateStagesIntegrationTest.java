@@ -1,5 +1,6 @@
 package io.tailstream.cli;
 
+import static io.tailstream.cli.ArchiveQueries.longValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tailstream.aggregator.AggregationProgress;
@@ -12,8 +13,6 @@ import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.event.Json;
 import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -55,14 +54,10 @@ class SeparateStagesIntegrationTest {
         assertThat(Cli.commandLine().execute("report", "--archive", dir.resolve("archive").toString(),
                 "--latest", "--out", dir.resolve("report.html").toString())).isZero();
 
-        try (ArchiveDatabase db = ArchiveDatabase.open(dir.resolve("archive"));
-             Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT (SELECT count(*) FROM samples),"
-                     + " (SELECT sum(count) FROM windows WHERE op = '*'), (SELECT sum(samples_sent) FROM steps)")) {
-            rs.next();
-            assertThat(rs.getLong(1)).isEqualTo(sent);
-            assertThat(rs.getLong(2)).isEqualTo(sent);
-            assertThat(rs.getLong(3)).isEqualTo(sent);
+        try (ArchiveDatabase db = ArchiveDatabase.open(dir.resolve("archive"))) {
+            assertThat(longValue(db, "SELECT count(*) FROM samples")).isEqualTo(sent);
+            assertThat(longValue(db, "SELECT sum(count) FROM windows WHERE op = '*'")).isEqualTo(sent);
+            assertThat(longValue(db, "SELECT sum(samples_sent) FROM steps")).isEqualTo(sent);
         }
         assertThat(dir.resolve("report.html")).isRegularFile();
     }
