@@ -1,5 +1,6 @@
 package io.tailstream.reporter.report;
 
+import io.tailstream.reporter.StreamingArchive;
 import io.tailstream.reporter.report.FixtureRun.Step;
 import io.tailstream.reporter.report.FixtureRun.Target;
 import java.nio.file.Path;

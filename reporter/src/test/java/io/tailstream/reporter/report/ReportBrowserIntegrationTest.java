@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tailstream.infra.testing.TestServices;
 import io.tailstream.reporter.ProofRun;
+import io.tailstream.reporter.StreamingArchive;
 import io.tailstream.reporter.SyntheticRun;
 import io.tailstream.reporter.TestArchives;
 import io.tailstream.schemas.event.Json;

@@ -2,6 +2,7 @@ package io.tailstream.reporter.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tailstream.reporter.StreamingArchive;
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.parquet.ParquetTableWriter;
 import io.tailstream.reporter.parquet.TableSchema;

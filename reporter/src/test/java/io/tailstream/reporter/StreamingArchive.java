@@ -1,4 +1,4 @@
-package io.tailstream.reporter.report;
+package io.tailstream.reporter;
 
 import io.tailstream.reporter.SyntheticRun.Rec;
 import io.tailstream.reporter.archive.ArchiveSummary;
@@ -15,13 +15,13 @@ import org.apache.kafka.common.TopicPartition;
  * Feeds records into the pipeline's own {@link ArchiveWriter} as the archiver would (offsets numbered per partition
  * from 0), without holding them: for archives too large to build as a list first.
  */
-final class StreamingArchive implements Consumer<Rec>, AutoCloseable {
+public final class StreamingArchive implements Consumer<Rec>, AutoCloseable {
 
     private final ArchiveWriter writer;
     private final Map<TopicPartition, Long> next = new HashMap<>();
     private ArchiveSummary summary;
 
-    StreamingArchive(Path archive, int rollRows) {
+    public StreamingArchive(Path archive, int rollRows) {
         this.writer = new ArchiveWriter(archive, rollRows, offsets -> { });
     }
 
@@ -36,7 +36,8 @@ final class StreamingArchive implements Consumer<Rec>, AutoCloseable {
         next.put(tp, offset + 1);
     }
 
-    ArchiveSummary summary() {
+    /** What the writer did; set by {@link #close()}. */
+    public ArchiveSummary summary() {
         return summary;
     }
 
