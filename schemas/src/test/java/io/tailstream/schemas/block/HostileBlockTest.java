@@ -94,34 +94,21 @@ class HostileBlockTest {
 
     @Test
     void opIndexBeyondTheOpTable_isRejected() {
-        ByteArrayOutputStream samples = new ByteArrayOutputStream();
-        varint(samples, 0); // start delta
-        varint(samples, 10); // latency
-        varint(samples, 5L << 5); // op 5 of 1
-        varint(samples, 1); // queries
-        byte[] block = header(1, samples.toByteArray());
+        byte[] block = header(1, oneSample(5L << 5).toByteArray()); // op 5 of 1
         assertThatThrownBy(() -> SampleBlockDecoder.decode(block, IGNORE))
                 .isInstanceOf(CorruptBlockException.class).hasMessageContaining("names op 5");
     }
 
     @Test
     void unknownStatusCode_isRejected() {
-        ByteArrayOutputStream samples = new ByteArrayOutputStream();
-        varint(samples, 0);
-        varint(samples, 10);
-        varint(samples, 14L << 1); // status 14 is not defined
-        varint(samples, 1);
+        ByteArrayOutputStream samples = oneSample(14L << 1); // status 14 is not defined
         assertThatThrownBy(() -> SampleBlockDecoder.decode(header(1, samples.toByteArray()), IGNORE))
                 .isInstanceOf(CorruptBlockException.class).hasMessageContaining("status code 14");
     }
 
     @Test
     void trailingBytes_areRejected() {
-        ByteArrayOutputStream samples = new ByteArrayOutputStream();
-        varint(samples, 0);
-        varint(samples, 10);
-        varint(samples, 0);
-        varint(samples, 1);
+        ByteArrayOutputStream samples = oneSample(0);
         samples.writeBytes(new byte[] {1, 2, 3});
         assertThatThrownBy(() -> SampleBlockDecoder.decode(header(1, samples.toByteArray()), IGNORE))
                 .isInstanceOf(CorruptBlockException.class).hasMessageContaining("unexpected bytes");
@@ -164,6 +151,16 @@ class HostileBlockTest {
                 assertThat(t).as("input %d", i).isInstanceOf(CorruptBlockException.class);
             }
         }
+    }
+
+    /** One sample: start delta 0, latency 10 µs, the given {@code op << 5 | status << 1 | warmup}, one query. */
+    private static ByteArrayOutputStream oneSample(long opStatusWarmup) {
+        ByteArrayOutputStream samples = new ByteArrayOutputStream();
+        varint(samples, 0); // start delta
+        varint(samples, 10); // latency
+        varint(samples, opStatusWarmup);
+        varint(samples, 1); // queries
+        return samples;
     }
 
     /** A header for run "r", producer "p", one op "op", the given count, then the raw sample bytes. */
