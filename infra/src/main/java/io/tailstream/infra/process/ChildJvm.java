@@ -59,16 +59,12 @@ public final class ChildJvm {
 
     /** With these JVM options after the ones given so far. */
     public ChildJvm jvmOptions(List<String> options) {
-        List<String> all = new ArrayList<>(jvmOptions);
-        all.addAll(options);
-        return new ChildJvm(prefix, all, classPath, mainClass, args);
+        return new ChildJvm(prefix, concat(jvmOptions, options), classPath, mainClass, args);
     }
 
     /** Started through a command that runs the rest (e.g. {@code taskset -c 0}, {@code chrt --idle 0}). */
     public ChildJvm prefix(List<String> command) {
-        List<String> all = new ArrayList<>(prefix);
-        all.addAll(command);
-        return new ChildJvm(all, jvmOptions, classPath, mainClass, args);
+        return new ChildJvm(concat(prefix, command), jvmOptions, classPath, mainClass, args);
     }
 
     /** On another class path ({@code File.pathSeparator}-separated). */
@@ -83,9 +79,13 @@ public final class ChildJvm {
 
     /** With these program arguments after the ones given so far. */
     public ChildJvm args(List<String> arguments) {
-        List<String> all = new ArrayList<>(args);
-        all.addAll(arguments);
-        return new ChildJvm(prefix, jvmOptions, classPath, mainClass, all);
+        return new ChildJvm(prefix, jvmOptions, classPath, mainClass, concat(args, arguments));
+    }
+
+    private static List<String> concat(List<String> first, List<String> then) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(then);
+        return all;
     }
 
     /** The command line: prefix, {@code java}, JVM options, class path, main class, arguments. */
