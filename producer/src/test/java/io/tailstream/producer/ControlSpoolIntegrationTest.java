@@ -2,8 +2,7 @@ package io.tailstream.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.infra.kafka.EmbeddedKafka;
-import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.infra.testing.RestartableBroker;
 import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.emit.KafkaSampleSink;
 import io.tailstream.producer.emit.SampleSink;
@@ -112,12 +111,8 @@ class ControlSpoolIntegrationTest {
 
     @Test
     void brokerDownAroundAStepBoundary_everyControlEventArrivesOnceInOrder() throws Exception {
-        Path logDir = dir.resolve("kafka");
-        EmbeddedKafka first = EmbeddedKafka.start(logDir, false);
-        int brokerPort = first.brokerPort();
-        int controllerPort = first.controllerPort();
-        String bootstrap = first.bootstrapServers();
-        TopicProvisioner.ensure(bootstrap, Topics.all(2));
+        RestartableBroker broker = RestartableBroker.start(dir.resolve("kafka"), 2);
+        String bootstrap = broker.bootstrapServers();
 
         RunPlan plan = RunPlan.of("control-spool-run", "t", List.of(Target.h2InMemory("h2", "control-spool")),
                 List.of(new WorkloadSpec("oltp_point_select", Map.of("table_size", "500"))), List.of(1, 2), 1,
@@ -126,7 +121,6 @@ class ControlSpoolIntegrationTest {
         Map<String, Object> kafkaConfig = Map.of(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200,
                 ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 200);
         PrintStream console = new PrintStream(OutputStream.nullOutputStream());
-        EmbeddedKafka second = null;
         RunResult result;
         SpoolingTransport.SpoolStats stats;
         RecordingSink sink = new RecordingSink(KafkaSampleSink.create(bootstrap, plan.runId(), "p1", kafkaConfig,
@@ -136,7 +130,7 @@ class ControlSpoolIntegrationTest {
         AtomicLong spooledBeforeDown = new AtomicLong();
         sink.beforePublish = e -> {
             if (e instanceof StepEnded s && s.stepId() == 1) {
-                first.close(); // the broker goes away: step 1's blocks are all acknowledged, its step_ended is not
+                broker.stop(); // the broker goes away: step 1's blocks are all acknowledged, its step_ended is not
                 spooledBeforeDown.set(sink.spoolStats().blocksSpooled());
                 brokerDown.countDown();
             }
@@ -152,7 +146,7 @@ class ControlSpoolIntegrationTest {
             // and its blocks, once more than the 64 KiB in flight are waiting (the producer keeps what is in flight
             // until the broker is back, so a restart before that would leave the spool without a block)
             SpoolIntegrationTest.awaitTrue(() -> sink.spoolStats().blocksSpooled() > spooledBeforeDown.get(), 30);
-            second = EmbeddedKafka.start(logDir, true, brokerPort, controllerPort);
+            broker.startAgain();
             result = run.get(120, TimeUnit.SECONDS);
             stats = sink.spoolStats();
         }
@@ -161,7 +155,7 @@ class ControlSpoolIntegrationTest {
         List<StepEnded> stepEnds = new ArrayList<>();
         try {
             List<String> published = sink.published();
-            for (ConsumerRecord<byte[], byte[]> r : TopicReader.readAll(second.bootstrapServers(), Topics.CONTROL,
+            for (ConsumerRecord<byte[], byte[]> r : TopicReader.readAll(bootstrap, Topics.CONTROL,
                     published.size())) {
                 ControlEvent e = Json.read(r.value(), ControlEvent.class);
                 if (e.runId().equals(plan.runId())) {
@@ -175,7 +169,7 @@ class ControlSpoolIntegrationTest {
             }
             assertThat(onTopic).containsExactlyElementsOf(published);
         } finally {
-            second.close();
+            broker.close();
         }
         assertThat(result.steps()).hasSize(2);
         assertThat(stats.controlEventsSpooled()).isPositive();

@@ -2,8 +2,7 @@ package io.tailstream.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tailstream.infra.kafka.EmbeddedKafka;
-import io.tailstream.infra.kafka.TopicProvisioner;
+import io.tailstream.infra.testing.RestartableBroker;
 import io.tailstream.producer.emit.EmitterSettings;
 import io.tailstream.producer.emit.KafkaSampleSink;
 import io.tailstream.producer.emit.SpoolSettings;
@@ -47,12 +46,8 @@ class SpoolIntegrationTest {
 
     @Test
     void brokerStoppedMidStep_blocksSpooledThenReplayed_everySequenceExactlyOnce() throws Exception {
-        Path logDir = dir.resolve("kafka");
-        EmbeddedKafka first = EmbeddedKafka.start(logDir, false);
-        int brokerPort = first.brokerPort();
-        int controllerPort = first.controllerPort();
-        String bootstrap = first.bootstrapServers();
-        TopicProvisioner.ensure(bootstrap, Topics.all(2));
+        RestartableBroker broker = RestartableBroker.start(dir.resolve("kafka"), 2);
+        String bootstrap = broker.bootstrapServers();
 
         RunPlan plan = RunPlan.of("spool-run", "t", List.of(Target.h2InMemory("h2", "spool")),
                 List.of(new WorkloadSpec("oltp_point_select", Map.of("table_size", "500"))), List.of(2), 1,
@@ -65,33 +60,27 @@ class SpoolIntegrationTest {
                 ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 200, ProducerConfig.LINGER_MS_CONFIG, 10);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8);
-        EmbeddedKafka second = null;
         RunResult result;
         SpoolingTransport.SpoolStats stats;
-        try (KafkaSampleSink sink = KafkaSampleSink.create(bootstrap, plan.runId(), "p1", kafkaConfig,
+        try (broker; KafkaSampleSink sink = KafkaSampleSink.create(bootstrap, plan.runId(), "p1", kafkaConfig,
                 EmitterSettings.defaults(), spool)) {
             CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(
                     () -> new BenchmarkRunner(sink, console).run(plan));
             awaitTrue(() -> sink.blocksSent() > 10, 30, () -> state("broker up", sink, null));
-            first.close(); // the broker goes away mid-step
+            broker.stop(); // the broker goes away mid-step
             // within seconds, not after Kafka's max.block.ms: the emitter once stood 30 s in KafkaProducer.send
             // waiting for metadata, and this wait (then 30 s too) timed out when it lost that race by a second
             awaitTrue(() -> sink.spoolStats().blocksSpooled() > 20, 15,
                     () -> state("broker stopped, not restarted", sink, null));
-            second = EmbeddedKafka.start(logDir, true, brokerPort, controllerPort);
-            EmbeddedKafka restarted = second;
+            broker.startAgain();
             try {
                 result = run.get(120, TimeUnit.SECONDS);
             } catch (ExecutionException | TimeoutException e) {
                 throw new AssertionError("the run did not complete after the broker restarted: " + e + "\n"
-                        + state("broker restarted", sink, restarted), e);
+                        + state("broker restarted", sink, bootstrap), e);
             }
             stats = sink.spoolStats();
-            read(second.bootstrapServers(), result.blocksSent());
-        } finally {
-            if (second != null) {
-                second.close();
-            }
+            read(bootstrap, result.blocksSent());
         }
         assertThat(stats.blocksSpooled()).isGreaterThan(20);
         assertThat(stats.episodes()).isPositive();
@@ -151,11 +140,11 @@ class SpoolIntegrationTest {
      * included), whether the restarted broker answers, and where the producer's threads are (a thread parked in
      * {@code KafkaProducer.waitOnMetadata} is what made this test flaky once).
      */
-    static String state(String phase, KafkaSampleSink sink, EmbeddedKafka broker) {
+    static String state(String phase, KafkaSampleSink sink, String restarted) {
         StringBuilder b = new StringBuilder("phase: ").append(phase)
                 .append("\nsink: ").append(sink.blocksSent()).append(" blocks sent, ").append(sink.backlogBlocks())
                 .append(" not yet acknowledged; spool: ").append(sink.spoolState())
-                .append("\nbroker: ").append(broker == null ? "not running" : brokerState(broker.bootstrapServers()));
+                .append("\nbroker: ").append(restarted == null ? "not running" : brokerState(restarted));
         Thread.getAllStackTraces().forEach((t, frames) -> {
             if (t.getName().startsWith("tailstream-") || t.getName().startsWith("kafka-producer-network-thread")) {
                 b.append("\nthread ").append(t.getName()).append(" ").append(t.getState());
