@@ -8,6 +8,7 @@ import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.JsonSerde;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Properties;
@@ -45,6 +46,11 @@ public final class TopologyHarness implements AutoCloseable {
     /** The driver itself, for what the harness does not wrap (state stores, topics of other serdes). */
     public TopologyTestDriver driver() {
         return driver;
+    }
+
+    /** Moves the driver's wall clock on: the punctuations due by then (end-of-step ticks) run. */
+    public void advanceWallClockTime(Duration advance) {
+        driver.advanceWallClockTime(advance);
     }
 
     /** The sample-block topic: record keys are {@code run/producer}, values encoded blocks. */

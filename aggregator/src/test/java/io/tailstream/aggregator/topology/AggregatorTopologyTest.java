@@ -52,7 +52,6 @@ class AggregatorTopologyTest {
 
     private final AggregatorConfig config = AggregatorConfig.defaults();
     private TopologyHarness harness;
-    private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> samples;
     private TestOutputTopic<String, WindowStats> windows;
     private TestOutputTopic<byte[], byte[]> deadLetters;
@@ -61,10 +60,9 @@ class AggregatorTopologyTest {
     void setUp() {
         harness = new TopologyHarness(config, stateDir, BASE_MS,
                 Map.of(StreamsConfig.InternalConfig.EMIT_INTERVAL_MS_KSTREAMS_WINDOWED_AGGREGATION, 0L));
-        driver = harness.driver();
         samples = harness.samples();
         windows = harness.output(Topics.WINDOWS, WindowStats.class);
-        deadLetters = driver.createOutputTopic(Topics.DEAD_LETTER, new ByteArrayDeserializer(),
+        deadLetters = harness.driver().createOutputTopic(Topics.DEAD_LETTER, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
     }
 
@@ -182,10 +180,10 @@ class AggregatorTopologyTest {
         send(producer.key(), producer.endOfStep(STEP, OPS, (BASE_MS + 2990) * 1000));
 
         // windows 0 and 1 need stream time 3 s and 4 s: the marker itself moves nothing, so nothing is out yet
-        driver.advanceWallClockTime(Duration.ofMillis(4900)); // wall clock just below window 2's end + grace
+        harness.advanceWallClockTime(Duration.ofMillis(4900)); // wall clock just below window 2's end + grace
         assertThat(windows.readValuesToList()).isEmpty();
 
-        driver.advanceWallClockTime(Duration.ofMillis(200)); // past 5 s: ticks at 5 s are sent
+        harness.advanceWallClockTime(Duration.ofMillis(200)); // past 5 s: ticks at 5 s are sent
         List<WindowStats> out = windows.readValuesToList();
         assertThat(out).extracting(WindowStats::windowStartEpochMs).containsOnly(BASE_MS, BASE_MS + 1000,
                 BASE_MS + 2000);
@@ -196,7 +194,7 @@ class AggregatorTopologyTest {
         send(producer.key(), producer.heartbeat(STEP + 1, OPS, (BASE_MS + 60_000) * 1000));
         assertThat(windows.readValuesToList()).isEmpty();
         // the pending marker was consumed: more wall clock time sends nothing again
-        driver.advanceWallClockTime(Duration.ofSeconds(10));
+        harness.advanceWallClockTime(Duration.ofSeconds(10));
         assertThat(windows.readValuesToList()).isEmpty();
     }
 
@@ -207,12 +205,12 @@ class AggregatorTopologyTest {
         send(p1.key(), p1.samples(STEP, OPS, List.of(sample(BASE_MS * 1000 + 100_000, 500, 0, SampleStatus.OK, 1)),
                 BASE_MS * 1000 + 200_000));
         send(elsewhere.key(), elsewhere.endOfStep(STEP, OPS, (BASE_MS + 300) * 1000));
-        driver.advanceWallClockTime(Duration.ofSeconds(10));
+        harness.advanceWallClockTime(Duration.ofSeconds(10));
         // p2's marker copy here cannot know whether p2's data (on its own partition) has been processed: no ticks
         assertThat(windows.readValuesToList()).isEmpty();
         // p1's marker follows p1's data on this partition: it ends the step
         send(p1.key(), p1.endOfStep(STEP, OPS, (BASE_MS + 400) * 1000));
-        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        harness.advanceWallClockTime(Duration.ofSeconds(1));
         assertThat(windows.readValuesToList()).filteredOn(w -> w.op().equals(WindowStats.ALL_OPS)).singleElement()
                 .satisfies(w -> assertThat(w.count()).isEqualTo(1));
     }
@@ -317,7 +315,7 @@ class AggregatorTopologyTest {
         }
         send(p2.key(), p2.endOfStep(STEP, OPS, (BASE_MS + 2000) * 1000));
         send(p1.key(), p1.endOfStep(STEP, OPS, (BASE_MS + 2010) * 1000));
-        driver.advanceWallClockTime(Duration.ofSeconds(6));
+        harness.advanceWallClockTime(Duration.ofSeconds(6));
 
         List<WindowStats> out = windows.readValuesToList();
         Map<String, Long> windowsPerScope = new HashMap<>();

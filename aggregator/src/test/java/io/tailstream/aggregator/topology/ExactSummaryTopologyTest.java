@@ -63,7 +63,6 @@ class ExactSummaryTopologyTest {
     private final AggregatorConfig config = AggregatorConfig.defaults()
             .withStalls(new StallConfig(0.5, 1, 3.0, 2, 60, 3));
     private TopologyHarness harness;
-    private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> samplesTopic;
     private TestOutputTopic<String, WindowStats> windows;
     private TestOutputTopic<String, StallEvent> stalls;
@@ -72,7 +71,6 @@ class ExactSummaryTopologyTest {
     @BeforeEach
     void setUp() {
         harness = new TopologyHarness(config, stateDir, BASE_MS);
-        driver = harness.driver();
         samplesTopic = harness.samples();
         windows = harness.output(Topics.WINDOWS, WindowStats.class);
         stalls = harness.output(Topics.STALLS, StallEvent.class);
@@ -112,9 +110,9 @@ class ExactSummaryTopologyTest {
         if (order.equals("before")) {
             harness.sendControl(p1.ended());
             harness.sendControl(p2.ended());
-            driver.advanceWallClockTime(Duration.ofSeconds(15)); // past the last window's end + grace: ticks go out
+            harness.advanceWallClockTime(Duration.ofSeconds(15)); // past the last window's end + grace: ticks go out
         } else {
-            driver.advanceWallClockTime(Duration.ofSeconds(15));
+            harness.advanceWallClockTime(Duration.ofSeconds(15));
             assertThat(summaries.readValuesToList()).as("no summary before the producers' ends").isEmpty();
             harness.sendControl(p1.ended());
             harness.sendControl(p2.ended());
@@ -178,7 +176,7 @@ class ExactSummaryTopologyTest {
         assertThat(stalls.readValuesToList()).isEmpty();
 
         // nothing changes any more: nothing is published again
-        driver.advanceWallClockTime(config.stepEndWait().plusSeconds(1));
+        harness.advanceWallClockTime(config.stepEndWait().plusSeconds(1));
         assertThat(summaries.readValuesToList()).isEmpty();
     }
 
@@ -201,10 +199,10 @@ class ExactSummaryTopologyTest {
         inputs.sort(Comparator.comparingLong(Timed::atUs));
         inputs.forEach(t -> samplesTopic.pipeInput(t.key(), t.bytes()));
         harness.sendControl(p1.ended());
-        driver.advanceWallClockTime(Duration.ofSeconds(12));
+        harness.advanceWallClockTime(Duration.ofSeconds(12));
         assertThat(summaries.readValuesToList()).isEmpty();
 
-        driver.advanceWallClockTime(config.stepEndWait());
+        harness.advanceWallClockTime(config.stepEndWait());
         Map<String, StepSummary> first = last(summaries.readValuesToList());
         assertThat(first).containsOnlyKeys(key("*"), key("read"), key("write"));
         List<Sample> all = new ArrayList<>(p1.samples);
@@ -245,7 +243,7 @@ class ExactSummaryTopologyTest {
         // its marker turns up at last: every block is counted, the step is complete, the figures stand
         Timed marker = p2Blocks.get(p2Blocks.size() - 1);
         samplesTopic.pipeInput(marker.key(), marker.bytes());
-        driver.advanceWallClockTime(Duration.ofSeconds(5));
+        harness.advanceWallClockTime(Duration.ofSeconds(5));
         Map<String, StepSummary> third = last(summaries.readValuesToList());
         assertThat(third).containsOnlyKeys(key("*"), key("read"), key("write"));
         StepSummary u = third.get(key("*"));
@@ -292,7 +290,7 @@ class ExactSummaryTopologyTest {
         assertThat(p3.samples).filteredOn(x -> x.endEpochMicros() >= stallFromUs
                 && x.endEpochMicros() < BASE_MS * 1000 + 4_000_000).isNotEmpty();
         deliver(deliveries);
-        driver.advanceWallClockTime(Duration.ofSeconds(5)); // p3's tick goes out
+        harness.advanceWallClockTime(Duration.ofSeconds(5)); // p3's tick goes out
 
         List<Sample> all = new ArrayList<>(p1.samples);
         all.addAll(p2.samples);
@@ -334,7 +332,7 @@ class ExactSummaryTopologyTest {
         }
         assertThat(published).filteredOn(s -> s.op().equals("*")).singleElement()
                 .satisfies(s -> assertThat(s.missingBlocks()).isZero());
-        driver.advanceWallClockTime(config.stepEndWait().plusSeconds(1));
+        harness.advanceWallClockTime(config.stepEndWait().plusSeconds(1));
         assertThat(summaries.readValuesToList()).as("nothing changes any more").isEmpty();
     }
 
@@ -424,7 +422,7 @@ class ExactSummaryTopologyTest {
 
     private void advanceWallClockTo(long epochMs) {
         if (epochMs > wallClockMs) {
-            driver.advanceWallClockTime(Duration.ofMillis(epochMs - wallClockMs));
+            harness.advanceWallClockTime(Duration.ofMillis(epochMs - wallClockMs));
             wallClockMs = epochMs;
         }
     }
@@ -476,7 +474,7 @@ class ExactSummaryTopologyTest {
         blocks++;
         harness.sendControl(new StepEnded(RUN, endUs / 1000 + 10, "p1", STEP, sampleCount, blocks, 0, "completed",
                 false, 0L, 0L, 0L, startUs, startUs, endUs, 1, 0L, 10.0, 12.0));
-        driver.advanceWallClockTime(Duration.ofMillis(endUs / 1000 - BASE_MS + 4_000));
+        harness.advanceWallClockTime(Duration.ofMillis(endUs / 1000 - BASE_MS + 4_000));
 
         StepSummary s = last(summaries.readValuesToList()).get(key("*"));
         assertThat(s.complete()).isTrue();

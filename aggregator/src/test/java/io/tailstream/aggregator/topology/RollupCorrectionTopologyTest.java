@@ -45,7 +45,6 @@ class RollupCorrectionTopologyTest {
     private final AggregatorConfig config = AggregatorConfig.defaults()
             .withRollups(List.of(Duration.ofSeconds(10), Duration.ofSeconds(60)));
     private TopologyHarness harness;
-    private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> samples;
     private TestOutputTopic<String, WindowStats> windows;
     private final Random random = new Random(42);
@@ -56,7 +55,6 @@ class RollupCorrectionTopologyTest {
     void setUp() {
         assertThat(BASE_MS % MINUTE).isZero();
         harness = new TopologyHarness(config, stateDir, BASE_MS);
-        driver = harness.driver();
         samples = harness.samples();
         windows = harness.output(Topics.WINDOWS, WindowStats.class);
     }
@@ -93,7 +91,7 @@ class RollupCorrectionTopologyTest {
 
         // the step ends: every open roll-up is emitted; then one more late correction after the scope ended
         samples.pipeInput(p.key(), p.endOfStep(STEP, OPS, (BASE_MS + 26_100) * 1000));
-        driver.advanceWallClockTime(Duration.ofSeconds(30));
+        harness.advanceWallClockTime(Duration.ofSeconds(30));
         sendSamples(p, 8, 3);
         samples.pipeInput(p.key(), p.heartbeat(STEP + 1, OPS, (BASE_MS + 40_000) * 1000));
         List<WindowStats> rest = windows.readValuesToList();
@@ -132,7 +130,7 @@ class RollupCorrectionTopologyTest {
             sendSamples(p, second, 10 + random.nextInt(10));
         }
         samples.pipeInput(p.key(), p.endOfStep(STEP, OPS, (BASE_MS + 30_100) * 1000));
-        driver.advanceWallClockTime(Duration.ofSeconds(60));
+        harness.advanceWallClockTime(Duration.ofSeconds(60));
         List<WindowStats> out = windows.readValuesToList();
         List<WindowStats> base = out.stream().filter(w -> w.windowEndEpochMs() - w.windowStartEpochMs() == 1000)
                 .toList();

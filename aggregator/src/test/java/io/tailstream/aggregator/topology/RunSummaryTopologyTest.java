@@ -66,7 +66,6 @@ class RunSummaryTopologyTest {
 
     private final AggregatorConfig config = AggregatorConfig.defaults();
     private TopologyHarness harness;
-    private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> samples;
     private TestOutputTopic<String, RunSummary> runSummaries;
     private final TestProducer producer = new TestProducer(RUN, "p1");
@@ -77,7 +76,6 @@ class RunSummaryTopologyTest {
     @BeforeEach
     void setUp() {
         harness = new TopologyHarness(config, stateDir, BASE_MS);
-        driver = harness.driver();
         samples = harness.samples();
         runSummaries = harness.output(Topics.RUN_SUMMARIES, RunSummary.class);
     }
@@ -98,7 +96,7 @@ class RunSummaryTopologyTest {
                     stepId++;
                     runStep(stepId, target, threads, round);
                     if (stepId < 2 * THREADS.size() * ROUNDS) {
-                        driver.advanceWallClockTime(Duration.ofMillis(STEP_SPACING_MS)); // its ticks close it
+                        harness.advanceWallClockTime(Duration.ofMillis(STEP_SPACING_MS)); // its ticks close it
                     }
                 }
             }
@@ -111,7 +109,7 @@ class RunSummaryTopologyTest {
             assertThat(s.stepsSummarized()).isEqualTo(23);
             assertThat(s.complete()).isFalse();
         });
-        driver.advanceWallClockTime(Duration.ofMillis(STEP_SPACING_MS));
+        harness.advanceWallClockTime(Duration.ofMillis(STEP_SPACING_MS));
         List<RunSummary> later = runSummaries.readValuesToList();
         assertThat(later).isNotEmpty().allSatisfy(s -> assertThat(s.key()).isEqualTo(RUN));
         RunSummary s = later.get(later.size() - 1);
@@ -128,9 +126,9 @@ class RunSummaryTopologyTest {
         checkScaleOut(s);
 
         // state: kept for the grace after the last publication, then dropped
-        KeyValueStore<String, RunState> store = driver.getKeyValueStore(AggregatorTopology.RUN_STORE);
+        KeyValueStore<String, RunState> store = harness.driver().getKeyValueStore(AggregatorTopology.RUN_STORE);
         assertThat(store.get(RUN)).isNotNull();
-        driver.advanceWallClockTime(Duration.ofMinutes(11));
+        harness.advanceWallClockTime(Duration.ofMinutes(11));
         assertThat(store.get(RUN)).isNull();
     }
 
@@ -139,7 +137,7 @@ class RunSummaryTopologyTest {
         // no RunStarted: StepStarted alone describes the run
         runStep(1, ONE_NODE, 1, 1);
         runStep(2, ONE_NODE, 2, 1);
-        driver.advanceWallClockTime(Duration.ofMillis(2 * STEP_SPACING_MS));
+        harness.advanceWallClockTime(Duration.ofMillis(2 * STEP_SPACING_MS));
         harness.sendControl(new RunEnded(RUN, BASE_MS + 10_000, "p1", 0, 0, "completed"));
         RunSummary s = runSummaries.readValuesToList().get(0);
         assertThat(s.plateauSource()).isEqualTo("default");
@@ -161,7 +159,7 @@ class RunSummaryTopologyTest {
         // p2 measured nothing (it sent no block): the step's figures are p1's, its threads both producers'
         harness.sendControl(new StepEnded(RUN, stepMs(1) + 2_000, "p2", 1, 0, 0, 0, "completed", false, 0L, 0L, 0L,
                 stepMs(1) * 1000, stepMs(1) * 1000, (stepMs(1) + 2_000) * 1000, 3, 0L, 20.0, 30.0));
-        driver.advanceWallClockTime(Duration.ofMillis(STEP_SPACING_MS));
+        harness.advanceWallClockTime(Duration.ofMillis(STEP_SPACING_MS));
         harness.sendControl(new RunEnded(RUN, BASE_MS + 10_000, "p1", 0, 0, "completed"));
         List<RunSummary> published = runSummaries.readValuesToList();
         RunSummary s = published.get(published.size() - 1);

@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +45,6 @@ class SteadyLoadTopologyTest {
     Path stateDir;
 
     private TopologyHarness harness;
-    private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> samples;
     private TestOutputTopic<String, StallEvent> stalls;
     private TestOutputTopic<String, StepSummary> summaries;
@@ -56,7 +54,6 @@ class SteadyLoadTopologyTest {
     @BeforeEach
     void setUp() {
         harness = new TopologyHarness(AggregatorConfig.defaults(), stateDir, BASE_MS);
-        driver = harness.driver();
         samples = harness.samples();
         stalls = harness.output(Topics.STALLS, StallEvent.class);
         summaries = harness.output(Topics.SUMMARIES, StepSummary.class);
@@ -86,7 +83,7 @@ class SteadyLoadTopologyTest {
         send(producer.endOfStep(STEP, OPS, (BASE_MS + WINDOWS * 1000L) * 1000));
         harness.sendControl(new StepEnded(RUN, BASE_MS + WINDOWS * 1000L, "p1", STEP, sent, blocksSent, 0,
                 "completed"));
-        driver.advanceWallClockTime(Duration.ofSeconds(WINDOWS + 5));
+        harness.advanceWallClockTime(Duration.ofSeconds(WINDOWS + 5));
 
         assertThat(stalls.readValuesToList()).as("stall events of a steady step").isEmpty();
         List<StepSummary> all = summaries.readValuesToList().stream().filter(s -> s.op().equals("*")).toList();

@@ -49,7 +49,6 @@ class StepAnalysisTopologyTest {
 
     private final AggregatorConfig config = AggregatorConfig.defaults().withRollups(List.of(Duration.ofSeconds(10)));
     private TopologyHarness harness;
-    private TopologyTestDriver driver;
     private TestInputTopic<String, byte[]> samples;
     private TestOutputTopic<String, WindowStats> windows;
     private TestOutputTopic<String, StallEvent> stalls;
@@ -60,7 +59,6 @@ class StepAnalysisTopologyTest {
     @BeforeEach
     void setUp() {
         harness = new TopologyHarness(config, stateDir, BASE_MS);
-        driver = harness.driver();
         samples = harness.samples();
         windows = harness.output(Topics.WINDOWS, WindowStats.class);
         stalls = harness.output(Topics.STALLS, StallEvent.class);
@@ -74,8 +72,8 @@ class StepAnalysisTopologyTest {
 
     @Test
     void step_withWarmupHardStallLostAndLateBlocks_stallsRollupsAndSummaryMatchExactComputation() {
-        harness.sendControl(new StepStarted(RUN, BASE_MS, "p1", STEP, null, "oltp_write_only", 4, 1, 2000, 18000, OPS, 2,
-                Map.of()));
+        harness.sendControl(new StepStarted(RUN, BASE_MS, "p1", STEP, null, "oltp_write_only", 4, 1, 2000, 18000,
+                OPS, 2, Map.of()));
         ExactWindows exact = new ExactWindows(1000);
         List<Sample> measured = new ArrayList<>();
         Map<Long, Double> windowQps = new TreeMap<>();
@@ -110,7 +108,7 @@ class StepAnalysisTopologyTest {
         send(producer.endOfStep(STEP, OPS, (BASE_MS + 19_990) * 1000));
         harness.sendControl(new StepEnded(RUN, BASE_MS + 20_000, "p1", STEP, exact.totalSamples(scope("*")) + 1,
                 blocksSent, 0, "completed"));
-        driver.advanceWallClockTime(Duration.ofSeconds(23)); // past the last window's end + grace: ticks go out
+        harness.advanceWallClockTime(Duration.ofSeconds(23)); // past the last window's end + grace: ticks go out
 
         List<WindowStats> out = windows.readValuesToList();
         List<WindowStats> base = out.stream().filter(w -> w.windowEndEpochMs() - w.windowStartEpochMs() == 1000)
@@ -161,7 +159,7 @@ class StepAnalysisTopologyTest {
 
         // a block is missing: the summaries wait for it, then go out incomplete after the wait
         assertThat(summaries.readValuesToList()).isEmpty();
-        driver.advanceWallClockTime(config.stepEndWait());
+        harness.advanceWallClockTime(config.stepEndWait());
         Map<String, StepSummary> last = new LinkedHashMap<>();
         List<StepSummary> published = summaries.readValuesToList();
         published.forEach(s -> last.put(s.key(), s));
@@ -211,7 +209,7 @@ class StepAnalysisTopologyTest {
         assertThat(last.get(RUN + "/" + STEP + "/read").missingBlocks()).isEqualTo(-1);
         assertThat(last.get(RUN + "/" + STEP + "/read").complete()).isFalse();
         // nothing changes any more: no republication
-        driver.advanceWallClockTime(config.stepEndWait());
+        harness.advanceWallClockTime(config.stepEndWait());
         assertThat(summaries.readValuesToList()).isEmpty();
     }
 
