@@ -35,8 +35,7 @@ abstract class DatabaseRestartContract {
         try (PrivateDatabase server = startDatabase()) {
             // the stop, a whole window down, the start and the workers' reconnects all fall within the step: a
             // budget no restart on a loaded machine exceeds
-            BackgroundRun r = start(server, "40s", "60s", "restart-1");
-            r.awaitTransactions(THREADS);
+            BackgroundRun r = runningStep(server, "40s", "60s", "restart-1");
             server.stop();
             // down across one whole 1 s window, whatever the machine's speed
             long wholeWindowEnd = (System.currentTimeMillis() / 1000 + 2) * 1000;
@@ -75,8 +74,7 @@ abstract class DatabaseRestartContract {
     @Test
     void stoppedForGood_runEndsNamingTargetAndCause_everythingMeasuredIsArchivedAndReported() throws Exception {
         try (PrivateDatabase server = startDatabase()) {
-            BackgroundRun r = start(server, "120s", "3s", "gone-1");
-            r.awaitTransactions(THREADS);
+            BackgroundRun r = runningStep(server, "120s", "3s", "gone-1");
             server.stop();
             int code = r.finish(300);
             String text = r.text();
@@ -98,7 +96,8 @@ abstract class DatabaseRestartContract {
         }
     }
 
-    private BackgroundRun start(PrivateDatabase server, String duration, String reconnectTimeout, String runId)
+    /** Starts the run's one step against {@code server} and returns once its interval lines show transactions. */
+    private BackgroundRun runningStep(PrivateDatabase server, String duration, String reconnectTimeout, String runId)
             throws Exception {
         Path plan = dir.resolve(runId + ".yaml");
         Files.writeString(plan, """
@@ -119,7 +118,9 @@ abstract class DatabaseRestartContract {
                 ignoreErrors: [deadlock, lock_wait_timeout, connection_lost]
                 """.formatted(runId, server.url(), server.user(), THREADS, duration,
                 reconnectTimeout));
-        return BackgroundRun.start(plan, dir.resolve(runId), runId);
+        BackgroundRun run = BackgroundRun.start(plan, dir.resolve(runId), runId);
+        run.awaitTransactions(THREADS);
+        return run;
     }
 
     private static String strings(ArchiveDatabase db, String sql) throws SQLException {
