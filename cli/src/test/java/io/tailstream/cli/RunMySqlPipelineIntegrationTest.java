@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,16 +22,9 @@ class RunMySqlPipelineIntegrationTest {
     @TempDir
     Path out;
 
-    MySqlTestServer server;
-
-    // per test, not @BeforeAll: an abort there hides the test and its reason from the Surefire report
-    @BeforeEach
-    void server() {
-        server = PasswordEnvTarget.require();
-    }
-
     @Test
     void prepareRunCleanup_throughTheLocalPipeline_leakNoPassword() throws Exception {
+        MySqlTestServer server = PasswordEnvTarget.require();
         String[] target = PasswordEnvTarget.options(server, "oltp_point_select,oltp_read_write", 2, 1000);
         String console = capture(() -> assertThat(Cli.commandLine().execute(PasswordEnvTarget.args("prepare",
                 target))).isZero());

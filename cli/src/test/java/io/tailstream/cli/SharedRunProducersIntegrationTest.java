@@ -37,7 +37,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,15 +53,9 @@ class SharedRunProducersIntegrationTest {
     @TempDir
     Path dir;
 
-    MySqlTestServer server;
-
-    @BeforeEach
-    void server() {
-        server = PasswordEnvTarget.require();
-    }
-
     @Test
     void threeProducerProcesses_startEachStepTogether_andAddUpExactly() throws Exception {
+        MySqlTestServer server = PasswordEnvTarget.require();
         String[] target = PasswordEnvTarget.options(server, "oltp_point_select", 1, 1000);
         assertThat(Cli.commandLine().execute(PasswordEnvTarget.args("prepare", target))).isZero();
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
