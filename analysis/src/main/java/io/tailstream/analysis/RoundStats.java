@@ -6,22 +6,12 @@ import java.util.List;
  * A figure over the rounds of one (target, workload, threads) group, each round computed alone: mean, sample
  * standard deviation, min, max and spread, in the figure's own unit (QPS, µs, ms, currency per 1,000 QPS). The
  * aggregator's run summary reports the first four; the report's verdicts compare spreads. Immutable and thread safe.
+ *
+ * @param count        rounds
+ * @param mean         arithmetic mean of the rounds
+ * @param sampleStdDev sample standard deviation (n - 1), or null with one round, where it is unknown
  */
-public final class RoundStats {
-
-    private final int count;
-    private final double mean;
-    private final Double sampleStdDev;
-    private final double min;
-    private final double max;
-
-    private RoundStats(int count, double mean, Double sampleStdDev, double min, double max) {
-        this.count = count;
-        this.mean = mean;
-        this.sampleStdDev = sampleStdDev;
-        this.min = min;
-        this.max = max;
-    }
+public record RoundStats(int count, double mean, Double sampleStdDev, double min, double max) {
 
     /**
      * The statistics of {@code values}, one per round in round order.
@@ -58,29 +48,6 @@ public final class RoundStats {
     /** As {@link #of(double[])}, from a list. */
     public static RoundStats of(List<Double> values) {
         return of(values.stream().mapToDouble(Double::doubleValue).toArray());
-    }
-
-    /** Rounds. */
-    public int count() {
-        return count;
-    }
-
-    /** Arithmetic mean of the rounds. */
-    public double mean() {
-        return mean;
-    }
-
-    /** Sample standard deviation (n - 1), or null with one round, where it is unknown. */
-    public Double sampleStdDev() {
-        return sampleStdDev;
-    }
-
-    public double min() {
-        return min;
-    }
-
-    public double max() {
-        return max;
     }
 
     /** Round-to-round spread: max - min (0 with one round, where the spread is unknown rather than none). */

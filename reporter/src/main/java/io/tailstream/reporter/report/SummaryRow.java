@@ -1,5 +1,6 @@
 package io.tailstream.reporter.report;
 
+import io.tailstream.analysis.RoundStats;
 import java.util.List;
 import java.util.Map;
 
@@ -121,7 +122,7 @@ public record SummaryRow(String target, String workload, int threads, int rounds
     }
 
     static double spread(List<Double> v) {
-        return v.isEmpty() ? 0 : io.tailstream.analysis.RoundStats.of(v).spread();
+        return v.isEmpty() ? 0 : RoundStats.of(v).spread();
     }
 
     SummaryRow withDelta(Delta d) {
