@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -112,6 +114,7 @@ class SealPublishedTest {
             }
             SampleBlockEncoder enc = new SampleBlockEncoder(total, openLoop);
             AtomicReference<Throwable> ownerFailed = new AtomicReference<>();
+            AtomicInteger readerSamples = new AtomicInteger();
             CountDownLatch go = new CountDownLatch(1);
             Thread owner = new Thread(() -> {
                 try {
@@ -122,6 +125,11 @@ class SealPublishedTest {
                             for (int k = 0; k < 100; k++) {
                                 Thread.onSpinWait();
                             }
+                        }
+                        if ((i + 1) % CATCH_UP_EVERY == 0) {
+                            // the reader seals at least once per stretch, however the threads are scheduled: the
+                            // owner waits until it has read what is published so far
+                            awaitReader(readerSamples, i + 1);
                         }
                     }
                 } catch (Throwable e) {
@@ -144,6 +152,7 @@ class SealPublishedTest {
                 }
                 decoded.addAll(SampleBlockDecoder.samples(sealed.block()));
                 at = sealed.next();
+                readerSamples.set(at.samples());
                 blocks++;
             }
             owner.join();
@@ -152,6 +161,21 @@ class SealPublishedTest {
             assertThat(at.pos()).as("the buffer grew").isGreaterThan(total * 8);
             assertThat(decoded).containsExactlyElementsOf(expected);
         }
-        assertThat(readerBlocks).as("the reader sealed while the owner added").isGreaterThan(20);
+        assertThat(readerBlocks).as("the reader sealed while the owner added")
+                .isGreaterThanOrEqualTo(20 * (20_000 / CATCH_UP_EVERY));
+    }
+
+    /** Samples the owner adds before it lets the reader catch up. */
+    private static final int CATCH_UP_EVERY = 1_000;
+
+    /** Waits until the reader has read {@code samples} samples (it seals whatever is published, in its own time). */
+    private static void awaitReader(AtomicInteger readerSamples, int samples) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (readerSamples.get() < samples) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("the reader did not read " + samples + " published samples within 60 s");
+            }
+            Thread.onSpinWait();
+        }
     }
 }
