@@ -152,6 +152,41 @@ class HistoryCommandsTest {
     }
 
     @Test
+    void trend_oneSeriesInTimeOrder_tableCsvJson() throws Exception {
+        Outcome table = execute("trend", "--archive", archive.toString());
+        assertThat(table.exitCode()).as(table.err()).isZero();
+        assertThat(table.out()).startsWith("h2 · oltp_point_select · 4 threads — qps, 3 runs, 0 change points\n"
+                + "run_id  started               qps")
+                .containsSubsequence("base    2025-11-24 16:00:00Z", "same    2025-11-25 16:00:00Z",
+                        "slow    2025-11-26 16:00:00Z", "(3 runs)");
+        Outcome csv = execute("trend", "--archive", archive.toString(), "--format", "csv", "--metric", "p99");
+        assertThat(csv.out().lines().toList()).hasSize(4).first().isEqualTo(String.join(",",
+                io.tailstream.cli.command.TrendCommand.CSV_COLUMNS));
+        Outcome json = execute("trend", "--archive", archive.toString(), "--format", "json", "--since", "2025-11-25");
+        JsonNode doc = Json.MAPPER.readTree(json.out());
+        assertThat(doc.get("metric").asText()).isEqualTo("qps");
+        assertThat(doc.get("settings").get("maxPValue").asDouble()).isEqualTo(0.001);
+        JsonNode series = doc.get("series").get(0);
+        assertThat(series.get("threads").asInt()).isEqualTo(4);
+        assertThat(series.get("points")).extracting(p -> p.get("runId").asText()).containsExactly("same", "slow");
+        assertThat(series.get("points").get(1).get("value").asDouble() / series.get("points").get(0).get("value")
+                .asDouble()).isBetween(0.49, 0.51);
+        assertThat(series.get("changes")).isEmpty();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+        "--metric; p42; --metric: unknown metric 'p42'; use qps, tps, p95, p99, p999 or errors",
+        "--min-change; -1%; --min-change '-1%' must be a percentage >= 0",
+        "--max-p; 0; --max-p/--min-runs: max p-value must be in (0, 1], was 0.0",
+        "--min-runs; 0; --max-p/--min-runs: minimum segment must be at least 1 point, was 0"})
+    void trend_badOptions_usageError(String option, String value, String message) {
+        Outcome o = execute("trend", "--archive", archive.toString(), option, value);
+        assertThat(o.exitCode()).isEqualTo(Cli.EXIT_USAGE);
+        assertThat(o.err()).contains(message);
+    }
+
+    @Test
     void runs_csvAndJson_typedFieldsForScripts() throws Exception {
         Outcome json = execute("runs", "--archive", archive.toString(), "--format", "json");
         assertThat(json.exitCode()).as(json.err()).isZero();

@@ -3,6 +3,7 @@ package io.tailstream.cli.command;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.tailstream.cli.UserFacingException;
 import io.tailstream.cli.options.ArchiveOptions;
+import io.tailstream.cli.options.Percentages;
 import io.tailstream.cli.options.TableFormatOption;
 import io.tailstream.reporter.output.TableFormat;
 import io.tailstream.reporter.query.ArchiveDatabase;
@@ -22,7 +23,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** Per-step deltas between two runs; a regression gate. */
@@ -61,7 +61,7 @@ public final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Path archive = archiveOptions.existing(spec);
-        double pct = parseThreshold(threshold);
+        double pct = Percentages.parse(spec, "--threshold", threshold);
         TableFormat format = formatOption.format(spec);
         RunComparison.Result result;
         try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
@@ -193,24 +193,6 @@ public final class CompareCommand implements Callable<Integer> {
         StepFigure.StepRef step = f.steps().get(0);
         return f.key() + ", step " + step.stepId() + ": " + f.outcome() + String.format(Locale.ROOT,
                 " (partial: %,d transactions, %.1f QPS)", f.samples(), f.qps());
-    }
-
-    private double parseThreshold(String s) {
-        String v = s.trim();
-        if (v.endsWith("%")) {
-            v = v.substring(0, v.length() - 1).trim();
-        }
-        double d;
-        try {
-            d = Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new ParameterException(spec.commandLine(), "--threshold '" + s + "' is not a percentage (e.g. 5%)",
-                    e);
-        }
-        if (!(d >= 0) || Double.isInfinite(d)) {
-            throw new ParameterException(spec.commandLine(), "--threshold '" + s + "' must be a percentage >= 0");
-        }
-        return d;
     }
 
     private static String num(double d) {

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
                 QueryCommand.class,
                 RunsCommand.class,
                 CompareCommand.class,
+                TrendCommand.class,
                 picocli.CommandLine.HelpCommand.class,
         })
 public final class TailstreamCommand implements Runnable {

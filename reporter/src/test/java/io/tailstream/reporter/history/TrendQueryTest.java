@@ -1,0 +1,146 @@
+package io.tailstream.reporter.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.tailstream.analysis.change.ChangePointDetector;
+import io.tailstream.analysis.change.ChangePointSettings;
+import io.tailstream.reporter.SyntheticRun;
+import io.tailstream.reporter.TestArchives;
+import io.tailstream.reporter.query.ArchiveDatabase;
+import io.tailstream.reporter.query.StepFigure;
+import io.tailstream.reporter.query.StepFigureQuery;
+import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.StepStarted;
+import io.tailstream.schemas.event.TargetInfo;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Twelve runs of one step; from the seventh on the target's cache is halved and the load is three quarters: one
+ * series, its values the runs' exact figures, one change point at the seventh run naming the variable.
+ */
+class TrendQueryTest {
+
+    private static final long T0 = 1_764_000_000_000L;
+    private static final long DAY = 86_400_000L;
+
+    @TempDir
+    static Path archive;
+
+    static final List<SyntheticRun> runs = new ArrayList<>();
+
+    @BeforeAll
+    static void writeArchive() {
+        List<SyntheticRun.Rec> records = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            boolean after = i >= 6;
+            SyntheticRun run = new SyntheticRun(String.format("run-%02d", i), i, List.of("p1"), List.of(
+                    new SyntheticRun.StepSpec("maria", "oltp_point_select", 4, 1, 1, 500, 1500)),
+                    after ? 300 : 400, 1, T0 + i * DAY);
+            if (after) {
+                withVariable(run, "cache_size", "32768");
+            }
+            runs.add(run);
+            records.addAll(run.allRecords(1, 1));
+        }
+        TestArchives.write(archive, records);
+    }
+
+    /** The run's steps as if the target's variable {@code name} had been {@code value}. */
+    static void withVariable(SyntheticRun run, String name, String value) {
+        List<ControlEvent> control = run.control;
+        for (int i = 0; i < control.size(); i++) {
+            if (control.get(i) instanceof StepStarted s) {
+                TargetInfo t = s.target();
+                Map<String, String> vars = new java.util.TreeMap<>(t.variables());
+                vars.put(name, value);
+                TargetInfo changed = new TargetInfo(t.name(), t.url(), t.product(), t.version(), vars,
+                        t.monthlyCost(), t.currency(), t.nodes(), t.notes(), t.costItems());
+                control.set(i, new StepStarted(s.runId(), s.atEpochMs(), s.producerId(), s.stepId(), changed,
+                        s.workload(), s.threads(), s.round(), s.warmupMs(), s.measureMs(), s.ops(),
+                        s.queriesPerTransaction(), s.options(), s.rtt(), s.startAtEpochMs(), s.participants()));
+            }
+        }
+    }
+
+    private static List<Series> trend(TrendFilter filter, Metric metric) throws SQLException {
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
+            return TrendQuery.of(db, filter, metric, new ChangePointDetector(ChangePointSettings.DEFAULTS));
+        }
+    }
+
+    @Test
+    void oneSeries_exactValues_oneChangeNamingTheVariable() throws SQLException {
+        List<Series> series = trend(TrendFilter.ALL, Metric.QPS);
+        assertThat(series).hasSize(1);
+        Series s = series.get(0);
+        assertThat(s.key()).isEqualTo(new SeriesKey("maria", "H2", "oltp_point_select", "{\"tables\":\"1\"}", 4));
+        assertThat(s.points()).extracting(SeriesPoint::runId)
+                .containsExactlyElementsOf(runs.stream().map(r -> r.runId).toList());
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
+            for (SeriesPoint p : s.points()) {
+                StepFigure exact = StepFigureQuery.of(db, List.of(p.runId())).get(0);
+                assertThat(p.value()).isEqualTo(exact.qps());
+                assertThat(p.rounds()).isEqualTo(1);
+            }
+        }
+        assertThat(s.changes()).hasSize(1);
+        SeriesChange c = s.changes().get(0);
+        assertThat(c.index()).isEqualTo(6);
+        assertThat(c.lastRunBefore()).isEqualTo("run-05");
+        assertThat(c.firstRunAfter()).isEqualTo("run-06");
+        assertThat(c.runsBefore()).isEqualTo(6);
+        assertThat(c.runsAfter()).isEqualTo(6);
+        assertThat(c.worse()).isTrue();
+        double before = s.points().subList(0, 6).stream().mapToDouble(SeriesPoint::value).average().orElseThrow();
+        double after = s.points().subList(6, 12).stream().mapToDouble(SeriesPoint::value).average().orElseThrow();
+        assertThat(c.meanBefore()).isCloseTo(before, within(1e-9));
+        assertThat(c.meanAfter()).isCloseTo(after, within(1e-9));
+        assertThat(c.change().estimatePct()).isCloseTo((after / before - 1) * 100, within(1e-9));
+        assertThat(c.change().lowPct()).isLessThan(-25.0 + 2).isLessThan(c.change().estimatePct());
+        assertThat(c.change().highPct()).isGreaterThan(-25.0 - 2).isGreaterThan(c.change().estimatePct());
+        assertThat(c.differences()).containsExactly(
+                new Fingerprint.Change("variable cache_size", List.of("65536"), List.of("32768")));
+    }
+
+    @Test
+    void fingerprint_holdsWhatTheStepsRanOn() throws SQLException {
+        SeriesPoint p = trend(TrendFilter.ALL, Metric.P99).get(0).points().get(0);
+        assertThat(p.fingerprint().attributes()).containsEntry("version", "2.3.232").containsEntry("driver", "h2")
+                .containsEntry("variable cache_size", "65536").containsEntry("client host", "test")
+                .containsEntry("warmup ms", "500").containsEntry("measure ms", "1500")
+                .doesNotContainValue("secret");
+        assertThat(p.fingerprint().attributes().get("url")).doesNotContain("secret");
+    }
+
+    @Test
+    void filters_narrowTheSeriesAndRuns() throws SQLException {
+        assertThat(trend(new TrendFilter(null, null, 8, null), Metric.QPS)).isEmpty();
+        assertThat(trend(new TrendFilter("other", null, null, null), Metric.QPS)).isEmpty();
+        Series recent = trend(new TrendFilter("maria", "oltp_point_select", 4, Instant.ofEpochMilli(T0 + 7 * DAY)),
+                Metric.QPS).get(0);
+        assertThat(recent.points()).extracting(SeriesPoint::runId)
+                .containsExactly("run-07", "run-08", "run-09", "run-10", "run-11");
+        assertThat(recent.changes()).isEmpty();
+    }
+
+    @Test
+    void latencyMetric_isMilliseconds_andItsDirectionDecidesWorse() throws SQLException {
+        Series p99 = trend(TrendFilter.ALL, Metric.P99).get(0);
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
+            StepFigure exact = StepFigureQuery.of(db, List.of("run-00")).get(0);
+            assertThat(p99.points().get(0).value()).isEqualTo(exact.p99Us() / 1000.0);
+        }
+        for (SeriesChange c : p99.changes()) {
+            assertThat(c.worse()).isEqualTo(c.meanAfter() > c.meanBefore());
+        }
+    }
+}
