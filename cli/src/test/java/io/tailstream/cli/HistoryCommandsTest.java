@@ -172,6 +172,10 @@ class HistoryCommandsTest {
         assertThat(series.get("points").get(1).get("value").asDouble() / series.get("points").get(0).get("value")
                 .asDouble()).isBetween(0.49, 0.51);
         assertThat(series.get("changes")).isEmpty();
+        Outcome html = execute("trend", "--archive", archive.toString(), "--format", "html");
+        assertThat(html.exitCode()).as(html.err()).isZero();
+        assertThat(html.out()).contains("<!DOCTYPE html>")
+                .contains("h2 · oltp_point_select · 4 threads</h2>").endsWith("</html>\n");
     }
 
     @ParameterizedTest
@@ -179,7 +183,8 @@ class HistoryCommandsTest {
         "--metric; p42; --metric: unknown metric 'p42'; use qps, tps, p95, p99, p999 or errors",
         "--min-change; -1%; --min-change '-1%' must be a percentage >= 0",
         "--max-p; 0; --max-p/--min-runs: max p-value must be in (0, 1], was 0.0",
-        "--min-runs; 0; --max-p/--min-runs: minimum segment must be at least 1 point, was 0"})
+        "--min-runs; 0; --max-p/--min-runs: minimum segment must be at least 1 point, was 0",
+        "--format; svg; --format: unknown format 'svg'; use table, csv, json or html"})
     void trend_badOptions_usageError(String option, String value, String message) {
         Outcome o = execute("trend", "--archive", archive.toString(), option, value);
         assertThat(o.exitCode()).isEqualTo(Cli.EXIT_USAGE);

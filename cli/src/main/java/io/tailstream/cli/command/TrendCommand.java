@@ -8,12 +8,12 @@ import io.tailstream.cli.UserFacingException;
 import io.tailstream.cli.options.ArchiveOptions;
 import io.tailstream.cli.options.Percentages;
 import io.tailstream.cli.options.RunFilterOptions;
-import io.tailstream.cli.options.TableFormatOption;
 import io.tailstream.reporter.history.Metric;
 import io.tailstream.reporter.history.Series;
 import io.tailstream.reporter.history.SeriesChange;
 import io.tailstream.reporter.history.SeriesPoint;
 import io.tailstream.reporter.history.TrendFilter;
+import io.tailstream.reporter.history.TrendPage;
 import io.tailstream.reporter.history.TrendQuery;
 import io.tailstream.reporter.output.TableFormat;
 import io.tailstream.reporter.query.ArchiveDatabase;
@@ -76,8 +76,10 @@ public final class TrendCommand implements Callable<Integer> {
                     + " ${DEFAULT-VALUE}).")
     int minRuns;
 
-    @Mixin
-    TableFormatOption formatOption = new TableFormatOption();
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
+            description = "table (for people), csv or json (for scripts), or html: a self-contained page with a chart"
+                    + " of each series (default: ${DEFAULT-VALUE}).")
+    String format;
 
     @Override
     public Integer call() {
@@ -87,7 +89,11 @@ public final class TrendCommand implements Callable<Integer> {
         ChangePointSettings settings = parse(() -> ChangePointSettings.DEFAULTS.withMaxPValue(maxP)
                 .withMinMagnitude(Percentages.parse(spec, "--min-change", minChange) / 100)
                 .withMinSegment(minRuns), "--max-p/--min-runs");
-        TableFormat format = formatOption.format(spec);
+        String fmt = format.toLowerCase(Locale.ROOT);
+        if (!List.of("table", "csv", "json", "html").contains(fmt)) {
+            throw new ParameterException(spec.commandLine(), "--format: unknown format '" + format
+                    + "'; use table, csv, json or html");
+        }
         List<Series> series;
         try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
             series = TrendQuery.of(db, new TrendFilter(filter.target, filter.workload, threads, from), m,
@@ -96,10 +102,11 @@ public final class TrendCommand implements Callable<Integer> {
             throw new UserFacingException("cannot read the runs of " + archive, e);
         }
         PrintWriter out = spec.commandLine().getOut();
-        switch (format) {
-            case TABLE -> table(out, series, m);
-            case CSV -> csv(out, series);
-            case JSON -> out.print(json(series, m, settings));
+        switch (fmt) {
+            case "table" -> table(out, series, m);
+            case "csv" -> csv(out, series);
+            case "json" -> out.print(json(series, m, settings));
+            default -> out.print(TrendPage.render(series, m, settings, System.currentTimeMillis()));
         }
         out.flush();
         return 0;

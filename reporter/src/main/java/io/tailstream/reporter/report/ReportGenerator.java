@@ -3,35 +3,19 @@ package io.tailstream.reporter.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import freemarker.template.Configuration;
-import freemarker.template.Template;
-import freemarker.template.TemplateException;
-import freemarker.template.TemplateExceptionHandler;
-import io.tailstream.reporter.archive.ArchiveLayout;
-import io.tailstream.reporter.query.ArchiveDatabase;
+import io.tailstream.reporter.output.HtmlPages;
 import io.tailstream.reporter.report.WorkloadSummary.Sweep;
 import io.tailstream.schemas.event.Json;
-import io.tailstream.schemas.histogram.LatencyHistograms;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.ResourceBundle;
-import java.util.TreeMap;
-import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,8 +34,8 @@ import org.slf4j.LoggerFactory;
 public final class ReportGenerator {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReportGenerator.class);
-    private static final String UPLOT_DIR = "META-INF/resources/webjars/uplot/";
-    private static final Configuration FREEMARKER = freemarker();
+    private static final Configuration FREEMARKER = HtmlPages.freemarker(ReportGenerator.class,
+            "/io/tailstream/reporter/report");
 
     private ReportGenerator() {}
 
@@ -97,19 +81,10 @@ public final class ReportGenerator {
         root.put("model", model);
         root.put("msg", Messages.of(locale).map());
         root.put("lang", locale.toLanguageTag());
-        root.put("uplotJs", scriptSafe(resource(UPLOT_DIR + uplotVersion() + "/dist/uPlot.iife.min.js")));
-        root.put("uplotCss", resource(UPLOT_DIR + uplotVersion() + "/dist/uPlot.min.css"));
-        root.put("chartJson", jsonSafe(chartJson(model)));
-        try {
-            Template t = FREEMARKER.getTemplate("report.ftlh");
-            StringWriter w = new StringWriter();
-            t.process(root, w);
-            return w.toString();
-        } catch (IOException e) {
-            throw new UncheckedIOException("loading the report template", e);
-        } catch (TemplateException e) {
-            throw new IllegalStateException("rendering the report template: " + e.getMessage(), e);
-        }
+        root.put("uplotJs", HtmlPages.uplotJs());
+        root.put("uplotCss", HtmlPages.uplotCss());
+        root.put("chartJson", HtmlPages.jsonSafe(chartJson(model)));
+        return HtmlPages.render(FREEMARKER, "report.ftlh", root);
     }
 
     /** Chart data: time series per step and concurrency sweeps per workload; display precision only. */
@@ -167,58 +142,5 @@ public final class ReportGenerator {
 
     private static double round(double v, double scale) {
         return Math.round(v * scale) / scale;
-    }
-
-    /**
-     * JSON safe inside a {@code <script>} element and free of markup: {@code <}, {@code >} and {@code &} as JSON
-     * unicode escapes (they only occur inside strings, e.g. a target name), so JSON.parse reads the same text.
-     */
-    static String jsonSafe(String json) {
-        return json.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026");
-    }
-
-    /** Text safe inside a {@code <script>} element: no {@code </script>}, no {@code <!--}. */
-    static String scriptSafe(String js) {
-        return js.replace("</", "<\\/").replace("<!--", "<\\!--");
-    }
-
-    private static String uplotVersion() {
-        String path = "META-INF/maven/org.webjars.npm/uplot/pom.properties";
-        try (InputStream in = ReportGenerator.class.getClassLoader().getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("uPlot WebJar not on the class path (" + path + " missing)");
-            }
-            java.util.Properties p = new java.util.Properties();
-            p.load(in);
-            return p.getProperty("version");
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading " + path, e);
-        }
-    }
-
-    private static String resource(String path) {
-        try (InputStream in = ReportGenerator.class.getClassLoader().getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("resource " + path + " is not on the class path");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading resource " + path, e);
-        }
-    }
-
-    private static Configuration freemarker() {
-        Configuration c = new Configuration(Configuration.VERSION_2_3_34);
-        c.setClassForTemplateLoading(ReportGenerator.class, "/io/tailstream/reporter/report");
-        c.setDefaultEncoding("UTF-8");
-        c.setTemplateExceptionHandler(TemplateExceptionHandler.RETHROW_HANDLER);
-        c.setLogTemplateExceptions(false);
-        c.setWrapUncheckedExceptions(true);
-        c.setFallbackOnNullLoopVariable(false);
-        // .ftlh templates escape every ${} as HTML unless ?no_esc says otherwise
-        c.setRecognizeStandardFileExtensions(true);
-        c.setNumberFormat("computer");
-        c.setLocale(Locale.ROOT);
-        return c;
     }
 }

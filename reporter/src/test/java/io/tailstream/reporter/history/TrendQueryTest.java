@@ -35,10 +35,16 @@ class TrendQueryTest {
     @TempDir
     static Path archive;
 
-    static final List<SyntheticRun> runs = new ArrayList<>();
+    static List<SyntheticRun> runs;
 
     @BeforeAll
     static void writeArchive() {
+        runs = writeHistory(archive);
+    }
+
+    /** The twelve runs, archived into {@code archive}. */
+    static List<SyntheticRun> writeHistory(Path archive) {
+        List<SyntheticRun> runs = new ArrayList<>();
         List<SyntheticRun.Rec> records = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             boolean after = i >= 6;
@@ -52,6 +58,7 @@ class TrendQueryTest {
             records.addAll(run.allRecords(1, 1));
         }
         TestArchives.write(archive, records);
+        return runs;
     }
 
     /** The run's steps as if the target's variable {@code name} had been {@code value}. */
@@ -130,6 +137,28 @@ class TrendQueryTest {
         assertThat(recent.points()).extracting(SeriesPoint::runId)
                 .containsExactly("run-07", "run-08", "run-09", "run-10", "run-11");
         assertThat(recent.changes()).isEmpty();
+    }
+
+    @Test
+    void page_chartsEachSeries_andListsTheChange() throws Exception {
+        List<Series> series = trend(TrendFilter.ALL, Metric.QPS);
+        String html = TrendPage.render(series, Metric.QPS, ChangePointSettings.DEFAULTS, T0);
+        assertThat(html).contains("<h2 id=\"series-0-title\">maria (H2) · oltp_point_select {&quot;tables&quot;:&quot;1&quot;}"
+                + " · 4 threads</h2>")
+                .contains("12 runs, 1 change point.")
+                .contains("variable cache_size: 65536 → 32768")
+                .contains("<td class=\"text\">run-05</td>").contains("<td class=\"text\">run-06</td>")
+                .doesNotContain("secret").doesNotContain("src=\"http").doesNotContain("href=\"http");
+        String json = html.substring(html.indexOf("id=\"trend-data\">") + "id=\"trend-data\">".length());
+        com.fasterxml.jackson.databind.JsonNode data = io.tailstream.schemas.event.Json.MAPPER.readTree(
+                json.substring(0, json.indexOf("</script>"))).get("series").get(0);
+        Series s = series.get(0);
+        for (int i = 0; i < 12; i++) {
+            assertThat(data.get("v").get(i).asDouble()).isEqualTo(s.points().get(i).value());
+            assertThat(data.get("mean").get(i).asDouble()).isCloseTo(i < 6 ? s.changes().get(0).meanBefore()
+                    : s.changes().get(0).meanAfter(), within(1e-9));
+        }
+        assertThat(data.get("changes").get(0).asDouble()).isEqualTo((T0 + 6 * DAY) / 1000.0);
     }
 
     @Test

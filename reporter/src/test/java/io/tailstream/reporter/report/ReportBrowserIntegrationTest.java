@@ -3,7 +3,7 @@ package io.tailstream.reporter.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tailstream.infra.testing.TestServices;
+import io.tailstream.reporter.HeadlessChromium;
 import io.tailstream.reporter.ProofRun;
 import io.tailstream.reporter.StreamingArchive;
 import io.tailstream.reporter.SyntheticRun;
@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -22,14 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** Opens a generated report in headless Chromium (Debian's {@code chromium} package): charts render, no JS errors. */
 class ReportBrowserIntegrationTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-
     @TempDir
     Path dir;
 
     @Test
     void report_inHeadlessChromium_drawsEveryChartWithoutConsoleErrors() throws Exception {
-        requireChromium();
+        HeadlessChromium.require();
         SyntheticRun run = ReportGeneratorTest.run("run-browser", 11);
         Path archive = dir.resolve("archive");
         TestArchives.write(archive, run.allRecords(2, 2));
@@ -44,7 +41,7 @@ class ReportBrowserIntegrationTest {
      */
     @Test
     void comparisonReport_enAndZhCn_sweepAndStallChartsRenderWithoutConsoleErrors() throws Exception {
-        requireChromium();
+        HeadlessChromium.require();
         List<FixtureRun.Step> steps = new ArrayList<>();
         for (FixtureRun.Target t : List.of(PolarDbEvaluation.ESSD, PolarDbEvaluation.POLARDB,
                 PolarDbEvaluation.POLARDB_RO)) {
@@ -77,13 +74,6 @@ class ReportBrowserIntegrationTest {
         }
     }
 
-    private static void requireChromium() {
-        if (!Files.isExecutable(CHROMIUM)) {
-            throw TestServices.missing(TestServices.Service.CHROMIUM, "headless Chromium at " + CHROMIUM
-                    + " (Debian: apt-get install chromium; .ci/run installs it)");
-        }
-    }
-
     /**
      * A report whose throughput axes reach 1.1 M and 550 k QPS (a label once read "50,000" for 550,000): every text
      * drawn on every chart canvas — tick labels, axis labels, peak labels — lies inside its canvas. Measured in the
@@ -93,7 +83,7 @@ class ReportBrowserIntegrationTest {
      */
     @Test
     void largeThroughput_everyTextDrawnOnACanvasLiesInsideIt() throws Exception {
-        requireChromium();
+        HeadlessChromium.require();
         List<ProofRun.Spec> specs = new ArrayList<>();
         for (String target : List.of("fast", "slow")) {
             for (int threads : new int[] {64, 128}) {
@@ -184,21 +174,8 @@ class ReportBrowserIntegrationTest {
             })();
             """;
 
-    /** Opens the page in headless Chromium and returns the DOM after its scripts ran; no console messages. */
     private String dumpDom(Path html, String name) throws Exception {
-        Path log = dir.resolve("chromium-" + name + ".log");
-        Path dom = dir.resolve("dom-" + name + ".html");
-        List<String> cmd = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + dir.resolve("profile-" + name), "--enable-logging=stderr", "--v=0",
-                "--virtual-time-budget=5000", "--dump-dom", html.toUri().toString()));
-        Process p = new ProcessBuilder(cmd).redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
-        assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("chromium finished within 90 s").isTrue();
-        String stderr = Files.readString(log);
-        assertThat(p.exitValue()).as(stderr).isZero();
-        assertThat(stderr.lines().filter(l -> l.contains("CONSOLE") || l.contains("Uncaught")).toList())
-                .as("console messages").isEmpty();
-        return Files.readString(dom);
+        return HeadlessChromium.dumpDom(html, dir, name);
     }
 
     /** Opens the page, returns the DOM after scripts ran; one canvas per time-series and sweep chart. */
