@@ -192,6 +192,38 @@ class HistoryCommandsTest {
     }
 
     @Test
+    void compare_severalCandidates_eachAgainstTheBaseline_exit3IfAnyIsWorse() throws Exception {
+        // runs of 20 s (one sample every 20 ms), so each step has seconds to resample; slow20 at half the rate
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            writeRun(st, "base20", "nightly", T0_MS + 10 * 86_400_000L, 20_000, 1);
+            writeRun(st, "same20", "nightly", T0_MS + 11 * 86_400_000L, 20_000, 1);
+            writeRun(st, "slow20", "nightly", T0_MS + 12 * 86_400_000L, 40_000, 2);
+        }
+        Outcome table = execute("compare", "--archive", archive.toString(), "--baseline", "base20", "--candidate",
+                "same20", "slow20");
+        assertThat(table.exitCode()).as(table.err()).isEqualTo(CompareCommand.EXIT_REGRESSION);
+        assertThat(table.out()).containsSubsequence("baseline base20, candidate same20, threshold 5%",
+                "oltp_point_select h2/4: no detectable difference in QPS (smallest detectable: ",
+                "OK: no step worse than the baseline by more than 5%",
+                "baseline base20, candidate slow20, threshold 5%",
+                "REGRESSION: 1 of 1 steps worse than the baseline by more than 5% (exit code 3)");
+        JsonNode doc = Json.MAPPER.readTree(execute("compare", "--archive", archive.toString(), "--baseline", "base20",
+                "--candidate", "same20", "slow20", "--format", "json").out());
+        assertThat(doc.get("regressed").asBoolean()).isTrue();
+        assertThat(doc.get("comparisons")).extracting(c -> c.get("candidate").asText())
+                .containsExactly("same20", "slow20");
+        JsonNode slow = doc.get("comparisons").get(1).get("steps").get(0);
+        assertThat(slow.get("noise").asText()).isEqualTo("seconds");
+        assertThat(slow.get("qps_delta_high_pct").asDouble()).isLessThan(-5)
+                .isGreaterThan(slow.get("qps_delta_pct").asDouble());
+        List<String> csv = execute("compare", "--archive", archive.toString(), "--baseline", "base20",
+                "--candidate", "same20", "slow20", "--format", "csv").out().lines().toList();
+        assertThat(csv).hasSize(3);
+        assertThat(csv.get(1)).endsWith(",seconds,same20");
+        assertThat(csv.get(2)).startsWith("oltp_point_select,h2,4,worse,").endsWith(",seconds,slow20");
+    }
+
+    @Test
     void runs_csvAndJson_typedFieldsForScripts() throws Exception {
         Outcome json = execute("runs", "--archive", archive.toString(), "--format", "json");
         assertThat(json.exitCode()).as(json.err()).isZero();
@@ -258,9 +290,9 @@ class HistoryCommandsTest {
         List<String> lines = csv.out().lines().toList();
         assertThat(lines.get(0)).isEqualTo(String.join(",", CompareCommand.MACHINE_COLUMNS));
         assertThat(lines).hasSize(3);
-        assertThat(lines.get(1)).startsWith("oltp_point_select,h2,4,baseline_only,,,,,,,,,");
+        assertThat(lines.get(1)).startsWith("oltp_point_select,h2,4,baseline_only,,,,,,,,,").endsWith(",broken");
         assertThat(lines.get(2)).startsWith("oltp_point_select,h2,4,candidate_incomplete,,")
-                .endsWith(",,1,failed: duplicate_key (not ignored)");
+                .endsWith(",,1,failed: duplicate_key (not ignored),,,,,,broken");
     }
 
     @Test

@@ -14,6 +14,32 @@ public final class Fieller {
 
     private Fieller() {}
 
+    /** The interval of {@code mean(a) / mean(b) - 1}, in percent, from the points themselves. */
+    public static PercentInterval ratioOfMeans(double[] a, double[] b, double confidence) {
+        return ratioOfMeans(mean(a), sampleVariance(a), a.length, mean(b), sampleVariance(b), b.length, confidence);
+    }
+
+    private static double mean(double[] x) {
+        double s = 0;
+        for (double v : x) {
+            s += v;
+        }
+        return s / x.length;
+    }
+
+    /** Variance with {@code n - 1}; NaN for fewer than 2 points. */
+    private static double sampleVariance(double[] x) {
+        if (x.length < 2) {
+            return Double.NaN;
+        }
+        double m = mean(x);
+        double s = 0;
+        for (double v : x) {
+            s += (v - m) * (v - m);
+        }
+        return s / (x.length - 1);
+    }
+
     /**
      * The interval of {@code meanA / meanB - 1}, in percent.
      *

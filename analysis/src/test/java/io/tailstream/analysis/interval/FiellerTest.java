@@ -69,7 +69,7 @@ class FiellerTest {
             int nb = 3 + trial % 5;
             double[] xa = sample(random, 90, 6, na);
             double[] xb = sample(random, 100, 4, nb);
-            PercentInterval i = Fieller.ratioOfMeans(mean(xa), variance(xa), na, mean(xb), variance(xb), nb, 0.95);
+            PercentInterval i = Fieller.ratioOfMeans(xa, xb, 0.95);
             if (i.lowPct() <= -10 && -10 <= i.highPct()) {
                 covered++;
             }
@@ -95,22 +95,5 @@ class FiellerTest {
             x[i] = mean + random.nextGaussian() * sd;
         }
         return x;
-    }
-
-    private static double mean(double[] x) {
-        double s = 0;
-        for (double v : x) {
-            s += v;
-        }
-        return s / x.length;
-    }
-
-    private static double variance(double[] x) {
-        double m = mean(x);
-        double s = 0;
-        for (double v : x) {
-            s += (v - m) * (v - m);
-        }
-        return s / (x.length - 1);
     }
 }

@@ -2,6 +2,7 @@ package io.tailstream.cli.command;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.tailstream.cli.UserFacingException;
+import io.tailstream.analysis.interval.PercentInterval;
 import io.tailstream.cli.options.ArchiveOptions;
 import io.tailstream.cli.options.Percentages;
 import io.tailstream.cli.options.TableFormatOption;
@@ -29,11 +30,13 @@ import picocli.CommandLine.Spec;
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Compare a candidate run with a baseline run, step by step (matched by target, workload and"
                 + " threads; figures exact from the raw samples of the measurement phase: QPS of successful statements"
-                + " over the measured span, P99 of successful transactions). Steps that did not complete are listed"
-                + " apart.",
-                "Exit code 0: no matched step is worse; " + CompareCommand.EXIT_REGRESSION + ": the candidate's QPS is"
-                        + " lower, or its P99 higher, than the baseline's by more than --threshold on at least one"
-                        + " step, or a step of the candidate did not complete; 1: error; 2: bad usage."})
+                + " over the measured span, P99 of successful transactions), each change with its 95%% confidence"
+                + " interval (between rounds where both runs have 2 or more, else within the steps' seconds). Steps"
+                + " that did not complete are listed apart.",
+                "Exit code 0: no matched step is worse; " + CompareCommand.EXIT_REGRESSION + ": on at least one step"
+                        + " the whole interval of the candidate's QPS change lies below -THRESHOLD, or of its P99"
+                        + " change above THRESHOLD, or a step of the candidate did not complete; 1: error; 2: bad"
+                        + " usage."})
 public final class CompareCommand implements Callable<Integer> {
 
     /** Exit code when the candidate is worse than the baseline beyond the threshold. */
@@ -48,8 +51,9 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--baseline", paramLabel = "RUN", required = true, description = "Run id of the baseline.")
     String baseline;
 
-    @Option(names = "--candidate", paramLabel = "RUN", required = true, description = "Run id of the candidate.")
-    String candidate;
+    @Option(names = "--candidate", paramLabel = "RUN", required = true, arity = "1..*",
+            description = "Run id of a candidate; several are each compared with the baseline.")
+    List<String> candidates;
 
     @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5",
             description = "Worse by more than this fails the gate, in percent: 5%% or 5 (default: 5%%).")
@@ -63,38 +67,53 @@ public final class CompareCommand implements Callable<Integer> {
         Path archive = archiveOptions.existing(spec);
         double pct = Percentages.parse(spec, "--threshold", threshold);
         TableFormat format = formatOption.format(spec);
-        RunComparison.Result result;
+        List<RunComparison.Result> results = new ArrayList<>();
         try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
-            result = RunComparison.compare(db, baseline, candidate, pct);
+            for (String candidate : candidates) {
+                results.add(RunComparison.compare(db, baseline, candidate, pct));
+            }
         } catch (IllegalArgumentException e) {
             throw new UserFacingException(e.getMessage(), e);
         } catch (SQLException e) {
             throw new UserFacingException("cannot compare runs in " + archive, e);
         }
         PrintWriter out = spec.commandLine().getOut();
+        boolean regressed = results.stream().anyMatch(RunComparison.Result::regressed);
         if (format == TableFormat.JSON) {
-            out.print(json(result));
-            out.flush();
-            return result.regressed() ? EXIT_REGRESSION : 0;
+            out.print(json(results, pct, regressed));
         } else if (format == TableFormat.CSV) {
             try (TableFormat.RowWriter w = TableFormat.CSV.open(out, MACHINE_COLUMNS, 0)) {
-                machineRows(result).forEach(r -> w.row(new ArrayList<>(r.values())));
+                results.forEach(result -> machineRows(result).forEach(r -> w.row(new ArrayList<>(r.values()))));
             }
-            out.flush();
-            return result.regressed() ? EXIT_REGRESSION : 0;
+        } else {
+            results.forEach(result -> table(out, result, pct));
         }
+        out.flush();
+        return regressed ? EXIT_REGRESSION : 0;
+    }
+
+    private static void table(PrintWriter out, RunComparison.Result result, double pct) {
+        String baseline = result.baselineRun();
+        String candidate = result.candidateRun();
         out.printf("baseline %s, candidate %s, threshold %s%%%n", baseline, candidate, num(pct));
         try (TableFormat.RowWriter w = TableFormat.TABLE.open(out, List.of("workload", "target", "threads",
-                "qps base", "qps cand", "qps Δ", "p99 ms base", "p99 ms cand", "p99 Δ", "verdict"),
-                Integer.MAX_VALUE, "step")) {
+                "qps base", "qps cand", "qps Δ", "qps Δ 95% CI", "p99 ms base", "p99 ms cand", "p99 Δ",
+                "p99 Δ 95% CI", "noise", "verdict"), Integer.MAX_VALUE, "step")) {
             for (RunComparison.Row r : result.rows()) {
                 w.row(List.of(r.key().workload(), r.key().target(), String.valueOf(r.key().threads()),
                         String.format(Locale.ROOT, "%.1f", r.baseline().qps()),
                         String.format(Locale.ROOT, "%.1f", r.candidate().qps()), signedPct(r.qpsDeltaPct()),
+                        interval(r.intervals().qps()),
                         String.format(Locale.ROOT, "%.3f", r.baseline().p99Us() / 1000.0),
                         String.format(Locale.ROOT, "%.3f", r.candidate().p99Us() / 1000.0),
-                        signedPct(r.p99DeltaPct()), r.verdict().name().toLowerCase(Locale.ROOT)));
+                        signedPct(r.p99DeltaPct()), interval(r.intervals().p99()),
+                        r.intervals().method().name().toLowerCase(Locale.ROOT),
+                        r.verdict().name().toLowerCase(Locale.ROOT)));
             }
+        }
+        for (RunComparison.Row r : result.rows()) {
+            undetectable(out, r, "QPS", r.intervals().qps());
+            undetectable(out, r, "P99", r.intervals().p99());
         }
         for (StepFigure.Key k : result.baselineOnly()) {
             out.println("only in the baseline (not compared): " + k);
@@ -118,14 +137,13 @@ public final class CompareCommand implements Callable<Integer> {
         } else {
             out.printf("OK: no step worse than the baseline by more than %s%%%n", num(pct));
         }
-        out.flush();
-        return result.regressed() ? EXIT_REGRESSION : 0;
     }
 
     /** The columns of {@code --format csv}, and the fields of each step in {@code --format json}. */
     public static final List<String> MACHINE_COLUMNS = List.of("workload", "target", "threads", "status", "baseline_qps",
             "candidate_qps", "qps_delta_pct", "baseline_p99_ms", "candidate_p99_ms", "p99_delta_pct",
-            "baseline_step", "candidate_step", "outcome");
+            "baseline_step", "candidate_step", "outcome", "qps_delta_low_pct", "qps_delta_high_pct",
+            "p99_delta_low_pct", "p99_delta_high_pct", "noise", "candidate_run");
 
     /**
      * One record per step key: matched steps with their verdict ({@code worse}, {@code better}, {@code same}),
@@ -135,8 +153,14 @@ public final class CompareCommand implements Callable<Integer> {
     private static List<Map<String, Object>> machineRows(RunComparison.Result result) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (RunComparison.Row r : result.rows()) {
-            rows.add(machineRow(r.key(), r.verdict().name().toLowerCase(Locale.ROOT), r.baseline(), r.candidate(),
-                    r.qpsDeltaPct(), r.p99DeltaPct(), null));
+            Map<String, Object> row = machineRow(r.key(), r.verdict().name().toLowerCase(Locale.ROOT), r.baseline(),
+                    r.candidate(), r.qpsDeltaPct(), r.p99DeltaPct(), null);
+            row.put("qps_delta_low_pct", r.intervals().qps().lowPct());
+            row.put("qps_delta_high_pct", r.intervals().qps().highPct());
+            row.put("p99_delta_low_pct", r.intervals().p99().lowPct());
+            row.put("p99_delta_high_pct", r.intervals().p99().highPct());
+            row.put("noise", r.intervals().method().name().toLowerCase(Locale.ROOT));
+            rows.add(row);
         }
         result.baselineOnly().forEach(k -> rows.add(machineRow(k, "baseline_only", null, null, null, null, null)));
         result.candidateOnly().forEach(k -> rows.add(machineRow(k, "candidate_only", null, null, null, null, null)));
@@ -144,6 +168,7 @@ public final class CompareCommand implements Callable<Integer> {
                 null, f.outcome())));
         result.candidateIncomplete().forEach(f -> rows.add(machineRow(f.key(), "candidate_incomplete", null, f, null,
                 null, f.outcome())));
+        rows.forEach(r -> r.put("candidate_run", result.candidateRun()));
         return rows;
     }
 
@@ -154,14 +179,37 @@ public final class CompareCommand implements Callable<Integer> {
                 cand == null ? null : p99Ms(cand), finite(p99Delta), base == null ? null : firstStep(base),
                 cand == null ? null : firstStep(cand), outcome};
         Map<String, Object> row = new LinkedHashMap<>();
-        for (int i = 0; i < v.length; i++) {
-            row.put(MACHINE_COLUMNS.get(i), v[i]);
+        for (int i = 0; i < MACHINE_COLUMNS.size(); i++) {
+            row.put(MACHINE_COLUMNS.get(i), i < v.length ? v[i] : null);
         }
         return row;
     }
 
-    /** {@code {"baseline":..,"candidate":..,"thresholdPct":..,"regressed":..,"steps":[...]}}. */
-    private static String json(RunComparison.Result result) {
+    /**
+     * One candidate: {@code {"baseline","candidate","thresholdPct","regressed","exitCode","steps":[...]}}; several:
+     * {@code {"baseline","thresholdPct","regressed","exitCode","comparisons":[one such object per candidate]}}.
+     */
+    private static String json(List<RunComparison.Result> results, double pct, boolean regressed) {
+        Object doc;
+        if (results.size() == 1) {
+            doc = comparison(results.get(0));
+        } else {
+            Map<String, Object> all = new LinkedHashMap<>();
+            all.put("baseline", results.get(0).baselineRun());
+            all.put("thresholdPct", pct);
+            all.put("regressed", regressed);
+            all.put("exitCode", regressed ? EXIT_REGRESSION : 0);
+            all.put("comparisons", results.stream().map(CompareCommand::comparison).toList());
+            doc = all;
+        }
+        try {
+            return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + System.lineSeparator();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the comparison as JSON", e);
+        }
+    }
+
+    private static Map<String, Object> comparison(RunComparison.Result result) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("baseline", result.baselineRun());
         doc.put("candidate", result.candidateRun());
@@ -169,11 +217,7 @@ public final class CompareCommand implements Callable<Integer> {
         doc.put("regressed", result.regressed());
         doc.put("exitCode", result.regressed() ? EXIT_REGRESSION : 0);
         doc.put("steps", machineRows(result));
-        try {
-            return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + System.lineSeparator();
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write the comparison as JSON", e);
-        }
+        return doc;
     }
 
     private static Double finite(Double d) {
@@ -193,6 +237,23 @@ public final class CompareCommand implements Callable<Integer> {
         StepFigure.StepRef step = f.steps().get(0);
         return f.key() + ", step " + step.stepId() + ": " + f.outcome() + String.format(Locale.ROOT,
                 " (partial: %,d transactions, %.1f QPS)", f.samples(), f.qps());
+    }
+
+    /** {@code -3.1% … +1.2%}, or {@code -} when the interval has no bounds. */
+    private static String interval(PercentInterval i) {
+        return i.bounded() ? signedPct(i.lowPct()) + " … " + signedPct(i.highPct()) : "-";
+    }
+
+    /**
+     * A line for a change whose interval holds 0: the data show no difference, and a difference larger than half
+     * the interval's width would have shown.
+     */
+    private static void undetectable(PrintWriter out, RunComparison.Row r, String figure, PercentInterval i) {
+        if (i.coversZero()) {
+            out.printf(Locale.ROOT, "%s %s: no detectable difference in %s (smallest detectable: %.1f%%)%n",
+                    r.key().workload(), r.key().target() + "/" + r.key().threads(), figure,
+                    (i.highPct() - i.lowPct()) / 2);
+        }
     }
 
     private static String num(double d) {

@@ -11,10 +11,12 @@ import java.util.stream.Collectors;
 
 /**
  * Compares two runs step by step — steps matched by target, workload and threads, figures exact from raw samples
- * ({@link StepFigureQuery}: QPS of successful statements over the measured span, P99 of successful transactions) —
- * and says whether the candidate is worse than the baseline beyond a threshold: QPS lower by more than the threshold,
- * or P99 higher by more than it. Only completed steps are compared; a step that did not complete (failed,
- * interrupted) is listed apart, and one in the candidate fails the gate. Stateless and thread safe.
+ * ({@link StepFigureQuery}: QPS of successful statements over the measured span, P99 of successful transactions),
+ * each change with its 95% confidence interval ({@link StepIntervals}) — and says whether the candidate is worse than
+ * the baseline beyond a threshold: the whole interval of its QPS change below minus the threshold, or the whole
+ * interval of its P99 change above the threshold. A change whose interval has no bounds is judged on its estimate.
+ * Only completed steps are compared; a step that did not complete (failed, interrupted) is listed apart, and one in
+ * the candidate fails the gate. Stateless and thread safe.
  */
 public final class RunComparison {
 
@@ -22,11 +24,11 @@ public final class RunComparison {
 
     /** Verdict on one matched step. */
     public enum Verdict {
-        /** QPS dropped or P99 rose by more than the threshold. */
+        /** QPS dropped or P99 rose by more than the threshold, the whole interval beyond it. */
         WORSE,
-        /** Not worse, and QPS rose or P99 dropped by more than the threshold. */
+        /** Not worse, and QPS rose or P99 dropped by more than the threshold, the whole interval beyond it. */
         BETTER,
-        /** Within the threshold both ways. */
+        /** Neither: the difference is within the threshold, or the data cannot tell. */
         SAME
     }
 
@@ -35,9 +37,10 @@ public final class RunComparison {
      *
      * @param qpsDeltaPct {@code (candidate - baseline) / baseline * 100}; positive is better
      * @param p99DeltaPct {@code (candidate - baseline) / baseline * 100}; negative is better
+     * @param intervals   the 95% intervals of both changes, and where their noise comes from
      */
     public record Row(StepFigure.Key key, StepFigure baseline, StepFigure candidate, double qpsDeltaPct,
-                      double p99DeltaPct, Verdict verdict) {}
+                      double p99DeltaPct, StepIntervals.Intervals intervals, Verdict verdict) {}
 
     /**
      * @param thresholdPct       the threshold used, in percent
@@ -93,11 +96,9 @@ public final class RunComparison {
                 continue;
             }
             StepFigure b = e.getValue();
-            double qps = deltaPct(b.qps(), c.qps());
-            double p99 = deltaPct(b.p99Us(), c.p99Us());
-            Verdict v = qps < -thresholdPct || p99 > thresholdPct ? Verdict.WORSE
-                    : qps > thresholdPct || p99 < -thresholdPct ? Verdict.BETTER : Verdict.SAME;
-            rows.add(new Row(e.getKey(), b, c, qps, p99, v));
+            StepIntervals.Intervals intervals = StepIntervals.of(db, b, c);
+            rows.add(new Row(e.getKey(), b, c, deltaPct(b.qps(), c.qps()), deltaPct(b.p99Us(), c.p99Us()), intervals,
+                    verdict(intervals, thresholdPct)));
         }
         List<StepFigure.Key> candOnly = cand.keySet().stream().filter(k -> !base.containsKey(k)).toList();
         List<StepFigure> candIncomplete = incomplete(candFigures);
@@ -108,6 +109,22 @@ public final class RunComparison {
         }
         return new Result(baselineRun, candidateRun, thresholdPct, rows, baseOnly, candOnly, incomplete(baseFigures),
                 candIncomplete);
+    }
+
+    /**
+     * Worse when the QPS change lies wholly below {@code -threshold} or the P99 change wholly above it; better when
+     * not worse and the QPS change lies wholly above it or the P99 change wholly below {@code -threshold}. An
+     * interval without bounds stands for its estimate alone.
+     */
+    static Verdict verdict(StepIntervals.Intervals i, double thresholdPct) {
+        double qpsHigh = i.qps().bounded() ? i.qps().highPct() : i.qps().estimatePct();
+        double qpsLow = i.qps().bounded() ? i.qps().lowPct() : i.qps().estimatePct();
+        double p99High = i.p99().bounded() ? i.p99().highPct() : i.p99().estimatePct();
+        double p99Low = i.p99().bounded() ? i.p99().lowPct() : i.p99().estimatePct();
+        if (qpsHigh < -thresholdPct || p99Low > thresholdPct) {
+            return Verdict.WORSE;
+        }
+        return qpsLow > thresholdPct || p99High < -thresholdPct ? Verdict.BETTER : Verdict.SAME;
     }
 
     private static List<StepFigure> incomplete(List<StepFigure> figures) {

@@ -1,0 +1,104 @@
+package io.tailstream.reporter.query;
+
+import io.tailstream.analysis.PercentChange;
+import io.tailstream.analysis.interval.BlockBootstrap;
+import io.tailstream.analysis.interval.Fieller;
+import io.tailstream.analysis.interval.PercentInterval;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The 95% confidence intervals of a matched step's changes, candidate against baseline, in QPS and P99. Where both
+ * have at least 2 completed rounds, the variation between rounds is the noise: Fieller's interval of the ratio of
+ * the rounds' mean figures ({@link Fieller}). Otherwise the variation within the steps: the moving block bootstrap
+ * over their seconds ({@link BlockBootstrap}, {@link StepSeconds}), which knows nothing of how much a run differs
+ * from the next. The estimates are the exact figures' changes. Stateless and thread safe.
+ */
+public final class StepIntervals {
+
+    private StepIntervals() {}
+
+    /** Confidence of every interval. */
+    public static final double CONFIDENCE = 0.95;
+
+    /** Where the noise of an interval comes from. */
+    public enum Method {
+        /** Between rounds: both sides have at least 2. */
+        ROUNDS,
+        /** Within the steps: their per-second series, resampled in blocks. */
+        SECONDS
+    }
+
+    /**
+     * @param qps    the change of QPS, in percent of the baseline's
+     * @param p99    the change of P99; no bounds when a side has no successful sample
+     * @param method where the noise comes from
+     */
+    public record Intervals(PercentInterval qps, PercentInterval p99, Method method) {}
+
+    /** The intervals of {@code candidate} against {@code baseline}, both completed figures of one key. */
+    public static Intervals of(ArchiveDatabase db, StepFigure baseline, StepFigure candidate) throws SQLException {
+        double qpsChange = PercentChange.orInfinity(candidate.qps(), baseline.qps());
+        double p99Change = PercentChange.orInfinity(candidate.p99Us(), baseline.p99Us());
+        if (baseline.rounds() >= 2 && candidate.rounds() >= 2) {
+            return new Intervals(rounds(qpsChange, baseline, candidate, StepFigure::qps),
+                    rounds(p99Change, baseline, candidate, f -> f.p99Us()), Method.ROUNDS);
+        }
+        StepSeconds base = seconds(db, baseline);
+        StepSeconds cand = seconds(db, candidate);
+        if (base == null || cand == null) {
+            return new Intervals(unbounded(qpsChange), unbounded(p99Change), Method.SECONDS);
+        }
+        double[] baseQps = perUnit(base);
+        double[] candQps = perUnit(cand);
+        int baseBlock = BlockBootstrap.blockLength(baseQps);
+        int candBlock = BlockBootstrap.blockLength(candQps);
+        PercentInterval qps = BlockBootstrap.ratio(qpsChange, base.units(), baseBlock, base::qps, cand.units(),
+                candBlock, cand::qps, CONFIDENCE, BlockBootstrap.RESAMPLES);
+        PercentInterval p99 = baseline.ok() == null || candidate.ok() == null ? unbounded(p99Change)
+                : BlockBootstrap.ratio(p99Change, base.units(), baseBlock, u -> orZero(base.percentileUs(u, 0.99)),
+                        cand.units(), candBlock, u -> orZero(cand.percentileUs(u, 0.99)), CONFIDENCE,
+                        BlockBootstrap.RESAMPLES);
+        return new Intervals(qps, p99, Method.SECONDS);
+    }
+
+    private static PercentInterval rounds(double change, StepFigure baseline, StepFigure candidate,
+                                          ToDoubleFunction<StepFigure> figure) {
+        double[] b = baseline.perStep().stream().mapToDouble(figure).toArray();
+        double[] c = candidate.perStep().stream().mapToDouble(figure).toArray();
+        PercentInterval f = Fieller.ratioOfMeans(c, b, CONFIDENCE);
+        return new PercentInterval(change, f.lowPct(), f.highPct(), CONFIDENCE);
+    }
+
+    private static StepSeconds seconds(ArchiveDatabase db, StepFigure figure) throws SQLException {
+        List<Integer> steps = figure.steps().stream().map(StepFigure.StepRef::stepId).toList();
+        Map<Integer, StepSeconds> byStep = StepSeconds.of(db, figure.steps().get(0).runId(), steps);
+        List<StepSeconds> parts = new ArrayList<>();
+        for (int step : steps) {
+            StepSeconds s = byStep.get(step);
+            if (s != null && s.units() > 0) {
+                parts.add(s);
+            }
+        }
+        return parts.isEmpty() ? null : StepSeconds.concat(parts);
+    }
+
+    private static double[] perUnit(StepSeconds s) {
+        double[] out = new double[s.units()];
+        for (int u = 0; u < out.length; u++) {
+            out[u] = s.qps(u);
+        }
+        return out;
+    }
+
+    private static double orZero(double v) {
+        return Double.isNaN(v) ? 0 : v;
+    }
+
+    private static PercentInterval unbounded(double change) {
+        return new PercentInterval(change, null, null, CONFIDENCE);
+    }
+}

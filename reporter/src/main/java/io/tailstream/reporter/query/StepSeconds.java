@@ -1,0 +1,218 @@
+package io.tailstream.reporter.query;
+
+import io.tailstream.reporter.archive.ArchiveLayout;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A step's measurement phase as a series of time units (1 s; longer for long steps, so at most {@link #MAX_UNITS}):
+ * per unit, the statements of its measured samples as {@link StepFigureQuery} counts them for QPS, and the latencies
+ * of its successful samples in buckets 1% wide. A sample belongs to the unit it completed in, counted from the start
+ * of the measurement ({@code measure_start_us}, or the first measured sample's start where unknown); the last,
+ * partial unit is left out. The series the block bootstrap resamples ({@code BlockBootstrap}) for the confidence
+ * interval of a step's change: the figures themselves always come from {@link StepFigureQuery}. Immutable.
+ */
+public final class StepSeconds {
+
+    /** At most this many units: a 12-hour step is 2,000 units of 22 s. */
+    public static final int MAX_UNITS = 2_000;
+
+    /** Buckets per factor e of latency: a bucket is 1% wide. */
+    private static final double BUCKETS_PER_E = 100;
+
+    private final double unitSeconds;
+    private final double[] statements;
+    private final int firstBucket;
+    /** {@code prefix[u][b]}: successful samples of units before {@code u} in bucket {@code firstBucket + b}. */
+    private final long[][] prefix;
+
+    private StepSeconds(double unitSeconds, double[] statements, int firstBucket, long[][] prefix) {
+        this.unitSeconds = unitSeconds;
+        this.statements = statements;
+        this.firstBucket = firstBucket;
+        this.prefix = prefix;
+    }
+
+    /** Whole units of the measurement phase. */
+    public int units() {
+        return statements.length;
+    }
+
+    /** Seconds per unit. */
+    public double unitSeconds() {
+        return unitSeconds;
+    }
+
+    /** Statements per second of one unit. */
+    public double qps(int unit) {
+        return statements[unit] / unitSeconds;
+    }
+
+    /** QPS over the given units (a resample: units may repeat). */
+    public double qps(int[] units) {
+        double s = 0;
+        for (int u : units) {
+            s += statements[u];
+        }
+        return s / (units.length * unitSeconds);
+    }
+
+    /**
+     * The nearest-rank percentile {@code p} of the successful samples of the given units, µs, to the 1% bucket (its
+     * geometric middle); NaN when they hold none. Runs of consecutive units are added from prefix sums, so a resample
+     * of moving blocks costs a pass over its blocks, not its units.
+     */
+    public double percentileUs(int[] units, double p) {
+        int buckets = prefix.length == 0 ? 0 : prefix[0].length;
+        long[] counts = new long[buckets];
+        int i = 0;
+        while (i < units.length) {
+            int j = i;
+            while (j + 1 < units.length && units[j + 1] == units[j] + 1) {
+                j++;
+            }
+            long[] to = prefix[units[j] + 1];
+            long[] from = prefix[units[i]];
+            for (int b = 0; b < buckets; b++) {
+                counts[b] += to[b] - from[b];
+            }
+            i = j + 1;
+        }
+        long n = 0;
+        for (long c : counts) {
+            n += c;
+        }
+        if (n == 0) {
+            return Double.NaN;
+        }
+        long rank = (long) Math.ceil(p * n);
+        long upto = 0;
+        for (int b = 0; b < buckets; b++) {
+            upto += counts[b];
+            if (upto >= rank) {
+                return Math.exp((firstBucket + b + 0.5) / BUCKETS_PER_E);
+            }
+        }
+        throw new IllegalStateException("rank " + rank + " beyond " + n + " samples");
+    }
+
+    /**
+     * The units of several steps one after the other (rounds of a key pooled), in the first step's unit length; the
+     * units of a step with longer units count as they are.
+     */
+    public static StepSeconds concat(List<StepSeconds> parts) {
+        if (parts.size() == 1) {
+            return parts.get(0);
+        }
+        int units = parts.stream().mapToInt(StepSeconds::units).sum();
+        int min = Integer.MAX_VALUE;
+        int max = Integer.MIN_VALUE;
+        for (StepSeconds p : parts) {
+            int buckets = p.prefix[0].length;
+            if (buckets > 0) {
+                min = Math.min(min, p.firstBucket);
+                max = Math.max(max, p.firstBucket + buckets - 1);
+            }
+        }
+        int buckets = max < min ? 0 : max - min + 1;
+        double[] statements = new double[units];
+        long[][] prefix = new long[units + 1][buckets];
+        int at = 0;
+        for (StepSeconds p : parts) {
+            int width = p.prefix[0].length;
+            for (int u = 0; u < p.units(); u++) {
+                statements[at] = p.statements[u] * parts.get(0).unitSeconds / p.unitSeconds;
+                long[] row = prefix[at + 1];
+                System.arraycopy(prefix[at], 0, row, 0, buckets);
+                for (int b = 0; b < width; b++) {
+                    row[p.firstBucket - min + b] += p.prefix[u + 1][b] - p.prefix[u][b];
+                }
+                at++;
+            }
+        }
+        return new StepSeconds(parts.get(0).unitSeconds, statements, buckets == 0 ? 0 : min, prefix);
+    }
+
+    /** The series of each of a run's steps, by step id; steps without measured samples are absent. */
+    public static Map<Integer, StepSeconds> of(ArchiveDatabase db, String runId, List<Integer> stepIds)
+            throws SQLException {
+        if (stepIds.isEmpty() || !db.has(ArchiveLayout.SAMPLES) || !db.has(ArchiveLayout.STEPS)) {
+            return Map.of();
+        }
+        String run = ArchiveDatabase.sqlString(runId);
+        String steps = stepIds.stream().map(String::valueOf).collect(Collectors.joining(", "));
+        // the span and the unit per step; then statements per unit, and successful latencies per unit and bucket
+        String base = """
+                WITH m AS (
+                  SELECT step_id, start_us, latency_us, status = 'ok' AS ok,
+                         CASE WHEN status = 'ok' THEN queries ELSE greatest(queries - 1, 0) END AS statements
+                  FROM samples WHERE run_id = %1$s AND step_id IN (%2$s) AND NOT warmup),
+                span AS (
+                  SELECT m.step_id,
+                         coalesce(any_value(st.measure_start_us), min(m.start_us)) AS from_us,
+                         coalesce(any_value(CASE WHEN st.measure_end_us > st.measure_start_us THEN st.measure_end_us END),
+                                  max(m.start_us + m.latency_us)) AS to_us
+                  FROM m LEFT JOIN (SELECT * FROM steps WHERE run_id = %1$s) st ON st.step_id = m.step_id
+                  GROUP BY m.step_id),
+                unit AS (
+                  SELECT step_id, from_us, greatest(1, ceil((to_us - from_us) / 1e6 / %3$d)) AS seconds,
+                         CAST(floor((to_us - from_us) / 1e6 / greatest(1, ceil((to_us - from_us) / 1e6 / %3$d)))
+                              AS INTEGER) AS units
+                  FROM span),
+                u AS (
+                  SELECT m.step_id, CAST(floor((m.start_us + m.latency_us - unit.from_us) / 1e6 / unit.seconds)
+                         AS INTEGER) AS unit, m.ok, m.statements, m.latency_us, unit.seconds, unit.units
+                  FROM m JOIN unit USING (step_id))
+                """.formatted(run, steps, MAX_UNITS);
+        Map<Integer, double[]> statements = new HashMap<>();
+        Map<Integer, Double> seconds = new HashMap<>();
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery(base + """
+                     SELECT step_id, any_value(seconds), any_value(units), unit, sum(statements)
+                     FROM u WHERE unit >= 0 AND unit < units GROUP BY step_id, unit""")) {
+            while (rs.next()) {
+                int step = rs.getInt(1);
+                int units = rs.getInt(3);
+                seconds.put(step, rs.getDouble(2));
+                statements.computeIfAbsent(step, s -> new double[units])[rs.getInt(4)] = rs.getDouble(5);
+            }
+        }
+        Map<Integer, List<long[]>> cells = new HashMap<>();
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery(base + """
+                     SELECT step_id, unit, CAST(floor(ln(greatest(latency_us, 1)) * %d) AS INTEGER) AS bucket,
+                            count(*)
+                     FROM u WHERE ok AND unit >= 0 AND unit < units GROUP BY ALL""".formatted((int) BUCKETS_PER_E))) {
+            while (rs.next()) {
+                cells.computeIfAbsent(rs.getInt(1), s -> new ArrayList<>())
+                        .add(new long[] {rs.getInt(2), rs.getInt(3), rs.getLong(4)});
+            }
+        }
+        Map<Integer, StepSeconds> out = new HashMap<>();
+        statements.forEach((step, perUnit) -> out.put(step, build(seconds.get(step), perUnit,
+                cells.getOrDefault(step, List.of()))));
+        return out;
+    }
+
+    private static StepSeconds build(double unitSeconds, double[] statements, List<long[]> cells) {
+        int min = cells.stream().mapToInt(c -> (int) c[1]).min().orElse(0);
+        int max = cells.stream().mapToInt(c -> (int) c[1]).max().orElse(-1);
+        int buckets = max - min + 1;
+        long[][] counts = new long[statements.length + 1][buckets];
+        for (long[] c : cells) {
+            counts[(int) c[0] + 1][(int) c[1] - min] += c[2];
+        }
+        for (int u = 1; u <= statements.length; u++) {
+            for (int b = 0; b < buckets; b++) {
+                counts[u][b] += counts[u - 1][b];
+            }
+        }
+        return new StepSeconds(unitSeconds, statements, min, counts);
+    }
+}
