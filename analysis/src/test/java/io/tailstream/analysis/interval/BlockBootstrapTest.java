@@ -92,6 +92,36 @@ class BlockBootstrapTest {
         assertThat(coveredIid / (double) trials).isLessThan(0.85);
     }
 
+    /**
+     * A/A: two steps of the same system (per-second throughput, autocorrelation 0.6, 5 minutes each). {@code compare}
+     * calls the candidate worse when the whole QPS interval lies below minus the threshold: at the default threshold
+     * (5%) that never happens here; with no threshold at all, about as often as the interval misses low.
+     */
+    @Test
+    void aa_falseWorseRate_atMostFivePercent() {
+        Random random = new Random(77);
+        int pairs = 1_000;
+        int worseAt0 = 0;
+        int worseAt5 = 0;
+        for (int i = 0; i < pairs; i++) {
+            double[] base = ar1(random, 300, 1000, 0.6, 50);
+            double[] cand = ar1(random, 300, 1000, 0.6, 50);
+            PercentInterval interval = BlockBootstrap.ratio(0, base.length, BlockBootstrap.blockLength(base),
+                    idx -> mean(base, idx), cand.length, BlockBootstrap.blockLength(cand), idx -> mean(cand, idx),
+                    0.95, 1_000);
+            if (interval.highPct() < 0) {
+                worseAt0++;
+            }
+            if (interval.highPct() < -5) {
+                worseAt5++;
+            }
+        }
+        System.out.printf("A/A, %d pairs of 300 s: worse at threshold 5%%: %.1f%%, at threshold 0: %.1f%%%n", pairs,
+                worseAt5 * 100.0 / pairs, worseAt0 * 100.0 / pairs);
+        assertThat(worseAt5 / (double) pairs).isLessThanOrEqualTo(0.05);
+        assertThat(worseAt0 / (double) pairs).isLessThanOrEqualTo(0.10);
+    }
+
     @Test
     void ratio_tooFewUnitsOrZeroBase_hasNoBounds() {
         assertThat(BlockBootstrap.ratioOfMeans(new double[] {5}, new double[] {1, 2}, 0.95).bounded()).isFalse();

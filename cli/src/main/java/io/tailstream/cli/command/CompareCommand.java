@@ -98,7 +98,7 @@ public final class CompareCommand implements Callable<Integer> {
         out.printf("baseline %s, candidate %s, threshold %s%%%n", baseline, candidate, num(pct));
         try (TableFormat.RowWriter w = TableFormat.TABLE.open(out, List.of("workload", "target", "threads",
                 "qps base", "qps cand", "qps Δ", "qps Δ 95% CI", "p99 ms base", "p99 ms cand", "p99 Δ",
-                "p99 Δ 95% CI", "noise", "verdict"), Integer.MAX_VALUE, "step")) {
+                "p99 Δ 95% CI", "noise", "qps noise", "p99 noise", "verdict"), Integer.MAX_VALUE, "step")) {
             for (RunComparison.Row r : result.rows()) {
                 w.row(List.of(r.key().workload(), r.key().target(), String.valueOf(r.key().threads()),
                         String.format(Locale.ROOT, "%.1f", r.baseline().qps()),
@@ -108,6 +108,7 @@ public final class CompareCommand implements Callable<Integer> {
                         String.format(Locale.ROOT, "%.3f", r.candidate().p99Us() / 1000.0),
                         signedPct(r.p99DeltaPct()), interval(r.intervals().p99()),
                         r.intervals().method().name().toLowerCase(Locale.ROOT),
+                        noise(r.intervals().qpsNoisePct()), noise(r.intervals().p99NoisePct()),
                         r.verdict().name().toLowerCase(Locale.ROOT)));
             }
         }
@@ -143,7 +144,7 @@ public final class CompareCommand implements Callable<Integer> {
     public static final List<String> MACHINE_COLUMNS = List.of("workload", "target", "threads", "status", "baseline_qps",
             "candidate_qps", "qps_delta_pct", "baseline_p99_ms", "candidate_p99_ms", "p99_delta_pct",
             "baseline_step", "candidate_step", "outcome", "qps_delta_low_pct", "qps_delta_high_pct",
-            "p99_delta_low_pct", "p99_delta_high_pct", "noise", "candidate_run");
+            "p99_delta_low_pct", "p99_delta_high_pct", "noise", "candidate_run", "qps_noise_pct", "p99_noise_pct");
 
     /**
      * One record per step key: matched steps with their verdict ({@code worse}, {@code better}, {@code same}),
@@ -160,6 +161,8 @@ public final class CompareCommand implements Callable<Integer> {
             row.put("p99_delta_low_pct", r.intervals().p99().lowPct());
             row.put("p99_delta_high_pct", r.intervals().p99().highPct());
             row.put("noise", r.intervals().method().name().toLowerCase(Locale.ROOT));
+            row.put("qps_noise_pct", r.intervals().qpsNoisePct());
+            row.put("p99_noise_pct", r.intervals().p99NoisePct());
             rows.add(row);
         }
         result.baselineOnly().forEach(k -> rows.add(machineRow(k, "baseline_only", null, null, null, null, null)));
@@ -237,6 +240,11 @@ public final class CompareCommand implements Callable<Integer> {
         StepFigure.StepRef step = f.steps().get(0);
         return f.key() + ", step " + step.stepId() + ": " + f.outcome() + String.format(Locale.ROOT,
                 " (partial: %,d transactions, %.1f QPS)", f.samples(), f.qps());
+    }
+
+    /** {@code ±2.1%}: a measured noise; {@code -} when unknown. */
+    private static String noise(Double pct) {
+        return pct == null ? "-" : String.format(Locale.ROOT, "±%.1f%%", pct);
     }
 
     /** {@code -3.1% … +1.2%}, or {@code -} when the interval has no bounds. */

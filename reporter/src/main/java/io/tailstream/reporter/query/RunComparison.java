@@ -114,17 +114,21 @@ public final class RunComparison {
     /**
      * Worse when the QPS change lies wholly below {@code -threshold} or the P99 change wholly above it; better when
      * not worse and the QPS change lies wholly above it or the P99 change wholly below {@code -threshold}. An
-     * interval without bounds stands for its estimate alone.
+     * interval without bounds stands for its estimate alone; a change no larger than the figure's measured noise
+     * (its round-to-round variation) counts for neither.
      */
     static Verdict verdict(StepIntervals.Intervals i, double thresholdPct) {
+        boolean qpsBeyondNoise = i.qpsNoisePct() == null || Math.abs(i.qps().estimatePct()) > i.qpsNoisePct();
+        boolean p99BeyondNoise = i.p99NoisePct() == null || Math.abs(i.p99().estimatePct()) > i.p99NoisePct();
         double qpsHigh = i.qps().bounded() ? i.qps().highPct() : i.qps().estimatePct();
         double qpsLow = i.qps().bounded() ? i.qps().lowPct() : i.qps().estimatePct();
         double p99High = i.p99().bounded() ? i.p99().highPct() : i.p99().estimatePct();
         double p99Low = i.p99().bounded() ? i.p99().lowPct() : i.p99().estimatePct();
-        if (qpsHigh < -thresholdPct || p99Low > thresholdPct) {
+        if (qpsBeyondNoise && qpsHigh < -thresholdPct || p99BeyondNoise && p99Low > thresholdPct) {
             return Verdict.WORSE;
         }
-        return qpsLow > thresholdPct || p99High < -thresholdPct ? Verdict.BETTER : Verdict.SAME;
+        return qpsBeyondNoise && qpsLow > thresholdPct || p99BeyondNoise && p99High < -thresholdPct ? Verdict.BETTER
+                : Verdict.SAME;
     }
 
     private static List<StepFigure> incomplete(List<StepFigure> figures) {

@@ -33,24 +33,31 @@ public final class StepIntervals {
     }
 
     /**
-     * @param qps    the change of QPS, in percent of the baseline's
-     * @param p99    the change of P99; no bounds when a side has no successful sample
-     * @param method where the noise comes from
+     * @param qps         the change of QPS, in percent of the baseline's
+     * @param p99         the change of P99; no bounds when a side has no successful sample
+     * @param method      where the noise comes from
+     * @param qpsNoisePct the measured noise of QPS: the larger coefficient of variation over rounds (sample standard
+     *                    deviation in % of the mean) of the two runs, of those with 2 or more rounds; null when
+     *                    neither has
+     * @param p99NoisePct the same of P99
      */
-    public record Intervals(PercentInterval qps, PercentInterval p99, Method method) {}
+    public record Intervals(PercentInterval qps, PercentInterval p99, Method method, Double qpsNoisePct,
+                            Double p99NoisePct) {}
 
     /** The intervals of {@code candidate} against {@code baseline}, both completed figures of one key. */
     public static Intervals of(ArchiveDatabase db, StepFigure baseline, StepFigure candidate) throws SQLException {
         double qpsChange = PercentChange.orInfinity(candidate.qps(), baseline.qps());
         double p99Change = PercentChange.orInfinity(candidate.p99Us(), baseline.p99Us());
+        Double qpsNoise = noise(StepFigure::qps, baseline, candidate);
+        Double p99Noise = noise(f -> f.p99Us(), baseline, candidate);
         if (baseline.rounds() >= 2 && candidate.rounds() >= 2) {
             return new Intervals(rounds(qpsChange, baseline, candidate, StepFigure::qps),
-                    rounds(p99Change, baseline, candidate, f -> f.p99Us()), Method.ROUNDS);
+                    rounds(p99Change, baseline, candidate, f -> f.p99Us()), Method.ROUNDS, qpsNoise, p99Noise);
         }
         StepSeconds base = seconds(db, baseline);
         StepSeconds cand = seconds(db, candidate);
         if (base == null || cand == null) {
-            return new Intervals(unbounded(qpsChange), unbounded(p99Change), Method.SECONDS);
+            return new Intervals(unbounded(qpsChange), unbounded(p99Change), Method.SECONDS, qpsNoise, p99Noise);
         }
         double[] baseQps = perUnit(base);
         double[] candQps = perUnit(cand);
@@ -62,7 +69,29 @@ public final class StepIntervals {
                 : BlockBootstrap.ratio(p99Change, base.units(), baseBlock, u -> orZero(base.percentileUs(u, 0.99)),
                         cand.units(), candBlock, u -> orZero(cand.percentileUs(u, 0.99)), CONFIDENCE,
                         BlockBootstrap.RESAMPLES);
-        return new Intervals(qps, p99, Method.SECONDS);
+        return new Intervals(qps, p99, Method.SECONDS, qpsNoise, p99Noise);
+    }
+
+    /** The larger coefficient of variation over rounds, %, of the figures with 2 or more rounds; null if none has. */
+    static Double noise(ToDoubleFunction<StepFigure> figure, StepFigure... figures) {
+        Double out = null;
+        for (StepFigure f : figures) {
+            if (f.rounds() < 2) {
+                continue;
+            }
+            double[] x = f.perStep().stream().mapToDouble(figure).toArray();
+            double mean = 0;
+            for (double v : x) {
+                mean += v / x.length;
+            }
+            double ss = 0;
+            for (double v : x) {
+                ss += (v - mean) * (v - mean);
+            }
+            double cv = mean == 0 ? 0 : Math.sqrt(ss / (x.length - 1)) / mean * 100;
+            out = out == null ? cv : Math.max(out, cv);
+        }
+        return out;
     }
 
     private static PercentInterval rounds(double change, StepFigure baseline, StepFigure candidate,

@@ -126,6 +126,30 @@ class StepIntervalsTest {
         assertThat(row.intervals().qps().highPct()).isEqualTo(expected.highPct());
         assertThat(row.intervals().qps().estimatePct()).isEqualTo(row.qpsDeltaPct());
         assertThat(row.verdict()).isEqualTo(RunComparison.Verdict.WORSE);
+        // the noise: the larger coefficient of variation of the two runs' round QPS
+        double noise = Math.max(Math.sqrt(variance(b)) / mean(b), Math.sqrt(variance(c)) / mean(c)) * 100;
+        assertThat(row.intervals().qpsNoisePct()).isCloseTo(noise, within(1e-9));
+    }
+
+    /** A change no larger than the measured noise is neither worse nor better, whatever its interval. */
+    @Test
+    void verdict_neverCallsAChangeWithinTheNoise() {
+        PercentInterval drop = new PercentInterval(-8, -9.0, -7.0, 0.95);
+        PercentInterval flat = new PercentInterval(0, -1.0, 1.0, 0.95);
+        assertThat(RunComparison.verdict(new StepIntervals.Intervals(drop, flat, StepIntervals.Method.ROUNDS, 5.0,
+                null), 5)).isEqualTo(RunComparison.Verdict.WORSE);
+        assertThat(RunComparison.verdict(new StepIntervals.Intervals(drop, flat, StepIntervals.Method.ROUNDS, 8.5,
+                null), 5)).isEqualTo(RunComparison.Verdict.SAME);
+        assertThat(RunComparison.verdict(new StepIntervals.Intervals(drop, flat, StepIntervals.Method.ROUNDS, null,
+                null), 7.5)).isEqualTo(RunComparison.Verdict.SAME);
+        PercentInterval noBounds = new PercentInterval(-8, null, null, 0.95);
+        assertThat(RunComparison.verdict(new StepIntervals.Intervals(noBounds, flat, StepIntervals.Method.SECONDS,
+                null, null), 5)).isEqualTo(RunComparison.Verdict.WORSE);
+        PercentInterval rise = new PercentInterval(12, 10.0, 14.0, 0.95);
+        assertThat(RunComparison.verdict(new StepIntervals.Intervals(flat, rise, StepIntervals.Method.SECONDS, null,
+                null), 5)).isEqualTo(RunComparison.Verdict.WORSE);
+        assertThat(RunComparison.verdict(new StepIntervals.Intervals(rise, flat, StepIntervals.Method.SECONDS, null,
+                null), 5)).isEqualTo(RunComparison.Verdict.BETTER);
     }
 
     private static double mean(double[] x) {
