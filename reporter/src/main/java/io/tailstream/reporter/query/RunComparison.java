@@ -89,6 +89,7 @@ public final class RunComparison {
         Map<StepFigure.Key, StepFigure> cand = byKey(candFigures);
         List<Row> rows = new ArrayList<>();
         List<StepFigure.Key> baseOnly = new ArrayList<>();
+        Map<String, Map<Integer, StepSeconds>> seconds = seconds(db, base, cand);
         for (Map.Entry<StepFigure.Key, StepFigure> e : base.entrySet()) {
             StepFigure c = cand.get(e.getKey());
             if (c == null) {
@@ -96,7 +97,7 @@ public final class RunComparison {
                 continue;
             }
             StepFigure b = e.getValue();
-            StepIntervals.Intervals intervals = StepIntervals.of(db, b, c);
+            StepIntervals.Intervals intervals = StepIntervals.of(b, c, seconds);
             rows.add(new Row(e.getKey(), b, c, deltaPct(b.qps(), c.qps()), deltaPct(b.p99Us(), c.p99Us()), intervals,
                     verdict(intervals, thresholdPct)));
         }
@@ -129,6 +130,25 @@ public final class RunComparison {
         }
         return qpsBeyondNoise && qpsLow > thresholdPct || p99BeyondNoise && p99High < -thresholdPct ? Verdict.BETTER
                 : Verdict.SAME;
+    }
+
+    /** The per-second series of the matched steps whose intervals need them: one pass over each run's samples. */
+    private static Map<String, Map<Integer, StepSeconds>> seconds(ArchiveDatabase db,
+            Map<StepFigure.Key, StepFigure> base, Map<StepFigure.Key, StepFigure> cand) throws SQLException {
+        Map<String, List<Integer>> steps = new TreeMap<>();
+        base.forEach((key, b) -> {
+            StepFigure c = cand.get(key);
+            if (c != null && StepIntervals.needsSeconds(b, c)) {
+                for (StepFigure f : List.of(b, c)) {
+                    f.steps().forEach(s -> steps.computeIfAbsent(s.runId(), r -> new ArrayList<>()).add(s.stepId()));
+                }
+            }
+        });
+        Map<String, Map<Integer, StepSeconds>> out = new TreeMap<>();
+        for (Map.Entry<String, List<Integer>> e : steps.entrySet()) {
+            out.put(e.getKey(), StepSeconds.of(db, e.getKey(), e.getValue()));
+        }
+        return out;
     }
 
     private static List<StepFigure> incomplete(List<StepFigure> figures) {

@@ -4,7 +4,6 @@ import io.tailstream.analysis.PercentChange;
 import io.tailstream.analysis.interval.BlockBootstrap;
 import io.tailstream.analysis.interval.Fieller;
 import io.tailstream.analysis.interval.PercentInterval;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +43,19 @@ public final class StepIntervals {
     public record Intervals(PercentInterval qps, PercentInterval p99, Method method, Double qpsNoisePct,
                             Double p99NoisePct) {}
 
-    /** The intervals of {@code candidate} against {@code baseline}, both completed figures of one key. */
-    public static Intervals of(ArchiveDatabase db, StepFigure baseline, StepFigure candidate) throws SQLException {
+    /** True if the intervals of these two figures need their steps' seconds ({@link #of}'s {@code seconds}). */
+    public static boolean needsSeconds(StepFigure baseline, StepFigure candidate) {
+        return baseline.rounds() < 2 || candidate.rounds() < 2;
+    }
+
+    /**
+     * The intervals of {@code candidate} against {@code baseline}, both completed figures of one key.
+     *
+     * @param seconds the per-second series of the runs' steps, by run and step id ({@link StepSeconds#of}); read
+     *                only when {@link #needsSeconds}
+     */
+    public static Intervals of(StepFigure baseline, StepFigure candidate,
+                               Map<String, Map<Integer, StepSeconds>> seconds) {
         double qpsChange = PercentChange.orInfinity(candidate.qps(), baseline.qps());
         double p99Change = PercentChange.orInfinity(candidate.p99Us(), baseline.p99Us());
         Double qpsNoise = noise(StepFigure::qps, baseline, candidate);
@@ -54,8 +64,8 @@ public final class StepIntervals {
             return new Intervals(rounds(qpsChange, baseline, candidate, StepFigure::qps),
                     rounds(p99Change, baseline, candidate, f -> f.p99Us()), Method.ROUNDS, qpsNoise, p99Noise);
         }
-        StepSeconds base = seconds(db, baseline);
-        StepSeconds cand = seconds(db, candidate);
+        StepSeconds base = seconds(seconds, baseline);
+        StepSeconds cand = seconds(seconds, candidate);
         if (base == null || cand == null) {
             return new Intervals(unbounded(qpsChange), unbounded(p99Change), Method.SECONDS, qpsNoise, p99Noise);
         }
@@ -102,12 +112,10 @@ public final class StepIntervals {
         return new PercentInterval(change, f.lowPct(), f.highPct(), CONFIDENCE);
     }
 
-    private static StepSeconds seconds(ArchiveDatabase db, StepFigure figure) throws SQLException {
-        List<Integer> steps = figure.steps().stream().map(StepFigure.StepRef::stepId).toList();
-        Map<Integer, StepSeconds> byStep = StepSeconds.of(db, figure.steps().get(0).runId(), steps);
+    private static StepSeconds seconds(Map<String, Map<Integer, StepSeconds>> seconds, StepFigure figure) {
         List<StepSeconds> parts = new ArrayList<>();
-        for (int step : steps) {
-            StepSeconds s = byStep.get(step);
+        for (StepFigure.StepRef ref : figure.steps()) {
+            StepSeconds s = seconds.getOrDefault(ref.runId(), Map.of()).get(ref.stepId());
             if (s != null && s.units() > 0) {
                 parts.add(s);
             }

@@ -170,28 +170,27 @@ public final class StepSeconds {
                          AS INTEGER) AS unit, m.ok, m.statements, m.latency_us, unit.seconds, unit.units
                   FROM m JOIN unit USING (step_id))
                 """.formatted(run, steps, MAX_UNITS);
+        // one pass: per step, unit, outcome and latency bucket, the statements and the samples
         Map<Integer, double[]> statements = new HashMap<>();
         Map<Integer, Double> seconds = new HashMap<>();
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery(base + """
-                     SELECT step_id, any_value(seconds), any_value(units), unit, sum(statements)
-                     FROM u WHERE unit >= 0 AND unit < units GROUP BY step_id, unit""")) {
-            while (rs.next()) {
-                int step = rs.getInt(1);
-                int units = rs.getInt(3);
-                seconds.put(step, rs.getDouble(2));
-                statements.computeIfAbsent(step, s -> new double[units])[rs.getInt(4)] = rs.getDouble(5);
-            }
-        }
         Map<Integer, List<long[]>> cells = new HashMap<>();
         try (Statement st = db.connection().createStatement();
              ResultSet rs = st.executeQuery(base + """
-                     SELECT step_id, unit, CAST(floor(ln(greatest(latency_us, 1)) * %d) AS INTEGER) AS bucket,
+                     SELECT step_id, any_value(seconds), any_value(units), unit, ok,
+                            CAST(floor(ln(greatest(latency_us, 1)) * %d) AS INTEGER) AS bucket, sum(statements),
                             count(*)
-                     FROM u WHERE ok AND unit >= 0 AND unit < units GROUP BY ALL""".formatted((int) BUCKETS_PER_E))) {
+                     FROM u WHERE unit >= 0 AND unit < units GROUP BY step_id, unit, ok, bucket"""
+                     .formatted((int) BUCKETS_PER_E))) {
             while (rs.next()) {
-                cells.computeIfAbsent(rs.getInt(1), s -> new ArrayList<>())
-                        .add(new long[] {rs.getInt(2), rs.getInt(3), rs.getLong(4)});
+                int step = rs.getInt(1);
+                int units = rs.getInt(3);
+                int unit = rs.getInt(4);
+                seconds.put(step, rs.getDouble(2));
+                statements.computeIfAbsent(step, k -> new double[units])[unit] += rs.getDouble(7);
+                if (rs.getBoolean(5)) {
+                    cells.computeIfAbsent(step, k -> new ArrayList<>()).add(new long[] {unit, rs.getInt(6),
+                            rs.getLong(8)});
+                }
             }
         }
         Map<Integer, StepSeconds> out = new HashMap<>();
