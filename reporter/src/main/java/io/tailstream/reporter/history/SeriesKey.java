@@ -23,9 +23,12 @@ public record SeriesKey(String target, String product, String workload, String o
         return ORDER.compare(this, o);
     }
 
-    /** {@code target (product) · workload · N threads}, the options when there are any. */
+    /**
+     * {@code target (product) · workload · N threads}. The options are left out (a workload's options hold every
+     * default, dozens of them); the csv, json and html forms carry them.
+     */
     public String label() {
-        return target + (product.isEmpty() ? "" : " (" + product + ")") + " · " + workload + ("{}".equals(options) ? "" : " " + options) + " · "
-                + threads + " threads";
+        return target + (product.isEmpty() ? "" : " (" + product + ")") + " · " + workload + " · " + threads
+                + " threads";
     }
 }

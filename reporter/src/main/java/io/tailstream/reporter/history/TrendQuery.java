@@ -9,6 +9,7 @@ import io.tailstream.reporter.query.RunFilter;
 import io.tailstream.reporter.query.RunListing;
 import io.tailstream.reporter.query.StepFigure;
 import io.tailstream.reporter.query.StepFigureQuery;
+import io.tailstream.reporter.report.FairnessProfile;
 import io.tailstream.schemas.event.Json;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -122,7 +123,12 @@ public final class TrendQuery {
                 d.add("version", rs.getString(4));
                 d.add("driver", driver(rs.getString(5)));
                 d.add("url", rs.getString(5));
-                parse(rs.getString(9)).forEach((name, value) -> d.add(Fingerprint.variable(name), value));
+                // every captured variable but the data size, which is measured at each step, not set
+                parse(rs.getString(9)).forEach((name, value) -> {
+                    if (!name.equals(FairnessProfile.DATA_BYTES)) {
+                        d.add(Fingerprint.variable(name), value);
+                    }
+                });
                 d.add("warmup ms", rs.getString(10));
                 d.add("measure ms", rs.getString(11));
                 d.add("client host", rs.getString(12));

@@ -54,6 +54,8 @@ class TrendQueryTest {
             if (after) {
                 withVariable(run, "cache_size", "32768");
             }
+            // measured at every step, not set: never part of the fingerprint
+            withVariable(run, "tailstream.data_bytes", String.valueOf(1_000_000 + i));
             runs.add(run);
             records.addAll(run.allRecords(1, 1));
         }
@@ -143,8 +145,8 @@ class TrendQueryTest {
     void page_chartsEachSeries_andListsTheChange() throws Exception {
         List<Series> series = trend(TrendFilter.ALL, Metric.QPS);
         String html = TrendPage.render(series, Metric.QPS, ChangePointSettings.DEFAULTS, T0);
-        assertThat(html).contains("<h2 id=\"series-0-title\">maria (H2) · oltp_point_select {&quot;tables&quot;:&quot;1&quot;}"
-                + " · 4 threads</h2>")
+        assertThat(html).contains("<h2 id=\"series-0-title\">maria (H2) · oltp_point_select · 4 threads</h2>")
+                .contains("Workload options {&quot;tables&quot;:&quot;1&quot;}.")
                 .contains("12 runs, 1 change point.")
                 .contains("variable cache_size: 65536 → 32768")
                 .contains("<td class=\"text\">run-05</td>").contains("<td class=\"text\">run-06</td>")
