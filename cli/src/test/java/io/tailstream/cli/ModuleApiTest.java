@@ -53,7 +53,10 @@ class ModuleApiTest {
                     "event.TargetInfo", "event.WindowPart", "event.WindowStats",
                     "histogram.LatencyFigures", "histogram.LatencyHistograms"),
             // the rules results are judged by, one place each
-            "analysis", Set.of("PercentChange", "Plateau", "RoundStats", "ScaleOut", "SweepPeak"),
+            "analysis", Set.of("PercentChange", "Plateau", "RoundStats", "ScaleOut", "SweepPeak",
+                    "change.ChangePoint", "change.ChangePointDetector", "change.ChangePointSettings",
+                    "change.SegmentComparison",
+                    "interval.BlockBootstrap", "interval.Fieller", "interval.PercentInterval"),
             "infra", Set.of("kafka.EmbeddedKafka", "kafka.KafkaCluster", "kafka.TopicProvisioner"),
             // a run: its plan, the runner, how its samples reach Kafka, what it returns; the workloads' tables
             "producer", Set.of("BenchmarkRunner", "KafkaEmission", "RunPlan", "RunResult", "WorkloadData",
@@ -73,15 +76,18 @@ class ModuleApiTest {
             "reporter", Set.of("archive.ArchiveProgress", "archive.ArchiveSummary", "archive.Archiver",
                     "archive.ArchiverConfig", "archive.ArchiverStatus",
                     "export.HistogramLogExport", "output.TableFormat",
+                    "history.Fingerprint", "history.Metric", "history.Series", "history.SeriesChange",
+                    "history.SeriesKey", "history.SeriesPoint", "history.TrendFilter", "history.TrendPage",
+                    "history.TrendQuery",
                     "query.ArchiveDatabase", "query.RunCatalog", "query.RunComparison", "query.RunFilter",
-                    "query.RunListing", "query.StepFigure",
+                    "query.RunListing", "query.StepFigure", "query.StepIntervals",
                     "report.ReportFormat", "report.ReportGenerator", "report.ReportModel", "report.ReportOptions"));
 
     /** Public although no other package names them: the reason each must be. */
     static final Map<String, String> PUBLIC_BY_NAME = Stream.concat(
             Stream.of(Map.entry("infra.kafka.KafkaNode", "the main class of a broker process, started by name")),
             // Freemarker calls only public methods of public classes; the report template reads the model's parts
-            Stream.of("FairnessProfile", "Check", "Cost", "Environment", "RunInfo", "ScaleOutRow", "Soak", "Stall",
+            Stream.of("Check", "Cost", "Environment", "RunInfo", "ScaleOutRow", "Soak", "Stall",
                             "StallDetection", "StepInfo", "StepSeries", "SummaryRow", "Text", "Verdict",
                             "WorkloadSummary")
                     .map(type -> Map.entry("reporter.report." + type,

@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  * partial unit is left out. The series the block bootstrap resamples ({@code BlockBootstrap}) for the confidence
  * interval of a step's change: the figures themselves always come from {@link StepFigureQuery}. Immutable.
  */
-public final class StepSeconds {
+final class StepSeconds {
 
     /** At most this many units: a 12-hour step is 2,000 units of 22 s. */
     public static final int MAX_UNITS = 2_000;
