@@ -39,10 +39,6 @@ public final class ChangePointDetector {
         this.settings = settings;
     }
 
-    public ChangePointSettings settings() {
-        return settings;
-    }
-
     /** The change points of {@code series}, by index; none for a series of fewer than 2 points. */
     public List<ChangePoint> detect(double[] series) {
         for (int i = 0; i < series.length; i++) {

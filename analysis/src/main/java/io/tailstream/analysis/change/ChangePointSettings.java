@@ -63,7 +63,4 @@ public record ChangePointSettings(double maxPValue, double minMagnitude, int min
         return perLength && points > windowLength ? maxPValue * windowLength / points : maxPValue;
     }
 
-    public ChangePointSettings withWindowLength(int points) {
-        return new ChangePointSettings(maxPValue, minMagnitude, minSegment, points, perLength);
-    }
 }

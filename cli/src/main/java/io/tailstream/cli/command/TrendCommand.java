@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -112,11 +113,7 @@ public final class TrendCommand implements Callable<Integer> {
         return 0;
     }
 
-    private interface Parse<T> {
-        T get();
-    }
-
-    private <T> T parse(Parse<T> p, String option) {
+    private <T> T parse(Supplier<T> p, String option) {
         try {
             return p.get();
         } catch (IllegalArgumentException e) {
