@@ -26,10 +26,15 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -47,6 +52,7 @@ class LifecycleStatusIntegrationTest {
     private static final List<String> OPS = List.of("read", "write");
     private static final String RUN = "lifecycle";
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
+    private static final String WINDOW_CHANGELOG = "it-lifecycle-window-aggregates-changelog";
 
     @TempDir
     Path dir;
@@ -69,6 +75,10 @@ class LifecycleStatusIntegrationTest {
             try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers(), config, dir.resolve("a"),
                     TopologyListener.NONE, firstStatus)) {
                 await("first instance caught up", () -> firstStatus.phase() == Phase.CAUGHT_UP, aggregator);
+                // caught up means its input is read, not that its windows' state is committed to the changelog: on a
+                // busy machine the first commit can come later, and a restart would then have nothing to restore
+                await("window state committed to its changelog",
+                        () -> committedRecords(kafka.bootstrapServers(), WINDOW_CHANGELOG) > 0, aggregator);
             }
             assertThat(first).noneSatisfy(l -> assertThat(l.text()).startsWith("state stores restored"));
 
@@ -117,6 +127,18 @@ class LifecycleStatusIntegrationTest {
                 assertThat(api.body()).contains("\"state\":\"caught_up\"")
                         .contains("\"line\":\"running, caught up (input lag reached 0)\"");
             }
+        }
+    }
+
+    /** Records committed to a topic's two partitions (their read-committed end offsets). */
+    private static long committedRecords(String bootstrap, String topic) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            return consumer.endOffsets(List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1)))
+                    .values().stream().mapToLong(Long::longValue).sum();
         }
     }
 
