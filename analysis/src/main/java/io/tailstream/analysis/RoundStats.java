@@ -54,4 +54,15 @@ public record RoundStats(int count, double mean, Double sampleStdDev, double min
     public double spread() {
         return max - min;
     }
+
+    /**
+     * Coefficient of variation in percent: the sample standard deviation over the mean's size, the noise of a figure
+     * measured in rounds. Null with one round (unknown); 0 when the mean is 0.
+     */
+    public Double cvPct() {
+        if (sampleStdDev == null) {
+            return null;
+        }
+        return mean == 0 ? 0.0 : sampleStdDev / Math.abs(mean) * 100;
+    }
 }

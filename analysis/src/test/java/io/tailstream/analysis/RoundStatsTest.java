@@ -22,6 +22,7 @@ class RoundStatsTest {
         assertThat(s.min()).isEqualTo(2.0);
         assertThat(s.max()).isEqualTo(9.0);
         assertThat(s.spread()).isEqualTo(7.0);
+        assertThat(s.cvPct()).isCloseTo(Math.sqrt(32.0 / 7) / 5 * 100, within(1e-12));
     }
 
     @Test
@@ -30,6 +31,8 @@ class RoundStatsTest {
         assertThat(s.mean()).isEqualTo(1234.5);
         assertThat(s.sampleStdDev()).isNull();
         assertThat(s.spread()).isZero();
+        assertThat(s.cvPct()).as("unknown with one round, never 0").isNull();
+        assertThat(RoundStats.of(new double[] {0, 0}).cvPct()).isZero();
         assertThatThrownBy(() -> RoundStats.of(new double[0])).hasMessageContaining("at least one round");
     }
 

@@ -32,4 +32,32 @@ public record PercentInterval(double estimatePct, Double lowPct, Double highPct,
     public boolean coversZero() {
         return bounded() && lowPct <= 0 && highPct >= 0;
     }
+
+    /**
+     * Half the interval's width, in percentage points: a difference this large or larger would have shown (its
+     * interval would not hold 0), so it is the smallest difference these data can detect. Null without bounds.
+     */
+    public Double smallestDetectablePct() {
+        return bounded() ? (highPct - lowPct) / 2 : null;
+    }
+
+    /**
+     * True if the difference is shown to lie above {@code pct}: the whole interval lies above it (without bounds,
+     * the estimate does), and the estimate is larger in size than the measured noise.
+     *
+     * @param noisePct the figure's measured noise in percent (e.g. its coefficient of variation over rounds), or
+     *                 null when unknown
+     */
+    public boolean above(double pct, Double noisePct) {
+        return (bounded() ? lowPct : estimatePct) > pct && beyond(noisePct);
+    }
+
+    /** True if the difference is shown to lie below {@code pct}: as {@link #above}, mirrored. */
+    public boolean below(double pct, Double noisePct) {
+        return (bounded() ? highPct : estimatePct) < pct && beyond(noisePct);
+    }
+
+    private boolean beyond(Double noisePct) {
+        return noisePct == null || Math.abs(estimatePct) > noisePct;
+    }
 }

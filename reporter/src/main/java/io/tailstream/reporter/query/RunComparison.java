@@ -1,5 +1,6 @@
 package io.tailstream.reporter.query;
 
+import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.analysis.PercentChange;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -21,6 +22,9 @@ import java.util.stream.Collectors;
 public final class RunComparison {
 
     private RunComparison() {}
+
+    /** The datasets a comparison reads, to open the archive with: {@code ArchiveDatabase.open(archive, DATASETS)}. */
+    public static final List<String> DATASETS = List.of(ArchiveLayout.SAMPLES, ArchiveLayout.STEPS, ArchiveLayout.RUNS);
 
     /** Verdict on one matched step. */
     public enum Verdict {
@@ -119,17 +123,11 @@ public final class RunComparison {
      * (its round-to-round variation) counts for neither.
      */
     static Verdict verdict(StepIntervals.Intervals i, double thresholdPct) {
-        boolean qpsBeyondNoise = i.qpsNoisePct() == null || Math.abs(i.qps().estimatePct()) > i.qpsNoisePct();
-        boolean p99BeyondNoise = i.p99NoisePct() == null || Math.abs(i.p99().estimatePct()) > i.p99NoisePct();
-        double qpsHigh = i.qps().bounded() ? i.qps().highPct() : i.qps().estimatePct();
-        double qpsLow = i.qps().bounded() ? i.qps().lowPct() : i.qps().estimatePct();
-        double p99High = i.p99().bounded() ? i.p99().highPct() : i.p99().estimatePct();
-        double p99Low = i.p99().bounded() ? i.p99().lowPct() : i.p99().estimatePct();
-        if (qpsBeyondNoise && qpsHigh < -thresholdPct || p99BeyondNoise && p99Low > thresholdPct) {
+        if (i.qps().below(-thresholdPct, i.qpsNoisePct()) || i.p99().above(thresholdPct, i.p99NoisePct())) {
             return Verdict.WORSE;
         }
-        return qpsBeyondNoise && qpsLow > thresholdPct || p99BeyondNoise && p99High < -thresholdPct ? Verdict.BETTER
-                : Verdict.SAME;
+        return i.qps().above(thresholdPct, i.qpsNoisePct()) || i.p99().below(-thresholdPct, i.p99NoisePct())
+                ? Verdict.BETTER : Verdict.SAME;
     }
 
     /** The per-second series of the matched steps whose intervals need them: one pass over each run's samples. */

@@ -1,6 +1,7 @@
 package io.tailstream.reporter.query;
 
 import io.tailstream.analysis.PercentChange;
+import io.tailstream.analysis.RoundStats;
 import io.tailstream.analysis.interval.BlockBootstrap;
 import io.tailstream.analysis.interval.Fieller;
 import io.tailstream.analysis.interval.PercentInterval;
@@ -86,20 +87,11 @@ public final class StepIntervals {
     static Double noise(ToDoubleFunction<StepFigure> figure, StepFigure... figures) {
         Double out = null;
         for (StepFigure f : figures) {
-            if (f.rounds() < 2) {
-                continue;
+            Double cv = f.rounds() < 2 ? null
+                    : RoundStats.of(f.perStep().stream().mapToDouble(figure).toArray()).cvPct();
+            if (cv != null) {
+                out = out == null ? cv : Math.max(out, cv);
             }
-            double[] x = f.perStep().stream().mapToDouble(figure).toArray();
-            double mean = 0;
-            for (double v : x) {
-                mean += v / x.length;
-            }
-            double ss = 0;
-            for (double v : x) {
-                ss += (v - mean) * (v - mean);
-            }
-            double cv = mean == 0 ? 0 : Math.sqrt(ss / (x.length - 1)) / mean * 100;
-            out = out == null ? cv : Math.max(out, cv);
         }
         return out;
     }

@@ -147,28 +147,29 @@ final class StepSeconds {
         }
         String run = ArchiveDatabase.sqlString(runId);
         String steps = stepIds.stream().map(String::valueOf).collect(Collectors.joining(", "));
-        // the span and the unit per step; then statements per unit, and successful latencies per unit and bucket
+        // the span and the unit per step; then statements per unit, and successful latencies per unit and bucket.
+        // Units in integer microseconds: the per-sample arithmetic is what this pass costs.
         String base = """
                 WITH m AS (
-                  SELECT step_id, start_us, latency_us, status = 'ok' AS ok,
+                  SELECT step_id, start_us, start_us + latency_us AS end_us, latency_us, status = 'ok' AS ok,
                          CASE WHEN status = 'ok' THEN queries ELSE greatest(queries - 1, 0) END AS statements
                   FROM samples WHERE run_id = %1$s AND step_id IN (%2$s) AND NOT warmup),
                 span AS (
                   SELECT m.step_id,
                          coalesce(any_value(st.measure_start_us), min(m.start_us)) AS from_us,
                          coalesce(any_value(CASE WHEN st.measure_end_us > st.measure_start_us THEN st.measure_end_us END),
-                                  max(m.start_us + m.latency_us)) AS to_us
+                                  max(m.end_us)) AS to_us
                   FROM m LEFT JOIN (SELECT * FROM steps WHERE run_id = %1$s) st ON st.step_id = m.step_id
                   GROUP BY m.step_id),
                 unit AS (
-                  SELECT step_id, from_us, greatest(1, ceil((to_us - from_us) / 1e6 / %3$d)) AS seconds,
-                         CAST(floor((to_us - from_us) / 1e6 / greatest(1, ceil((to_us - from_us) / 1e6 / %3$d)))
-                              AS INTEGER) AS units
-                  FROM span),
+                  SELECT step_id, from_us, unit_us, CAST((to_us - from_us) // unit_us AS INTEGER) AS units
+                  FROM (SELECT step_id, from_us, to_us,
+                               CAST(1000000 * greatest(1, ceil((to_us - from_us) / 1e6 / %3$d)) AS BIGINT) AS unit_us
+                        FROM span)),
                 u AS (
-                  SELECT m.step_id, CAST(floor((m.start_us + m.latency_us - unit.from_us) / 1e6 / unit.seconds)
-                         AS INTEGER) AS unit, m.ok, m.statements, m.latency_us, unit.seconds, unit.units
-                  FROM m JOIN unit USING (step_id))
+                  SELECT m.step_id, CAST((m.end_us - unit.from_us) // unit.unit_us AS INTEGER) AS unit, m.ok,
+                         m.statements, m.latency_us, unit.unit_us / 1e6 AS seconds, unit.units
+                  FROM m JOIN unit USING (step_id) WHERE m.end_us >= unit.from_us)
                 """.formatted(run, steps, MAX_UNITS);
         // one pass: per step, unit, outcome and latency bucket, the statements and the samples
         Map<Integer, double[]> statements = new HashMap<>();
@@ -179,7 +180,7 @@ final class StepSeconds {
                      SELECT step_id, any_value(seconds), any_value(units), unit, ok,
                             CAST(floor(ln(greatest(latency_us, 1)) * %d) AS INTEGER) AS bucket, sum(statements),
                             count(*)
-                     FROM u WHERE unit >= 0 AND unit < units GROUP BY step_id, unit, ok, bucket"""
+                     FROM u WHERE unit < units GROUP BY step_id, unit, ok, bucket"""
                      .formatted((int) BUCKETS_PER_E))) {
             while (rs.next()) {
                 int step = rs.getInt(1);
