@@ -87,7 +87,7 @@ class ModuleApiTest {
     static final Map<String, String> PUBLIC_BY_NAME = Stream.concat(
             Stream.of(Map.entry("infra.kafka.KafkaNode", "the main class of a broker process, started by name")),
             // Freemarker calls only public methods of public classes; the report template reads the model's parts
-            Stream.of("Check", "Cost", "Environment", "RunInfo", "ScaleOutRow", "Soak", "Stall",
+            Stream.of("Check", "Cost", "Environment", "FairnessProfile", "RunInfo", "ScaleOutRow", "Soak", "Stall",
                             "StallDetection", "StepInfo", "StepSeries", "SummaryRow", "Text", "Verdict",
                             "WorkloadSummary")
                     .map(type -> Map.entry("reporter.report." + type,

@@ -84,7 +84,7 @@ final class StepRunner {
         Long bytes = tc.dataBytes(workload.tables());
         if (bytes != null) {
             Map<String, String> vars = new TreeMap<>(info.variables());
-            vars.put(TargetConnections.DATA_BYTES_VARIABLE, Long.toString(bytes));
+            vars.put(TargetInfo.DATA_BYTES_VARIABLE, Long.toString(bytes));
             info = new TargetInfo(info.name(), info.url(), info.product(), info.version(), vars,
                     info.monthlyCost(), info.currency(), info.nodes(), info.notes(), info.costItems());
         }

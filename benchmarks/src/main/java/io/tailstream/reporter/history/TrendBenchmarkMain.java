@@ -18,8 +18,8 @@ import java.util.Locale;
  * steps each (oltp_read_write on one target at 2, 4, ... 20 threads), SAMPLES samples per step, written with DuckDB in
  * the archive's layout unless the archive exists; from the middle run on, the server variable
  * {@code innodb_flush_log_at_trx_commit} is 2 instead of 1 and latencies are 10% lower. Times {@link TrendQuery}
- * (every series, QPS, default change-point settings) in a fresh {@link ArchiveDatabase} per iteration, as the CLI does
- * per invocation (JVM start excluded), and prints the change points found.
+ * (every series, QPS then P99, default change-point settings) in a fresh {@link ArchiveDatabase} per iteration, as
+ * the CLI does per invocation (JVM start excluded), and prints the change points found.
  *
  * <pre>
  * ./mvnw -q -o -pl benchmarks -am package -DskipTests
@@ -45,30 +45,32 @@ public final class TrendBenchmarkMain {
                     (System.nanoTime() - t0) / 1e9);
         }
         ChangePointDetector detector = new ChangePointDetector(ChangePointSettings.DEFAULTS);
-        long[] wallMs = new long[iterations + 1];
-        long[] cpuMs = new long[iterations + 1];
-        List<Series> series = List.of();
-        for (int i = 0; i <= iterations; i++) {
-            CpuSnapshot from = CpuSnapshot.take();
-            try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
-                series = TrendQuery.of(db, TrendFilter.ALL, Metric.QPS, detector);
+        for (Metric metric : List.of(Metric.QPS, Metric.P99)) {
+            long[] wallMs = new long[iterations + 1];
+            long[] cpuMs = new long[iterations + 1];
+            List<Series> series = List.of();
+            for (int i = 0; i <= iterations; i++) {
+                CpuSnapshot from = CpuSnapshot.take();
+                try (ArchiveDatabase db = ArchiveDatabase.open(archive, TrendQuery.DATASETS)) {
+                    series = TrendQuery.of(db, TrendFilter.ALL, metric, detector);
+                }
+                CpuSnapshot to = CpuSnapshot.take();
+                wallMs[i] = Math.round(to.secondsSince(from) * 1000);
+                cpuMs[i] = to.processCpuSince(from) / 1_000_000;
             }
-            CpuSnapshot to = CpuSnapshot.take();
-            wallMs[i] = Math.round(to.secondsSince(from) * 1000);
-            cpuMs[i] = to.processCpuSince(from) / 1_000_000;
-        }
-        long[] measured = Arrays.copyOfRange(wallMs, 1, wallMs.length);
-        Arrays.sort(measured);
-        long[] cpu = Arrays.copyOfRange(cpuMs, 1, cpuMs.length);
-        Arrays.sort(cpu);
-        System.out.printf(Locale.ROOT, "trend over %d series of %d runs: p50 %d ms, max %d ms (first, cold: %d ms);"
-                        + " CPU p50 %d ms; load average %s%n", series.size(),
-                series.isEmpty() ? 0 : series.get(0).points().size(), measured[measured.length / 2],
-                measured[measured.length - 1], wallMs[0], cpu[cpu.length / 2], loadAverage());
-        for (Series s : series) {
-            System.out.printf(Locale.ROOT, "%s: %s%n", s.key().label(), s.changes().stream()
-                    .map(c -> c.firstRunAfter() + " " + String.format(Locale.ROOT, "%+.1f%%", c.change().estimatePct())
-                            + " " + c.differences()).toList());
+            long[] measured = Arrays.copyOfRange(wallMs, 1, wallMs.length);
+            Arrays.sort(measured);
+            long[] cpu = Arrays.copyOfRange(cpuMs, 1, cpuMs.length);
+            Arrays.sort(cpu);
+            System.out.printf(Locale.ROOT, "trend --metric %s over %d series of %d runs: p50 %d ms, max %d ms"
+                            + " (first, cold: %d ms); CPU p50 %d ms; load average %s%n", metric.id(), series.size(),
+                    series.isEmpty() ? 0 : series.get(0).points().size(), measured[measured.length / 2],
+                    measured[measured.length - 1], wallMs[0], cpu[cpu.length / 2], loadAverage());
+            for (Series s : series) {
+                System.out.printf(Locale.ROOT, "  %s: %s%n", s.key().label(), s.changes().stream()
+                        .map(c -> c.firstRunAfter() + " " + String.format(Locale.ROOT, "%+.1f%%",
+                                c.change().estimatePct()) + " " + c.differences()).toList());
+            }
         }
     }
 

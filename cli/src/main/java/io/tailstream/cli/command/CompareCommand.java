@@ -68,7 +68,7 @@ public final class CompareCommand implements Callable<Integer> {
         double pct = Percentages.parse(spec, "--threshold", threshold);
         TableFormat format = formatOption.format(spec);
         List<RunComparison.Result> results = new ArrayList<>();
-        try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive, RunComparison.DATASETS)) {
             for (String candidate : candidates) {
                 results.add(RunComparison.compare(db, baseline, candidate, pct));
             }

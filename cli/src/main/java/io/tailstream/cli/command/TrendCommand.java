@@ -96,7 +96,7 @@ public final class TrendCommand implements Callable<Integer> {
                     + "'; use table, csv, json or html");
         }
         List<Series> series;
-        try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive, TrendQuery.DATASETS)) {
             series = TrendQuery.of(db, new TrendFilter(filter.target, filter.workload, threads, from), m,
                     new ChangePointDetector(settings));
         } catch (SQLException e) {

@@ -199,9 +199,6 @@ public final class TargetConnections implements AutoCloseable {
      */
     public static final String ISOLATION_VARIABLE = "tailstream.isolation";
 
-    /** Name under which the workload's data size is added to a step's target variables. */
-    public static final String DATA_BYTES_VARIABLE = "tailstream.data_bytes";
-
     /**
      * Data plus index bytes of {@code tables} in the connection's current database or schema, as the dialect reads
      * it ({@link Dialect#dataBytes}); null when the dialect cannot tell cheaply, no table is named or none exists.

@@ -1,12 +1,11 @@
 package io.tailstream.reporter.history;
 
-import io.tailstream.reporter.query.StepFigure;
 import java.util.Locale;
 
 /**
  * The figure a history series follows, one value per run: the run's completed steps of the series pooled, computed
- * exactly from the raw samples ({@link io.tailstream.reporter.query.StepFigureQuery}, the figures of {@code compare}
- * and the report).
+ * exactly from the raw samples with the definitions of {@code compare} and the report
+ * ({@link io.tailstream.reporter.query.StepFigureQuery}).
  */
 public enum Metric {
     /** Statements of successful transactions per measured second. */
@@ -38,18 +37,6 @@ public enum Metric {
     /** True for throughput: a rise is an improvement; false for latency and errors. */
     public boolean higherIsBetter() {
         return higherIsBetter;
-    }
-
-    /** The figure's value, or NaN when it has none (no successful transaction for a latency). */
-    public double of(StepFigure f) {
-        return switch (this) {
-            case QPS -> f.qps();
-            case TPS -> f.tps();
-            case P95 -> f.ok() == null ? Double.NaN : f.ok().p95Us() / 1000.0;
-            case P99 -> f.ok() == null ? Double.NaN : f.ok().p99Us() / 1000.0;
-            case P999 -> f.ok() == null ? Double.NaN : f.ok().p999Us() / 1000.0;
-            case ERRORS -> f.samples() == 0 ? Double.NaN : f.errors() * 100.0 / f.samples();
-        };
     }
 
     /** Parses {@code qps}, {@code tps}, {@code p95}, {@code p99}, {@code p999} or {@code errors} (any case). */

@@ -13,9 +13,4 @@ import java.time.Instant;
 public record TrendFilter(String target, String workload, Integer threads, Instant since) {
 
     public static final TrendFilter ALL = new TrendFilter(null, null, null, null);
-
-    boolean matches(SeriesKey key) {
-        return (target == null || target.equals(key.target())) && (workload == null || workload.equals(key.workload()))
-                && (threads == null || threads == key.threads());
-    }
 }

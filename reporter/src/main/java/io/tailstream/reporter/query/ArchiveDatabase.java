@@ -14,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -35,16 +36,16 @@ import org.slf4j.LoggerFactory;
  * typed VARCHAR explicitly (DuckDB would otherwise guess a number for a numeric-looking run id).
  *
  * <h2>Every view, with every documented column</h2>
- * Every view exists and has the dataset's documented columns ({@link DatasetColumns}), whichever archiver wrote
- * the files: a dataset without any file is an empty view, a column that no file has (written before it existed)
- * reads as NULL, and files are unioned by column name, so older files with fewer columns read alongside newer
- * ones. Columns found in files but not documented follow the documented ones. So a query never fails with a
+ * Every view exists (one per dataset, or per dataset asked for at {@link #open(Path, Collection)}) and has the
+ * dataset's documented columns ({@link DatasetColumns}), whichever archiver wrote the files: a dataset without any
+ * file is an empty view, a column that no file has (written before it existed) reads as NULL, and files are unioned
+ * by column name, so older files with fewer columns read alongside newer ones. Columns found in files but not documented follow the documented ones. So a query never fails with a
  * catalog error for lack of data, and "nothing" (an empty view) is told apart from "not there" by {@link #has}.
  *
  * <h2>Damaged archives</h2>
  * Before the views are created every file's structure is checked (magic bytes, footer length, footer parses) and
  * every run's completeness: every {@code blocks} file that counted samples must have its {@code samples} file of
- * the same name. A run with an unreadable or missing file is
+ * the same name (only the files of the datasets opened are checked). A run with an unreadable or missing file is
  * left out of <em>every</em> view (partial data would give wrong figures), logged as a warning naming the file, and
  * listed in {@link #problems()}; the other runs read normally.
  *
@@ -58,14 +59,16 @@ public final class ArchiveDatabase implements AutoCloseable {
     private final Connection connection;
     private final Set<String> datasets;
     private final Map<String, Set<String>> columns;
+    private final List<String> views;
     private final Path archive;
     private final List<ArchiveProblem> problems;
 
     private ArchiveDatabase(Connection connection, Set<String> datasets, Map<String, Set<String>> columns,
-                            Path archive, List<ArchiveProblem> problems) {
+                            List<String> views, Path archive, List<ArchiveProblem> problems) {
         this.connection = connection;
         this.datasets = datasets;
         this.columns = Map.copyOf(columns);
+        this.views = List.copyOf(views);
         this.archive = archive;
         this.problems = problems;
     }
@@ -75,19 +78,48 @@ public final class ArchiveDatabase implements AutoCloseable {
      * @throws SQLException if DuckDB cannot start
      */
     public static ArchiveDatabase open(Path archive) throws SQLException {
+        return open(archive, ArchiveLayout.DATASETS);
+    }
+
+    /**
+     * A database with views of some datasets only, for a query that reads no other: only their files are listed
+     * and checked, which is what opening costs in an archive of many runs. With {@code samples} comes
+     * {@code blocks}, which the completeness check of a run's samples reads.
+     *
+     * @param datasets of {@link ArchiveLayout#DATASETS}
+     * @throws IllegalArgumentException if {@code archive} is not a directory, or a dataset is unknown
+     * @throws SQLException if DuckDB cannot start
+     */
+    public static ArchiveDatabase open(Path archive, Collection<String> datasets) throws SQLException {
         if (!Files.isDirectory(archive)) {
             throw new IllegalArgumentException("archive directory " + archive + " does not exist");
         }
-        Map<String, Map<String, List<Path>>> files = listFiles(archive);
+        Set<String> wanted = new LinkedHashSet<>(datasets);
+        if (!ArchiveLayout.DATASETS.containsAll(wanted)) {
+            throw new IllegalArgumentException("unknown datasets " + wanted + "; the archive has "
+                    + ArchiveLayout.DATASETS);
+        }
+        if (wanted.contains(ArchiveLayout.SAMPLES)) {
+            wanted.add(ArchiveLayout.BLOCKS);
+        }
+        List<String> views = ArchiveLayout.DATASETS.stream().filter(wanted::contains).toList();
+        Map<String, Map<String, List<Path>>> files = listFiles(archive, views);
         List<ArchiveProblem> problems = new ArrayList<>();
         Map<Path, List<String>> fileColumns = new HashMap<>();
         Map<Path, String> fileSchemas = new HashMap<>();
-        files.forEach((dataset, byRun) -> byRun.forEach((run, paths) -> paths.forEach(p -> {
-            ParquetFiles.Check check = ParquetFiles.check(p);
+        // one footer read per file, the files checked in parallel (an archive of many runs has thousands)
+        List<Map.Entry<String, Path>> all = new ArrayList<>();
+        files.forEach((dataset, byRun) -> byRun.forEach((run, paths) -> paths.forEach(p -> all.add(Map.entry(run,
+                p)))));
+        List<ParquetFiles.Check> checks = all.parallelStream().map(e -> ParquetFiles.check(e.getValue())).toList();
+        for (int i = 0; i < all.size(); i++) {
+            String run = all.get(i).getKey();
+            Path p = all.get(i).getValue();
+            ParquetFiles.Check check = checks.get(i);
             check.problem().ifPresent(reason -> problems.add(new ArchiveProblem(run, p, reason)));
             fileColumns.put(p.toAbsolutePath(), check.columns());
             fileSchemas.put(p.toAbsolutePath(), check.schema());
-        })));
+        }
         Connection c = DriverManager.getConnection("jdbc:duckdb:");
         try {
             problems.addAll(missingFiles(c, archive, files, runsWith(problems)));
@@ -96,7 +128,7 @@ public final class ArchiveDatabase implements AutoCloseable {
             Set<String> present = new LinkedHashSet<>();
             Map<String, Set<String>> columns = new LinkedHashMap<>();
             try (Statement st = c.createStatement()) {
-                for (String dataset : ArchiveLayout.DATASETS) {
+                for (String dataset : views) {
                     List<String> good = files.getOrDefault(dataset, Map.of()).entrySet().stream()
                             .filter(e -> !skipped.contains(e.getKey()))
                             .flatMap(e -> e.getValue().stream())
@@ -119,7 +151,7 @@ public final class ArchiveDatabase implements AutoCloseable {
                     columns.put(dataset, Set.copyOf(names));
                 }
             }
-            return new ArchiveDatabase(c, Set.copyOf(present), columns, archive, List.copyOf(problems));
+            return new ArchiveDatabase(c, Set.copyOf(present), columns, views, archive, List.copyOf(problems));
         } catch (SQLException | RuntimeException e) {
             c.close();
             throw new SQLException("cannot open the archive " + archive + ": " + e.getMessage(), e);
@@ -153,9 +185,9 @@ public final class ArchiveDatabase implements AutoCloseable {
     }
 
     /** dataset → run (as in the directory name) → its Parquet files, sorted. Temporary files are not listed. */
-    private static Map<String, Map<String, List<Path>>> listFiles(Path archive) {
+    private static Map<String, Map<String, List<Path>>> listFiles(Path archive, List<String> datasets) {
         Map<String, Map<String, List<Path>>> out = new LinkedHashMap<>();
-        for (String dataset : ArchiveLayout.DATASETS) {
+        for (String dataset : datasets) {
             Path dir = archive.resolve(dataset);
             if (!Files.isDirectory(dir)) {
                 continue;
@@ -265,9 +297,9 @@ public final class ArchiveDatabase implements AutoCloseable {
         return columns.getOrDefault(dataset, Set.of()).contains(column);
     }
 
-    /** Every view, in documentation order: one per dataset, whether it has files or not. */
+    /** Every view, in documentation order: one per dataset opened, whether it has files or not. */
     public List<String> views() {
-        return ArchiveLayout.DATASETS;
+        return views;
     }
 
     /** Unreadable or missing files found at open; their runs are in no view. */

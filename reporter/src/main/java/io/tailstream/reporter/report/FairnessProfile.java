@@ -1,5 +1,6 @@
 package io.tailstream.reporter.report;
 
+import io.tailstream.schemas.event.TargetInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -75,7 +76,7 @@ public record FairnessProfile(String target, String family, Aspect durability, A
     /** The isolation level the workers' connections actually run at (captured for every product). */
     public static final String ISOLATION = "tailstream.isolation";
     /** Data plus index bytes of the workload's tables at step start. */
-    public static final String DATA_BYTES = "tailstream.data_bytes";
+    public static final String DATA_BYTES = TargetInfo.DATA_BYTES_VARIABLE;
     /** H2's storage: {@code mem} or {@code file}. */
     public static final String H2_STORAGE = "tailstream.h2.storage";
 

@@ -163,6 +163,80 @@ class TrendQueryTest {
         assertThat(data.get("changes").get(0).asDouble()).isEqualTo((T0 + 6 * DAY) / 1000.0);
     }
 
+    /**
+     * Runs of two rounds at two thread counts from two producers (1% deadlocks, warm-up samples), half of them with
+     * recorded measurement boundaries and half with spans from their samples: every metric's value of every run
+     * equals the one {@code compare} computes for it, and so does the number of rounds pooled.
+     */
+    @Test
+    void everyMetric_equalsTheFiguresOfCompare(@TempDir Path pooledArchive) throws SQLException {
+        List<SyntheticRun.Rec> records = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            List<SyntheticRun.StepSpec> steps = new ArrayList<>();
+            for (int round = 1; round <= 2; round++) {
+                for (int threads : new int[] {2, 4}) {
+                    steps.add(new SyntheticRun.StepSpec("maria", "oltp_read_write", threads, round, 18, 300, 1200));
+                }
+            }
+            SyntheticRun run = new SyntheticRun("pooled-" + i, 100 + i, List.of("p1", "p2"), steps, 300 + 20 * i, 2,
+                    T0 + i * DAY, i % 2 == 0);
+            ids.add(run.runId);
+            records.addAll(run.allRecords(2, 1));
+        }
+        TestArchives.write(pooledArchive, records);
+        try (ArchiveDatabase db = ArchiveDatabase.open(pooledArchive)) {
+            List<StepFigure> exact = StepFigureQuery.of(db, ids);
+            assertThat(exact).hasSize(12).allMatch(StepFigure::completed).allMatch(f -> f.rounds() == 2);
+            for (Metric metric : Metric.values()) {
+                List<Series> series = TrendQuery.of(db, TrendFilter.ALL, metric,
+                        new ChangePointDetector(ChangePointSettings.DEFAULTS));
+                assertThat(series).as(metric.id()).hasSize(2);
+                for (Series s : series) {
+                    assertThat(s.points()).hasSize(6);
+                    for (SeriesPoint p : s.points()) {
+                        StepFigure f = exact.stream().filter(e -> e.runId().equals(p.runId())
+                                && e.threads() == s.key().threads()).findFirst().orElseThrow();
+                        assertThat(p.value()).as(metric.id() + " " + p.runId()).isEqualTo(valueOf(metric, f));
+                        assertThat(p.rounds()).isEqualTo(2);
+                    }
+                }
+            }
+        }
+    }
+
+    /** A metric's value from the figures of {@code compare}: the independent computation trend must agree with. */
+    private static double valueOf(Metric metric, StepFigure f) {
+        return switch (metric) {
+            case QPS -> f.qps();
+            case TPS -> f.tps();
+            case P95 -> f.ok().p95Us() / 1000.0;
+            case P99 -> f.ok().p99Us() / 1000.0;
+            case P999 -> f.ok().p999Us() / 1000.0;
+            case ERRORS -> f.errors() * 100.0 / f.samples();
+        };
+    }
+
+    /** The percentiles trend asks DuckDB for are nearest-rank, ceil(p x n), at every count up to 3,000. */
+    @Test
+    void duckDbPercentile_isNearestRank_atEveryCount() throws SQLException {
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive);
+             java.sql.Statement st = db.connection().createStatement();
+             java.sql.ResultSet rs = st.executeQuery("""
+                     SELECT n, quantile_disc(v, 0.95), quantile_disc(v, 0.99), quantile_disc(v, 0.999)
+                     FROM (SELECT n, unnest(range(1, n + 1)) AS v FROM range(1, 3001) t(n)) GROUP BY n""")) {
+            int rows = 0;
+            while (rs.next()) {
+                long n = rs.getLong(1);
+                assertThat(rs.getLong(2)).as("P95 of 1..%d", n).isEqualTo((95 * n + 99) / 100);
+                assertThat(rs.getLong(3)).as("P99 of 1..%d", n).isEqualTo((99 * n + 99) / 100);
+                assertThat(rs.getLong(4)).as("P99.9 of 1..%d", n).isEqualTo((999 * n + 999) / 1000);
+                rows++;
+            }
+            assertThat(rows).isEqualTo(3000);
+        }
+    }
+
     @Test
     void latencyMetric_isMilliseconds_andItsDirectionDecidesWorse() throws SQLException {
         Series p99 = trend(TrendFilter.ALL, Metric.P99).get(0);

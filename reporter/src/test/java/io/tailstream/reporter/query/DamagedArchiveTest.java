@@ -125,4 +125,28 @@ class DamagedArchiveTest {
         Files.delete(f);
         assertBadSkippedGoodIntact(f.toAbsolutePath(), "missing: ");
     }
+
+    /**
+     * Opened for some datasets, only their files are checked: a damaged windows file does not keep a run out of the
+     * samples, steps and runs a query of figures reads; a missing samples file still does, through blocks.
+     */
+    @Test
+    void openForSomeDatasets_checksTheirFilesOnly() throws Exception {
+        overwriteTail(firstFile(ArchiveLayout.WINDOWS, "bad"), 64);
+        List<String> figures = List.of(ArchiveLayout.SAMPLES, ArchiveLayout.STEPS, ArchiveLayout.RUNS);
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive, figures)) {
+            assertThat(db.problems()).isEmpty();
+            assertThat(db.views()).containsExactly(ArchiveLayout.SAMPLES, ArchiveLayout.BLOCKS, ArchiveLayout.STEPS,
+                    ArchiveLayout.RUNS);
+            assertThat(RunCatalog.list(db, RunFilter.ALL)).extracting(RunListing::runId).containsExactly("good",
+                    "bad");
+        }
+        Path samples = firstFile(ArchiveLayout.SAMPLES, "bad");
+        Files.delete(samples);
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive, figures)) {
+            assertThat(db.problems()).extracting(ArchiveProblem::runId).containsExactly("bad");
+        }
+        assertThatThrownBy(() -> ArchiveDatabase.open(archive, List.of("sample")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown datasets [sample]");
+    }
 }

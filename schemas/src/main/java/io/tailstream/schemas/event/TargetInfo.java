@@ -32,6 +32,12 @@ public record TargetInfo(
         String notes,
         Map<String, Double> costItems) {
 
+    /**
+     * The variable under which a producer adds the workload's data size (tables plus indexes, bytes, at step start)
+     * to {@code variables}: measured at each step, not a setting of the server.
+     */
+    public static final String DATA_BYTES_VARIABLE = "tailstream.data_bytes";
+
     public TargetInfo {
         variables = variables == null ? Map.of() : Map.copyOf(variables);
         costItems = costItems == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(costItems));
