@@ -236,7 +236,7 @@ class CrossProductEvaluationIntegrationTest {
 
     /**
      * Each verdict against the rules in docs/report.md, decided here from the exact figures: the best value, the
-     * runner-up's, the spread (max - min over rounds, the larger of the two candidates'), and win or tie.
+     * runner-up's, the noise (the larger coefficient of variation over rounds), and win or tie.
      */
     private static void checkVerdicts(JsonNode doc, Map<String, Row> exact) {
         Map<String, JsonNode> byKey = new TreeMap<>();
@@ -245,38 +245,61 @@ class CrossProductEvaluationIntegrationTest {
         for (String workload : WORKLOADS) {
             Row mPeak = peak(exact, workload, "mariadb");
             Row pPeak = peak(exact, workload, "postgresql");
-            checkVerdict(byKey.get(workload + "/throughput"), mPeak, pPeak, mPeak.qps(), pPeak.qps(),
-                    spread(mPeak.roundQps()), spread(pPeak.roundQps()), true);
+            checkVerdict(byKey.get(workload + "/throughput"), mPeak.qps(), pPeak.qps(), mPeak.roundQps(),
+                    pPeak.roundQps(), true);
             Row m4 = exact.get(workload + "/mariadb/4");
             Row p4 = exact.get(workload + "/postgresql/4");
-            checkVerdict(byKey.get(workload + "/p99"), m4, p4, m4.p99Us() / 1000.0, p4.p99Us() / 1000.0,
-                    spread(m4.roundP99Us().stream().map(x -> x / 1000.0).toList()),
-                    spread(p4.roundP99Us().stream().map(x -> x / 1000.0).toList()), false);
-            checkVerdict(byKey.get(workload + "/cost"), mPeak, pPeak, 5602 / mPeak.qps() * 1000,
-                    5160 / pPeak.qps() * 1000, spread(mPeak.roundQps().stream().map(q -> 5602 / q * 1000).toList()),
-                    spread(pPeak.roundQps().stream().map(q -> 5160 / q * 1000).toList()), false);
+            checkVerdict(byKey.get(workload + "/p99"), m4.p99Us() / 1000.0, p4.p99Us() / 1000.0,
+                    m4.roundP99Us().stream().map(x -> x / 1000.0).toList(),
+                    p4.roundP99Us().stream().map(x -> x / 1000.0).toList(), false);
+            checkVerdict(byKey.get(workload + "/cost"), 5602 / mPeak.qps() * 1000, 5160 / pPeak.qps() * 1000,
+                    mPeak.roundQps().stream().map(q -> 5602 / q * 1000).toList(),
+                    pPeak.roundQps().stream().map(q -> 5160 / q * 1000).toList(), false);
         }
         assertThat(doc.get("verdictSummary").get("decided").asInt()).as("every comparison has a verdict: durability"
                 + " of MariaDB (flush at commit) and PostgreSQL (fsync, synchronous_commit) is the same").isEqualTo(6);
     }
 
-    private static void checkVerdict(JsonNode v, Row m, Row p, double mValue, double pValue, double mSpread,
-                                     double pSpread, boolean higherIsBetter) {
+    /**
+     * Fieller's confidence set of the ratio of the two mean rounds is a bounded interval exactly when the runner-up's
+     * mean is told apart from 0, and excludes 1 exactly when Welch's t-test tells the means apart, lying then on the
+     * side of the larger: the best wins when both hold and its difference exceeds the noise.
+     */
+    private static void checkVerdict(JsonNode v, double mValue, double pValue, List<Double> mRounds,
+                                     List<Double> pRounds, boolean higherIsBetter) {
         assertThat(v).isNotNull();
         boolean mBest = higherIsBetter ? mValue >= pValue : mValue <= pValue;
         String best = mBest ? "mariadb" : "postgresql";
         double bestValue = mBest ? mValue : pValue;
         double other = mBest ? pValue : mValue;
-        double spread = Math.max(mSpread, pSpread);
-        String status = Math.abs(bestValue - other) <= spread ? "tie" : "win";
-        assertThat(v.get("status").asText()).as("status of %s (%s %.6f vs %.6f, spread %.6f)", v, best, bestValue,
-                other, spread).isEqualTo(status);
+        List<Double> b = mBest ? mRounds : pRounds;
+        List<Double> o = mBest ? pRounds : mRounds;
+        double vb = variance(b) / b.size();
+        double vo = variance(o) / o.size();
+        double df = (vb + vo) * (vb + vo) / (vb * vb / (b.size() - 1) + vo * vo / (o.size() - 1));
+        double t = vb + vo == 0 ? 0
+                : org.apache.commons.statistics.distribution.TDistribution.of(df).inverseSurvivalProbability(0.025);
+        boolean apart = Math.abs(mean(b) - mean(o)) > t * Math.sqrt(vb + vo)
+                && mean(o) * mean(o) > t * t * vo && higherIsBetter == mean(b) > mean(o);
+        double noise = Math.max(Math.sqrt(variance(b)) / mean(b), Math.sqrt(variance(o)) / mean(o)) * 100;
+        String status = apart && Math.abs(bestValue / other - 1) * 100 > noise ? "win" : "tie";
+        assertThat(v.get("status").asText()).as("status of %s (%s %.6f vs %.6f, noise %.3f%%)", v, best, bestValue,
+                other, noise).isEqualTo(status);
         assertThat(v.get("winner").asText()).as(v.toString()).isEqualTo(best);
         assertThat(v.get("value").asDouble()).isCloseTo(bestValue, within(Math.abs(bestValue) * 1e-9));
         assertThat(v.get("runnerUpValue").asDouble()).isCloseTo(other, within(Math.abs(other) * 1e-9));
-        assertThat(v.get("spread").asDouble()).isCloseTo(spread, within(Math.abs(spread) * 1e-9 + 1e-12));
+        assertThat(v.get("noisePct").asDouble()).isCloseTo(noise, within(noise * 1e-9 + 1e-12));
         assertThat(v.get("reasons")).isEmpty();
         assertThat(v.get("waived").toString()).as("the report says the plan waived isolation").contains("isolation");
+    }
+
+    private static double mean(List<Double> x) {
+        return x.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    }
+
+    private static double variance(List<Double> x) {
+        double m = mean(x);
+        return x.stream().mapToDouble(d -> (d - m) * (d - m)).sum() / (x.size() - 1);
     }
 
     private static void checkCosts(JsonNode doc, Map<String, Row> exact) {
@@ -333,10 +356,5 @@ class CrossProductEvaluationIntegrationTest {
         return exact.values().stream().filter(r -> r.workload().equals(workload) && r.target().equals(target))
                 .max(Comparator.comparingDouble(Row::qps).thenComparing(Comparator.comparingInt(Row::threads)
                         .reversed())).orElseThrow();
-    }
-
-    private static double spread(List<Double> values) {
-        return values.stream().mapToDouble(Double::doubleValue).max().orElseThrow()
-                - values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
     }
 }

@@ -38,7 +38,7 @@ final class Checklist {
         // the cross-target findings are those of the comparisons the verdicts make, so that the two never differ
         Map<String, Set<Text>> cross = new TreeMap<>();
         for (WorkloadSummary w : workloads) {
-            for (Verdict v : ReportAnalysis.verdicts(w, Map.of(), e)) {
+            for (Verdict v : Verdicts.of(w, Map.of(), e)) {
                 Stream.concat(v.reasons().stream(), v.waived().stream())
                         .forEach(r -> cross.computeIfAbsent(r.check(), k -> new LinkedHashSet<>()).add(r.text()));
             }

@@ -61,7 +61,7 @@ final class CsvReport {
                 v.add(r.exactSpan());
                 v.add(r.outcome());
                 v.add(String.join(" ", r.steps()));
-                for (String metric : ReportAnalysis.METRICS) {
+                for (String metric : Verdicts.METRICS) {
                     Verdict verdict = verdicts.stream().filter(x -> x.metric().equals(metric)).findFirst()
                             .orElse(null);
                     v.add(verdict == null || !r.completed() ? null : verdict.status());

@@ -34,7 +34,11 @@ final class JsonReport {
             n.put("tie", v.tie());
             n.put("indicative", v.indicative());
             n.put("marginPct", v.marginPct());
-            n.put("spread", v.spread()); // null: unknown (a side measured in one round), never 0
+            // interval and noisePct: null when unknown (a side measured in one round), never 0 or left out
+            n.set("interval", Json.MAPPER.valueToTree(v.interval()));
+            n.put("noisePct", v.noisePct());
+            n.put("smallestDetectablePct", v.interval() == null ? null : v.interval().smallestDetectablePct());
+            n.put("tieReason", v.tieReason() == null ? null : msg.format(v.tieReason()));
             n.set("reasons", reasons(v.reasons(), msg));
             n.set("waived", reasons(v.waived(), msg));
             verdicts.add(n);

@@ -54,8 +54,9 @@ final class MarkdownReport {
         }
         b.append(mdRow(msg.get("verdict.workload"), msg.get("verdict.metric"), msg.get("verdict.result"),
                 msg.get("verdict.best"), msg.get("verdict.value"), msg.get("verdict.runnerUp"),
-                msg.get("verdict.margin"), msg.get("verdict.spread"), msg.get("verdict.reasons")));
-        b.append(mdRow("---", "---", "---", "---", "---:", "---", "---:", "---:", "---"));
+                msg.get("verdict.margin"), msg.get("verdict.interval"), msg.get("verdict.noise"),
+                msg.get("verdict.reasons")));
+        b.append(mdRow("---", "---", "---", "---", "---:", "---", "---:", "---:", "---:", "---"));
         for (Verdict v : model.verdicts()) {
             String result = msg.get("verdict.status." + v.status())
                     + (v.tie() ? ": " + String.join(", ", v.tiedWith()) : "");
@@ -66,8 +67,10 @@ final class MarkdownReport {
                             : v.metric().equals("cost") ? num(v.value()) + " " + v.unit() + "/1k QPS"
                             : num(v.value()) + " QPS", v.runnerUp(),
                     v.marginPct() == null ? "" : pct(v.marginPct()),
-                    !v.decided() ? "" : v.spread() == null ? "—"
-                            : v.metric().equals("p99") ? ms(v.spread()) : num(v.spread()),
+                    !v.decided() ? "" : v.interval() == null || !v.interval().bounded() ? "—"
+                            : pct(v.interval().lowPct()) + " … " + pct(v.interval().highPct()),
+                    !v.decided() ? "" : v.noisePct() == null ? "—" : String.format(Locale.ROOT, "%.1f%%",
+                            v.noisePct()),
                     String.join("<br>", why)));
         }
     }

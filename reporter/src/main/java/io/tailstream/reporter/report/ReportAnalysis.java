@@ -6,44 +6,20 @@ import io.tailstream.analysis.SweepPeak;
 import io.tailstream.reporter.report.Environment.TargetEnv;
 import io.tailstream.reporter.report.Evidence.StepData;
 import io.tailstream.reporter.report.SummaryRow.Delta;
-import io.tailstream.reporter.report.Verdict.Reason;
 import io.tailstream.reporter.report.WorkloadSummary.Sweep;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.ToDoubleFunction;
 
 /**
  * The judgements of a report, as pure functions of its exact summary rows, the targets and the evidence behind them:
- * deltas to a baseline, concurrency sweeps, cost per QPS, verdicts, scale-out ratios. Stateless and thread safe.
- *
- * <p>Verdict rule (a verdict compares the targets' figures on one metric of one workload):
- * <ol>
- *   <li><b>na</b> when there is nothing to compare: fewer than two candidates, no concurrency common to all (P99),
- *       fewer than two costs or costs in different currencies.</li>
- *   <li><b>none</b> (no verdict) when the evidence behind the rows compared fails a check ({@link
- *       ValidityChecks#VERDICT_CHECKS}): a step failed, was interrupted or never ended; a step was client-bound;
- *       commit durability, replication wait or torn-page protection differ or are unknown; isolation behaves
- *       differently or is unknown; a warm-up was absent or unsettled; a step's error share is over the limit; the
- *       data set is not larger than the buffer pool where the plan expects it; the probe RTTs differ enough to
- *       matter. The rows compared are every row of each candidate for throughput and cost (the peak is chosen among
- *       them) and the rows at the compared concurrency for P99. A check that every run behind those rows waives
- *       ({@code accept}) does not count, and is listed as waived.</li>
- *   <li><b>indicative</b> when a candidate was measured in one round: its spread is unknown (shown as "—").</li>
- *   <li><b>tie</b> when every candidate has at least two rounds and the best differs from another candidate by no
- *       more than the larger of their two spreads (spread: max - min of the figure over a candidate's rounds, each
- *       round computed alone); <b>win</b> otherwise.</li>
- * </ol>
+ * deltas to a baseline, concurrency sweeps, cost per QPS, scale-out ratios ({@link Verdicts} has the verdicts).
+ * Stateless and thread safe.
  */
 final class ReportAnalysis {
-
-    /** Metrics of the verdict, in the order shown. */
-    public static final List<String> METRICS = List.of("throughput", "p99", "cost");
 
     /** Steps measured at least this long (30 min) also get soak figures. */
     public static final long SOAK_MIN_MS = 30 * 60_000L;
@@ -204,126 +180,8 @@ final class ReportAnalysis {
         return out;
     }
 
-    private static double perThousandQps(double cost, double qps) {
+    static double perThousandQps(double cost, double qps) {
         return qps > 0 ? cost / qps * 1000 : Double.POSITIVE_INFINITY;
-    }
-
-    /**
-     * The verdicts of a workload: best on peak throughput, on P99 at the compared concurrency and on cost per 1,000
-     * peak QPS, each judged only on valid evidence (see the class comment).
-     */
-    public static List<Verdict> verdicts(WorkloadSummary w, Map<String, TargetEnv> targets, Evidence evidence) {
-        Map<String, List<SummaryRow>> byTarget = byTarget(w.rows());
-        List<Verdict> out = new ArrayList<>();
-        if (byTarget.size() < 2) {
-            for (String m : METRICS) {
-                out.add(na(w.workload(), m, Text.of("verdict.reason.single")));
-            }
-            return out;
-        }
-        // throughput: each target's peak QPS, spread of that row's rounds; every row counts (the peak is chosen
-        // among them, so a client-bound level could hide the real peak)
-        List<Candidate> tput = new ArrayList<>();
-        byTarget.forEach((t, rs) -> {
-            SummaryRow p = peak(rs);
-            tput.add(new Candidate(t, p.qps(), p.qpsSpread(), p.rounds()));
-        });
-        out.add(decide(w, "throughput", tput, true, null, "qps", allRows(byTarget, byTarget.keySet()), evidence));
-
-        Integer at = w.atThreads();
-        if (at == null) {
-            out.add(na(w.workload(), "p99", Text.of("verdict.reason.noCommonThreads")));
-        } else {
-            List<Candidate> p99 = new ArrayList<>();
-            byTarget.forEach((t, rs) -> rs.stream().filter(r -> r.threads() == at).findFirst()
-                    .ifPresent(r -> p99.add(new Candidate(t, r.p99Ms(), r.p99SpreadMs(), r.rounds()))));
-            Map<String, Set<Integer>> rows = new TreeMap<>();
-            p99.forEach(c -> rows.put(c.target(), Set.of(at)));
-            out.add(decide(w, "p99", p99, false, at, "ms", rows, evidence));
-        }
-
-        List<Cost> costs = w.costs();
-        TreeSet<String> currencies = new TreeSet<>();
-        costs.forEach(c -> currencies.add(Objects.toString(c.currency(), "")));
-        if (costs.size() < 2) {
-            out.add(na(w.workload(), "cost", Text.of("verdict.reason.noCost")));
-        } else if (currencies.size() > 1) {
-            out.add(na(w.workload(), "cost", Text.of("verdict.reason.currencies", String.join(", ", currencies))));
-        } else {
-            List<Candidate> cost = new ArrayList<>();
-            for (Cost c : costs) {
-                SummaryRow p = peak(byTarget.get(c.target()));
-                // cost per 1,000 QPS of each round at the peak concurrency: its spread
-                List<Double> perRound = p.roundQps().stream().map(q -> perThousandQps(c.monthlyCost(), q)).toList();
-                cost.add(new Candidate(c.target(), c.costPer1000Qps(), SummaryRow.spread(perRound), p.rounds()));
-            }
-            out.add(decide(w, "cost", cost, false, null, currencies.first(),
-                    allRows(byTarget, cost.stream().map(Candidate::target).toList()), evidence));
-        }
-        return out;
-    }
-
-    /** Judged on the figures alone, without validity checks: for callers that have no step evidence. */
-    public static List<Verdict> verdicts(WorkloadSummary w, Map<String, TargetEnv> targets) {
-        return verdicts(w, targets, Evidence.NONE);
-    }
-
-    private static Map<String, Set<Integer>> allRows(Map<String, List<SummaryRow>> byTarget,
-                                                     java.util.Collection<String> targets) {
-        Map<String, Set<Integer>> rows = new TreeMap<>();
-        targets.forEach(t -> rows.put(t, new TreeSet<>(byTarget.get(t).stream().map(SummaryRow::threads).toList())));
-        return rows;
-    }
-
-    /**
-     * A target's figure on one metric, the round-to-round spread of that figure (max - min over its rounds; 0 for
-     * one round, where it is unknown) and the rounds behind it.
-     */
-    private record Candidate(String target, double value, double spread, int rounds) {}
-
-    /** Fewer rounds than this leave the round-to-round spread unknown: a difference is indicative, not a win. */
-    static final int MIN_ROUNDS_FOR_WIN = 2;
-
-    private static Verdict na(String workload, String metric, Text reason) {
-        return new Verdict(workload, metric, Verdict.NA, null, null, null, null, List.of(), null, null, null,
-                List.of(new Reason(Verdict.NA, reason)), List.of());
-    }
-
-    private static Verdict decide(WorkloadSummary w, String metric, List<Candidate> candidates, boolean higherIsBetter,
-                                  Integer threads, String unit, Map<String, Set<Integer>> rows, Evidence evidence) {
-        String workload = w.workload();
-        if (candidates.size() < 2) {
-            return na(workload, metric, Text.of("verdict.reason.single"));
-        }
-        List<Reason> failed = new ArrayList<>();
-        List<Reason> waived = new ArrayList<>();
-        List<StepData> behind = evidence.stepsOf(workload, rows);
-        for (ValidityChecks.Problem p : ValidityChecks.problems(evidence, w, rows)) {
-            (evidence.waived(p.check(), behind) ? waived : failed).add(new Reason(p.check(), p.text()));
-        }
-        if (!failed.isEmpty()) {
-            return new Verdict(workload, metric, Verdict.NONE, null, null, null, null, List.of(), null, threads,
-                    unit, failed, waived);
-        }
-        List<Candidate> sorted = new ArrayList<>(candidates);
-        ToDoubleFunction<Candidate> key = higherIsBetter ? c -> -c.value() : Candidate::value;
-        sorted.sort(Comparator.comparingDouble(key).thenComparing(Candidate::target));
-        Candidate best = sorted.get(0);
-        Candidate second = sorted.get(1);
-        if (sorted.stream().anyMatch(c -> c.rounds() < MIN_ROUNDS_FOR_WIN)) {
-            // a side measured once: its spread is unknown, so no difference can be shown to exceed it
-            return new Verdict(workload, metric, Verdict.INDICATIVE, best.target(), best.value(), second.target(),
-                    second.value(), List.of(), null, threads, unit, List.of(), waived);
-        }
-        List<String> tied = new ArrayList<>();
-        for (Candidate c : sorted.subList(1, sorted.size())) {
-            if (Math.abs(best.value() - c.value()) <= Math.max(best.spread(), c.spread())) {
-                tied.add(c.target());
-            }
-        }
-        return new Verdict(workload, metric, tied.isEmpty() ? Verdict.WIN : Verdict.TIE, best.target(), best.value(),
-                second.target(), second.value(), tied, Math.max(best.spread(), second.spread()), threads, unit,
-                List.of(), waived);
     }
 
     /**

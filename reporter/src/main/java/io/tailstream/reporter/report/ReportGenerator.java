@@ -3,7 +3,15 @@ package io.tailstream.reporter.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import freemarker.template.Configuration;
+import io.tailstream.analysis.change.ChangePointDetector;
+import io.tailstream.analysis.change.ChangePointSettings;
+import io.tailstream.reporter.history.Metric;
+import io.tailstream.reporter.history.Series;
+import io.tailstream.reporter.history.TrendFilter;
+import io.tailstream.reporter.history.TrendPage;
+import io.tailstream.reporter.history.TrendQuery;
 import io.tailstream.reporter.output.HtmlPages;
+import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.report.WorkloadSummary.Sweep;
 import io.tailstream.schemas.event.Json;
 import java.io.IOException;
@@ -13,9 +21,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.SQLException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,22 +60,60 @@ public final class ReportGenerator {
         return generate(archive, options, ReportFormat.HTML, out);
     }
 
-    /** Like {@link #generate(Path, ReportOptions, Path)}, in any {@link ReportFormat}. */
+    /**
+     * Like {@link #generate(Path, ReportOptions, Path)}, in any {@link ReportFormat}. An HTML report of plans the
+     * archive holds other runs of also gets their trend page beside it ({@link #trendPage}), which it links.
+     */
     public static ReportModel generate(Path archive, ReportOptions options, ReportFormat format, Path out)
             throws IOException, SQLException {
         long t0 = System.nanoTime();
         ReportModel model = load(archive, options);
         long t1 = System.nanoTime();
-        String text = format.render(model, options.locale());
+        String text;
+        if (format == ReportFormat.HTML && model.history() != null) {
+            Path trend = trendPage(out);
+            writeAtomically(trend, trend(archive, model));
+            text = render(model, options.locale(), trend.getFileName().toString());
+        } else {
+            text = format.render(model, options.locale());
+        }
+        writeAtomically(out, text);
+        LOG.info("{} report of {} runs, {} steps: {} ({} KB); loaded in {} ms, rendered in {} ms", format,
+                model.runs().size(), model.charts().size(), out, Files.size(out) / 1024, (t1 - t0) / 1_000_000,
+                (System.nanoTime() - t1) / 1_000_000);
+        return model;
+    }
+
+    /** The trend page of an HTML report: {@code NAME-trend.html} beside {@code NAME.html}. */
+    public static Path trendPage(Path report) {
+        String name = report.getFileName().toString();
+        String stem = name.toLowerCase(Locale.ROOT).endsWith(".html") ? name.substring(0, name.length() - 5) : name;
+        return report.resolveSibling(stem + "-trend.html");
+    }
+
+    /**
+     * The QPS trend of every series of the archive on a (target, workload) the report shows, change points by the
+     * default settings.
+     */
+    private static String trend(Path archive, ReportModel model) throws SQLException {
+        Set<String> shown = new HashSet<>();
+        model.steps().forEach(s -> shown.add(s.target() + "\n" + s.workload()));
+        List<Series> series;
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive, TrendQuery.DATASETS)) {
+            series = TrendQuery.of(db, TrendFilter.ALL, Metric.QPS, new ChangePointDetector(
+                    ChangePointSettings.DEFAULTS));
+        }
+        return TrendPage.render(series.stream().filter(s -> shown.contains(s.key().target() + "\n"
+                + s.key().workload())).toList(), Metric.QPS, ChangePointSettings.DEFAULTS, model.generatedAtMs());
+    }
+
+    /** Writes {@code text} to {@code out} so that a reader never sees half a file. */
+    private static void writeAtomically(Path out, String text) throws IOException {
         Path parent = out.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         Path tmp = parent.resolve(out.getFileName() + ".tmp");
         Files.writeString(tmp, text, StandardCharsets.UTF_8);
         Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        LOG.info("{} report of {} runs, {} steps: {} ({} KB); loaded in {} ms, rendered in {} ms", format,
-                model.runs().size(), model.charts().size(), out, Files.size(out) / 1024, (t1 - t0) / 1_000_000,
-                (System.nanoTime() - t1) / 1_000_000);
-        return model;
     }
 
     /** Builds the model of the selected runs. */
@@ -77,8 +125,16 @@ public final class ReportGenerator {
 
     /** Renders the model as one self-contained HTML page. */
     public static String render(ReportModel model, Locale locale) {
+        return render(model, locale, null);
+    }
+
+    /** Renders the model as one self-contained HTML page linking its trend page ({@code trendLink}, or none). */
+    static String render(ReportModel model, Locale locale, String trendLink) {
         Map<String, Object> root = new HashMap<>();
         root.put("model", model);
+        if (trendLink != null) {
+            root.put("trendLink", trendLink);
+        }
         root.put("msg", Messages.of(locale).map());
         root.put("lang", locale.toLanguageTag());
         root.put("uplotJs", HtmlPages.uplotJs());

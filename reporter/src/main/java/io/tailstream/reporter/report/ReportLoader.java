@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +33,13 @@ final class ReportLoader {
 
     private ReportLoader() {}
 
+    /** The archive's runs of the selected runs' plans, when there are more of them than those selected. */
+    static ReportModel.History history(List<RunInfo> all, List<RunInfo> selected) {
+        Set<String> plans = new TreeSet<>(selected.stream().map(RunInfo::planName).toList());
+        long runs = all.stream().filter(r -> plans.contains(r.planName())).count();
+        return runs > selected.size() ? new ReportModel.History(List.copyOf(plans), (int) runs) : null;
+    }
+
     static ReportModel load(Path archive, ReportOptions options) throws SQLException {
         PhaseTimer timer = new PhaseTimer();
         try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
@@ -39,7 +47,8 @@ final class ReportLoader {
             if (!db.has(ArchiveLayout.RUNS) || !db.has(ArchiveLayout.STEPS)) {
                 throw new IllegalArgumentException("the archive " + archive + " has no runs (no runs/steps dataset)");
             }
-            List<RunInfo> selected = RunsQuery.select(RunsQuery.all(db), options, archive);
+            List<RunInfo> all = RunsQuery.all(db);
+            List<RunInfo> selected = RunsQuery.select(all, options, archive);
             String inRuns = "run_id IN (" + String.join(", ", selected.stream().map(RunInfo::runId)
                     .map(ArchiveDatabase::sqlString).toList()) + ")";
             List<String> notes = new ArrayList<>();
@@ -96,7 +105,7 @@ final class ReportLoader {
             Environment env = EnvironmentSection.environment(targets, stepsRead.variables(), steps)
                     .withFairness(ReportAnalysis.fairness(targets.keySet(), stepData));
             List<Verdict> verdicts = new ArrayList<>();
-            workloads.forEach(w -> verdicts.addAll(ReportAnalysis.verdicts(w, targets, judged)));
+            workloads.forEach(w -> verdicts.addAll(Verdicts.of(w, targets, judged)));
             List<Check> checklist = Checklist.checks(judged, workloads);
             timer.lap("analysis");
             LOG.debug("report model of {}: {}", archive, timer);
@@ -105,7 +114,7 @@ final class ReportLoader {
                     : String.join(", ", new TreeSet<>(selected.stream().map(RunInfo::planName).toList()));
             return new ReportModel(title, System.currentTimeMillis(), options.baseline(), selected, verdicts, env,
                     workloads, charts, ReportAnalysis.scaleOut(workloads, targets), checklist, steps, stalls, soak,
-                    notes, SummaryQuery.figureNotes(workloads), detection);
+                    notes, SummaryQuery.figureNotes(workloads), detection, history(all, selected));
         }
     }
 

@@ -24,12 +24,13 @@ import java.util.List;
  * @param figureNotes   how the figures were computed where the archive forced a fallback (e.g. steps without
  *                      recorded measurement boundaries), localizable
  * @param stallDetection per step, in step order: whether the aggregator's stall detector ran and what it found
+ * @param history       the archive's other runs of the plans reported, or null when it has none
  */
 public record ReportModel(String title, long generatedAtMs, String baseline, List<RunInfo> runs,
                           List<Verdict> verdicts, Environment environment, List<WorkloadSummary> workloads,
                           List<StepSeries> charts, List<ScaleOutRow> scaleOut, List<Check> checklist,
                           List<StepInfo> steps, List<Stall> stalls, List<Soak> soak, List<String> notes,
-                          List<Text> figureNotes, List<StallDetection> stallDetection) {
+                          List<Text> figureNotes, List<StallDetection> stallDetection, History history) {
 
     public ReportModel {
         runs = List.copyOf(runs);
@@ -52,7 +53,20 @@ public record ReportModel(String title, long generatedAtMs, String baseline, Lis
                        List<ScaleOutRow> scaleOut, List<Check> checklist, List<StepInfo> steps, List<Stall> stalls,
                        List<Soak> soak, List<String> notes) {
         this(title, generatedAtMs, baseline, runs, verdicts, environment, workloads, charts, scaleOut, checklist,
-                steps, stalls, soak, notes, List.of(), List.of());
+                steps, stalls, soak, notes, List.of(), List.of(), null);
+    }
+
+    /**
+     * The runs of the reported plans in the archive, the reported ones among them: more than those, so a trend
+     * ({@code tailstream trend}, and the page the HTML report links) shows how the figures moved from run to run.
+     *
+     * @param plans the plans of the reported runs
+     * @param runs  runs of those plans in the archive
+     */
+    public record History(List<String> plans, int runs) {
+        public History {
+            plans = List.copyOf(plans);
+        }
     }
 
     /**

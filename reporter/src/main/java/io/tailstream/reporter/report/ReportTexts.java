@@ -44,6 +44,9 @@ final class ReportTexts {
     /** A verdict's reasons, then its waived checks, as sentences. */
     static List<String> reasons(Verdict v, Messages msg) {
         List<String> why = new ArrayList<>();
+        if (v.tieReason() != null) {
+            why.add(msg.format(v.tieReason()));
+        }
         v.reasons().forEach(r -> why.add(msg.format(r.text())));
         v.waived().forEach(r -> why.add(msg.get("verdict.waived") + ": " + msg.format(r.text())));
         return why;

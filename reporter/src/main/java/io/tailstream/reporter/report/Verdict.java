@@ -1,5 +1,6 @@
 package io.tailstream.reporter.report;
 
+import io.tailstream.analysis.interval.PercentInterval;
 import java.util.List;
 
 /**
@@ -15,9 +16,12 @@ import java.util.List;
  * @param runnerUp  second best target, or null
  * @param runnerUpValue its figure
  * @param tiedWith  targets tied with the winner (status tie)
- * @param spread    the larger of the winner's and the runner-up's round-to-round spreads (max - min of the
- *                  figure over their rounds, each round computed alone); null when unknown (a side measured in
- *                  one round) or when there is no winner
+ * @param interval  the winner's figure against the runner-up's, in % of the runner-up's ({@link #marginPct}),
+ *                  with its 95% confidence interval from the rounds of both (Fieller's interval of the ratio of
+ *                  their mean rounds); null when there is no winner or a side was measured in one round
+ * @param noisePct  the metric's measured noise in %: the largest coefficient of variation over rounds of the
+ *                  candidates with 2 or more, and the difference between the targets of an A/A pair (the same
+ *                  database twice); no difference this small is a win. Null when nothing measured it
  * @param threads   concurrency of the comparison (P99), or null (peak over all concurrencies)
  * @param unit      unit of the figures ({@code qps}, {@code ms}, or the currency)
  * @param reasons   why there is no verdict (status none: the failed checks, naming targets and figures; status na:
@@ -25,8 +29,8 @@ import java.util.List;
  * @param waived    checks the plan waived ({@code accept}) that would have failed for this comparison
  */
 public record Verdict(String workload, String metric, String status, String winner, Double value,
-                      String runnerUp, Double runnerUpValue, List<String> tiedWith, Double spread,
-                      Integer threads, String unit, List<Reason> reasons, List<Reason> waived) {
+                      String runnerUp, Double runnerUpValue, List<String> tiedWith, PercentInterval interval,
+                      Double noisePct, Integer threads, String unit, List<Reason> reasons, List<Reason> waived) {
     public static final String WIN = "win";
     public static final String TIE = "tie";
     public static final String INDICATIVE = "indicative";
@@ -84,6 +88,28 @@ public record Verdict(String workload, String metric, String status, String winn
     public Double marginPct() {
         return value == null || runnerUpValue == null || runnerUpValue == 0 ? null
                 : (value - runnerUpValue) / runnerUpValue * 100;
+    }
+
+    /**
+     * Why a tie is no win: the rounds vary too much to bound the difference, or its interval holds 0 (the data show
+     * none, and name the smallest they could have shown), or it is shown but no larger than the measured noise. Null
+     * for other statuses.
+     */
+    public Text tieReason() {
+        if (!tie() || interval == null) {
+            return null;
+        }
+        if (!interval.bounded()) {
+            return Text.of("verdict.tie.unbounded");
+        }
+        if (interval.coversZero()) {
+            return Text.of("verdict.tie.undetectable", pct(interval.smallestDetectablePct()));
+        }
+        return Text.of("verdict.tie.noise", pct(noisePct));
+    }
+
+    private static String pct(Double v) {
+        return v == null ? "-" : String.format(java.util.Locale.ROOT, "%.1f%%", v);
     }
 
     /**

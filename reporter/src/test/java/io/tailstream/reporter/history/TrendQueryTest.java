@@ -237,6 +237,34 @@ class TrendQueryTest {
         }
     }
 
+    /**
+     * The HTML report of one run of a plan the archive holds eleven more runs of: its trend page is written beside
+     * it, linked from it, and shows the series with its change point; a report of every run links none.
+     */
+    @Test
+    void report_ofOneRun_linksTheTrendOfItsPlan(@TempDir Path out) throws Exception {
+        Path report = out.resolve("nightly.html");
+        var model = io.tailstream.reporter.report.ReportGenerator.generate(archive,
+                io.tailstream.reporter.report.ReportOptions.runs(List.of("run-11")), report);
+        assertThat(model.history()).isNotNull();
+        assertThat(model.history().runs()).isEqualTo(12);
+        assertThat(model.history().plans()).containsExactly("synthetic-plan");
+        Path trend = out.resolve("nightly-trend.html");
+        assertThat(io.tailstream.reporter.report.ReportGenerator.trendPage(report)).isEqualTo(trend);
+        assertThat(java.nio.file.Files.readString(report)).contains("<p id=\"history\" class=\"note\" data-runs=\"12\">")
+                .contains("<a href=\"nightly-trend.html\">Trend with change points</a>");
+        assertThat(java.nio.file.Files.readString(trend))
+                .contains("<h2 id=\"series-0-title\">maria (H2) · oltp_point_select · 4 threads</h2>")
+                .contains("12 runs, 1 change point.").contains("variable cache_size: 65536 → 32768");
+
+        Path all = out.resolve("all.html");
+        var allModel = io.tailstream.reporter.report.ReportGenerator.generate(archive,
+                io.tailstream.reporter.report.ReportOptions.allRuns(), all);
+        assertThat(allModel.history()).as("every run of the plan is in the report").isNull();
+        assertThat(java.nio.file.Files.readString(all)).doesNotContain("id=\"history\"");
+        assertThat(out.resolve("all-trend.html")).doesNotExist();
+    }
+
     @Test
     void latencyMetric_isMilliseconds_andItsDirectionDecidesWorse() throws SQLException {
         Series p99 = trend(TrendFilter.ALL, Metric.P99).get(0);

@@ -116,29 +116,20 @@ class PolarDbEvaluationReportTest {
                 .flatMap(w -> w.rows().stream()).mapToLong(SummaryRow::errors).sum()).isPositive();
     }
 
-    /** The verdict rule applied independently: best value; tie when the gap is within the larger spread. */
-    static void assertVerdict(Verdict v, Map<String, double[]> valueAndSpread, boolean higherIsBetter) {
-        List<Map.Entry<String, double[]>> sorted = new ArrayList<>(valueAndSpread.entrySet());
-        Comparator<Map.Entry<String, double[]>> byValue = Comparator.comparingDouble(e -> e.getValue()[0]);
+    /** The verdict rule applied independently ({@link VerdictReference}). */
+    static void assertVerdict(Verdict v, Map<String, VerdictReference.Candidate> candidates, boolean higherIsBetter) {
+        List<String> judged = VerdictReference.judge(candidates, higherIsBetter);
+        List<Map.Entry<String, VerdictReference.Candidate>> sorted = new ArrayList<>(candidates.entrySet());
+        Comparator<Map.Entry<String, VerdictReference.Candidate>> byValue =
+                Comparator.comparingDouble(e -> e.getValue().value());
         sorted.sort(higherIsBetter ? byValue.reversed() : byValue);
-        Map.Entry<String, double[]> best = sorted.get(0);
-        List<String> tied = new ArrayList<>();
-        for (Map.Entry<String, double[]> e : sorted.subList(1, sorted.size())) {
-            if (Math.abs(best.getValue()[0] - e.getValue()[0]) <= Math.max(best.getValue()[1], e.getValue()[1])) {
-                tied.add(e.getKey());
-            }
-        }
-        assertThat(v.winner()).as(v.workload() + " " + v.metric()).isEqualTo(best.getKey());
-        close(v.value(), best.getValue()[0]);
+        assertThat(v.winner()).as(v.workload() + " " + v.metric()).isEqualTo(judged.get(0));
+        close(v.value(), candidates.get(judged.get(0)).value());
         assertThat(v.runnerUp()).isEqualTo(sorted.get(1).getKey());
-        close(v.runnerUpValue(), sorted.get(1).getValue()[0]);
+        close(v.runnerUpValue(), sorted.get(1).getValue().value());
+        List<String> tied = judged.subList(1, judged.size());
         assertThat(v.status()).as(v.workload() + " " + v.metric()).isEqualTo(tied.isEmpty() ? "win" : "tie");
         assertThat(v.tiedWith()).containsExactlyInAnyOrderElementsOf(tied);
-    }
-
-    static double spread(List<Double> v) {
-        return v.stream().mapToDouble(Double::doubleValue).max().orElseThrow()
-                - v.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
     }
 
     @Test
@@ -147,9 +138,9 @@ class PolarDbEvaluationReportTest {
         Map<String, Double> cost = Map.of("mysql-essd", 3200.0, "mysql-nvme", 4100.0, "polardb", 5602.0,
                 "polardb-1p1r", 8400.0);
         for (String workload : List.of(PolarDbEvaluation.RO, PolarDbEvaluation.WO, PolarDbEvaluation.RW)) {
-            Map<String, double[]> tput = new TreeMap<>();
-            Map<String, double[]> p99 = new TreeMap<>();
-            Map<String, double[]> perQps = new TreeMap<>();
+            Map<String, VerdictReference.Candidate> tput = new TreeMap<>();
+            Map<String, VerdictReference.Candidate> p99 = new TreeMap<>();
+            Map<String, VerdictReference.Candidate> perQps = new TreeMap<>();
             for (String target : cost.keySet()) {
                 if (!exp.containsKey(key(workload, target, 128))) {
                     continue;
@@ -161,12 +152,12 @@ class PolarDbEvaluationReportTest {
                         peak = e;
                     }
                 }
-                tput.put(target, new double[] {peak.qps(), spread(peak.roundQps())});
+                tput.put(target, new VerdictReference.Candidate(peak.qps(), peak.roundQps()));
                 Expected at512 = exp.get(key(workload, target, 512));
-                p99.put(target, new double[] {at512.p99Ms(), spread(at512.roundP99())});
+                p99.put(target, new VerdictReference.Candidate(at512.p99Ms(), at512.roundP99()));
                 double c = cost.get(target);
-                perQps.put(target, new double[] {c / peak.qps() * 1000,
-                        spread(peak.roundQps().stream().map(q -> c / q * 1000).toList())});
+                perQps.put(target, new VerdictReference.Candidate(c / peak.qps() * 1000,
+                        peak.roundQps().stream().map(q -> c / q * 1000).toList()));
             }
             Map<String, Verdict> v = model.verdicts().stream().filter(x -> x.workload().equals(workload))
                     .collect(Collectors.toMap(Verdict::metric, x -> x));
@@ -182,7 +173,7 @@ class PolarDbEvaluationReportTest {
         assertThat(byMetric(PolarDbEvaluation.RW).get("throughput").winner()).isEqualTo("polardb");
         assertThat(byMetric(PolarDbEvaluation.RW).get("p99").winner()).isEqualTo("polardb");
         assertThat(byMetric(PolarDbEvaluation.WO).get("throughput").winner()).isEqualTo("polardb");
-        // read-only cost per QPS: NVMe and cloud disk are within the round-to-round spread (about 2% apart)
+        // read-only cost per QPS: NVMe and cloud disk are about 2% apart, which their rounds cannot tell apart
         assertThat(ro.get("cost").winner()).isEqualTo("mysql-nvme");
         assertThat(ro.get("cost").tie()).isTrue();
         assertThat(ro.get("cost").tiedWith()).contains("mysql-essd");

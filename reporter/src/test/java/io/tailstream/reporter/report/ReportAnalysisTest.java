@@ -20,7 +20,8 @@ class ReportAnalysisTest {
     }
 
     static TargetEnv env(String name, Double cost, String currency, String product, Integer nodes) {
-        return new TargetEnv(name, product, "1", "jdbc:x", nodes, cost, currency, null, null, List.of());
+        // a database of its own per target: the same URL twice would be an A/A pair
+        return new TargetEnv(name, product, "1", "jdbc:x/" + name, nodes, cost, currency, null, null, List.of());
     }
 
     static WorkloadSummary workload(List<SummaryRow> rows, Map<String, TargetEnv> targets, Integer at) {
@@ -34,30 +35,65 @@ class ReportAnalysisTest {
         return vs.stream().filter(v -> v.metric().equals(metric)).findFirst().orElseThrow();
     }
 
+    /** Student's t quantile for 2 degrees of freedom, in closed form: {@code (2p - 1) / sqrt(2 p (1 - p))}. */
+    private static final double T_975_DF2 = 0.95 / Math.sqrt(2 * 0.975 * 0.025);
+
     @Test
-    void throughput_gapSmallerThanSpread_isTie_largerIsWin() {
+    void throughput_intervalHoldingZeroIsTie_wholeIntervalBeyondIsWin() {
         Map<String, TargetEnv> t = new TreeMap<>(Map.of("a", env("a", 100.0, "USD", "X", 1), "b",
                 env("b", 100.0, "USD", "X", 1)));
-        // a: 1000 +- 50 (spread 100), b: 960 flat: gap 40 < 100 -> tie
+        // a: 950, 1000, 1050 (variance of the mean 2500 / 3); b: 960 flat. b's mean has no variance, so Fieller's
+        // interval of a / b is (1000 +- t sqrt(2500 / 3)) / 960 with Welch's 2 degrees of freedom: it holds 1 -> tie
         WorkloadSummary tie = workload(List.of(row("a", 8, List.of(950.0, 1000.0, 1050.0), 5, 0),
                 row("b", 8, List.of(960.0, 960.0, 960.0), 4, 0)), t, null);
-        Verdict v = verdict(ReportAnalysis.verdicts(tie, t), "throughput");
+        Verdict v = verdict(Verdicts.of(tie, t), "throughput");
+        double half = T_975_DF2 * Math.sqrt(2500.0 / 3);
         assertThat(v.winner()).isEqualTo("a");
         assertThat(v.tie()).isTrue();
         assertThat(v.tiedWith()).containsExactly("b");
-        assertThat(v.spread()).isEqualTo(100.0);
         assertThat(v.marginPct()).isCloseTo((1000 - 960) / 960.0 * 100, within(1e-9));
-        // b at 880: gap 120 >= 100 -> a wins
+        assertThat(v.interval().estimatePct()).isCloseTo(v.marginPct(), within(1e-9));
+        assertThat(v.interval().lowPct()).isCloseTo(((1000 - half) / 960 - 1) * 100, within(1e-9));
+        assertThat(v.interval().highPct()).isCloseTo(((1000 + half) / 960 - 1) * 100, within(1e-9));
+        assertThat(v.noisePct()).as("a's coefficient of variation").isCloseTo(5.0, within(1e-9));
+        assertThat(v.tieReason().key()).isEqualTo("verdict.tie.undetectable");
+        assertThat(v.tieReason().args()).containsExactly(String.format(java.util.Locale.ROOT, "%.1f%%",
+                half / 960 * 100));
+        // b at 860: (1000 +- 124.2) / 860 lies wholly above 1, and 16.3% is beyond the 5% noise -> a wins
         WorkloadSummary win = workload(List.of(row("a", 8, List.of(950.0, 1000.0, 1050.0), 5, 0),
-                row("b", 8, List.of(880.0, 880.0, 880.0), 4, 0)), t, null);
-        List<Verdict> vs = ReportAnalysis.verdicts(win, t);
-        assertThat(verdict(vs, "throughput").tie()).isFalse();
+                row("b", 8, List.of(860.0, 860.0, 860.0), 4, 0)), t, null);
+        List<Verdict> vs = Verdicts.of(win, t);
+        Verdict w = verdict(vs, "throughput");
+        assertThat(w.status()).isEqualTo("win");
+        assertThat(w.interval().lowPct()).isCloseTo(((1000 - half) / 860 - 1) * 100, within(1e-9)).isPositive();
+        assertThat(w.tieReason()).isNull();
         assertThat(vs).allSatisfy(x -> assertThat(x.indicative()).as(x.metric()).isFalse()); // 3 rounds each
-        // P99: lower wins; cost: 100 / 1000 * 1000 = 100 per 1,000 QPS vs 113.6
+        // P99: lower wins; cost: 100 / 1000 * 1000 = 100 per 1,000 QPS vs 116.3
         assertThat(verdict(vs, "p99").winner()).isEqualTo("b");
         assertThat(verdict(vs, "p99").threads()).isEqualTo(8);
         assertThat(verdict(vs, "cost").winner()).isEqualTo("a");
         assertThat(verdict(vs, "cost").value()).isCloseTo(100.0, within(1e-9));
+    }
+
+    /**
+     * The same database twice (an A/A pair: same product, version and URL) measures the noise: a difference no
+     * larger than theirs is no win, a larger one is.
+     */
+    @Test
+    void aaPair_itsDifferenceIsTheNoise() {
+        Map<String, TargetEnv> t = new TreeMap<>(Map.of("a", env("a", null, null, "X", 1),
+                "a-again", new TargetEnv("a-again", "X", "1", "jdbc:x/a", 1, null, null, null, null, List.of()),
+                "b", env("b", null, null, "X", 1)));
+        assertThat(Verdicts.aaPairs(t.keySet(), t)).containsExactly(List.of("a", "a-again"));
+        Verdict v = verdict(Verdicts.of(workload(List.of(row("a", 8, List.of(1000.0, 1002.0), 5, 0),
+                row("a-again", 8, List.of(950.0, 952.0), 5, 0), row("b", 8, List.of(900.0, 902.0), 5, 0)), t, null),
+                t), "throughput");
+        double aa = (1001.0 / 951.0 - 1) * 100;
+        assertThat(v.noisePct()).isCloseTo(aa, within(1e-9));
+        assertThat(v.status()).isEqualTo("tie");
+        assertThat(v.tiedWith()).as("its own twin, not b (%.1f%% apart)", (1001.0 / 901 - 1) * 100)
+                .containsExactly("a-again");
+        assertThat(v.tieReason().key()).isEqualTo("verdict.tie.noise");
     }
 
     @Test
@@ -65,7 +101,7 @@ class ReportAnalysisTest {
         Map<String, TargetEnv> t = new TreeMap<>(Map.of("a", env("a", 100.0, "USD", "X", 1), "b",
                 env("b", 100.0, "USD", "X", 1)));
         // a in 3 rounds, b in one: b's spread is unknown, so a's lead is indicative on every metric
-        List<Verdict> one = ReportAnalysis.verdicts(workload(List.of(row("a", 8, List.of(990.0, 1000.0, 1010.0), 5, 0),
+        List<Verdict> one = Verdicts.of(workload(List.of(row("a", 8, List.of(990.0, 1000.0, 1010.0), 5, 0),
                 row("b", 8, List.of(880.0), 4, 0)), t, null), t);
         Verdict tput = verdict(one, "throughput");
         assertThat(tput.winner()).isEqualTo("a");
@@ -73,32 +109,32 @@ class ReportAnalysisTest {
         assertThat(tput.runnerUpValue()).isEqualTo(880.0);
         assertThat(tput.tie()).isFalse();
         assertThat(tput.indicative()).isTrue();
-        assertThat(tput.spread()).as("unknown with one round, never 0").isNull();
+        assertThat(tput.interval()).as("unknown with one round").isNull();
         assertThat(verdict(one, "p99").winner()).isEqualTo("b");
         assertThat(verdict(one, "p99").indicative()).isTrue();
         assertThat(verdict(one, "cost").indicative()).isTrue();
         // a difference inside a's own spread is indicative too: b's spread is unknown, so neither a tie nor a win
-        Verdict inside = verdict(ReportAnalysis.verdicts(workload(List.of(
+        Verdict inside = verdict(Verdicts.of(workload(List.of(
                 row("a", 8, List.of(990.0, 1000.0, 1010.0), 5, 0), row("b", 8, List.of(995.0), 4, 0)), t, null), t),
                 "throughput");
         assertThat(inside.status()).isEqualTo("indicative");
-        assertThat(inside.spread()).isNull();
+        assertThat(inside.interval()).isNull();
         assertThat(inside.tiedWith()).isEmpty();
         // two rounds each: a win
-        Verdict two = verdict(ReportAnalysis.verdicts(workload(List.of(row("a", 8, List.of(1000.0, 1001.0), 5, 0),
+        Verdict two = verdict(Verdicts.of(workload(List.of(row("a", 8, List.of(1000.0, 1001.0), 5, 0),
                 row("b", 8, List.of(880.0, 881.0), 4, 0)), t, null), t), "throughput");
         assertThat(two.status()).isEqualTo("win");
-        assertThat(two.spread()).isEqualTo(1.0);
+        assertThat(two.interval().lowPct()).isPositive();
     }
 
     @Test
     void noVerdict_singleCandidate_noCommonThreads_mixedCurrencies() {
         Map<String, TargetEnv> t = new TreeMap<>(Map.of("a", env("a", 100.0, "USD", "X", 1), "b",
                 env("b", 700.0, "CNY", "X", 1)));
-        List<Verdict> single = ReportAnalysis.verdicts(workload(List.of(row("a", 8, List.of(10.0), 1, 0)), t, null),
+        List<Verdict> single = Verdicts.of(workload(List.of(row("a", 8, List.of(10.0), 1, 0)), t, null),
                 t);
         assertThat(single).allSatisfy(v -> assertThat(v.reason().key()).isEqualTo("verdict.reason.single"));
-        List<Verdict> disjoint = ReportAnalysis.verdicts(workload(List.of(row("a", 8, List.of(10.0), 1, 0),
+        List<Verdict> disjoint = Verdicts.of(workload(List.of(row("a", 8, List.of(10.0), 1, 0),
                 row("b", 16, List.of(12.0), 1, 0)), t, null), t);
         assertThat(verdict(disjoint, "p99").reason().key()).isEqualTo("verdict.reason.noCommonThreads");
         assertThat(verdict(disjoint, "cost").reason().key()).isEqualTo("verdict.reason.currencies");
@@ -142,21 +178,24 @@ class ReportAnalysisTest {
     }
 
     @Test
-    void tie_atExactlyTheSpread_winJustBeyondIt() {
+    void tie_whenTheDifferenceIsShownButWithinTheNoise_orNoneAtAll() {
         Map<String, TargetEnv> t = new TreeMap<>(Map.of("a", env("a", null, null, "X", 1), "b",
                 env("b", null, null, "X", 1)));
-        // a: 1000 +- 10 (spread 20); b: 980 in two equal rounds (spread 0): difference 20 = the larger spread -> tie
-        Verdict atSpread = verdict(ReportAnalysis.verdicts(workload(List.of(row("a", 8, List.of(990.0, 1010.0), 5, 0),
-                row("b", 8, List.of(980.0, 980.0), 4, 0)), t, null), t), "throughput");
-        assertThat(atSpread.status()).isEqualTo("tie");
-        assertThat(atSpread.tiedWith()).containsExactly("b");
-        assertThat(atSpread.spread()).isEqualTo(20.0);
-        Verdict beyond = verdict(ReportAnalysis.verdicts(workload(List.of(row("a", 8, List.of(990.0, 1010.0), 5, 0),
-                row("b", 8, List.of(979.0, 979.0), 4, 0)), t, null), t), "throughput");
-        assertThat(beyond.status()).isEqualTo("win");
-        assertThat(beyond.tiedWith()).isEmpty();
-        // equal figures with no spread at all: a tie, not a win decided by the target name
-        Verdict equal = verdict(ReportAnalysis.verdicts(workload(List.of(row("a", 8, List.of(1000.0, 1000.0), 5, 0),
+        // a: 970 and 1030 five times each (CV 3.16%, standard error 10); b: 975 ten times. The interval,
+        // (1000 +- t(9) 10) / 975, lies above 1, but 2.6% is within a's 3.2% noise -> tie
+        List<Double> a = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            a.add(970.0);
+            a.add(1030.0);
+        }
+        Verdict noise = verdict(Verdicts.of(workload(List.of(row("a", 8, a, 5, 0),
+                row("b", 8, java.util.Collections.nCopies(10, 975.0), 4, 0)), t, null), t), "throughput");
+        assertThat(noise.interval().lowPct()).isPositive();
+        assertThat(noise.noisePct()).isCloseTo(Math.sqrt(10 * 900.0 / 9) / 1000 * 100, within(1e-9));
+        assertThat(noise.status()).isEqualTo("tie");
+        assertThat(noise.tieReason().key()).isEqualTo("verdict.tie.noise");
+        // equal figures with no variation at all: a tie, not a win decided by the target name
+        Verdict equal = verdict(Verdicts.of(workload(List.of(row("a", 8, List.of(1000.0, 1000.0), 5, 0),
                 row("b", 8, List.of(1000.0, 1000.0), 4, 0)), t, null), t), "throughput");
         assertThat(equal.status()).isEqualTo("tie");
     }

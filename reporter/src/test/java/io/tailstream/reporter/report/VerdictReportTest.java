@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -296,32 +295,36 @@ class VerdictReportTest {
     }
 
     @Test
-    void oneRound_indicative_spreadShownAsUnknown_inEveryFormat() throws Exception {
+    void oneRound_indicative_intervalAndNoiseShownAsUnknown_inEveryFormat() throws Exception {
         Path a = archive(run(Map.of(), List.of(new Step(MARIADB, W, 4, 1, 1000, 900),
                 new Step(MARIADB_B, W, 4, 1, 900, 1000))));
         ReportModel m = ReportGenerator.load(a, ReportOptions.allRuns());
         assertThat(m.verdicts()).hasSize(3).allSatisfy(v -> {
             assertThat(v.status()).isEqualTo("indicative");
             assertThat(v.winner()).isEqualTo("mariadb");
-            assertThat(v.spread()).isNull();
+            assertThat(v.interval()).isNull();
+            assertThat(v.noisePct()).isNull();
         });
         String html = render(a, ReportFormat.HTML);
         assertThat(html).contains("<strong>3 of 3 comparisons have a verdict</strong>")
-                .contains("<span class=\"badge indicative\"").contains("<td data-key=\"spread\">—</td>")
-                .doesNotContain("<span class=\"badge win\">").doesNotContain("data-key=\"spread\" data-value");
+                .contains("<span class=\"badge indicative\"").contains("<td data-key=\"interval\">—</td>")
+                .contains("<td data-key=\"noise\">—</td>")
+                .doesNotContain("<span class=\"badge win\">").doesNotContain("data-key=\"interval\" data-low");
         assertThat(render(a, ReportFormat.MD)).contains("| oltp_point_select | Peak throughput | indicative | mariadb |")
-                .contains("| — |  |");
+                .contains("| — | — |  |");
         JsonNode v = Json.MAPPER.readTree(render(a, ReportFormat.JSON)).get("verdicts").get(0);
         assertThat(v.get("status").asText()).isEqualTo("indicative");
-        assertThat(v.get("spread").isNull()).isTrue();
+        assertThat(v.get("interval").isNull()).isTrue();
+        assertThat(v.get("noisePct").isNull()).isTrue();
     }
 
-    /** The verdict rule applied to the fixture's samples alone: tie when the gap is within the larger spread. */
+    /** The verdict rule applied to the fixture's samples alone ({@link VerdictReference}). */
     static String expectedStatus(VerdictFixture f, String a, String b) {
-        Function<List<Double>, Double> spread = l -> l.stream().mapToDouble(Double::doubleValue).max().orElseThrow()
-                - l.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-        double gap = Math.abs(f.qps(a, W, 4) - f.qps(b, W, 4));
-        return gap <= Math.max(spread.apply(f.roundQps(a, W, 4)), spread.apply(f.roundQps(b, W, 4))) ? "tie" : "win";
+        Map<String, VerdictReference.Candidate> c = new java.util.TreeMap<>();
+        for (String t : List.of(a, b)) {
+            c.put(t, new VerdictReference.Candidate(f.qps(t, W, 4), f.roundQps(t, W, 4)));
+        }
+        return VerdictReference.judge(c, true).size() == 1 ? "win" : "tie";
     }
 
     /** Two rounds each of mariadb and mariadb-b at the given transactions per second, alternating. */
@@ -331,19 +334,20 @@ class VerdictReportTest {
     }
 
     @Test
-    void twoRounds_withinTheSpread_tie_outside_win_asTheSamplesSay() throws Exception {
-        // mariadb 1000 and 1100 transactions/s (spread ~1,000 QPS), mariadb-b 1040 and 1050: within -> tie
+    void twoRounds_intervalHoldingZero_tie_wholeIntervalBeyond_win_asTheSamplesSay() throws Exception {
+        // mariadb 1000 and 1100 transactions/s, mariadb-b 1040 and 1050: rounds too far apart to tell -> tie
         VerdictFixture close = run(Map.of(), rounds(1000, 1100, 1040, 1050));
         Verdict tie = byMetric(ReportGenerator.load(archive(close), ReportOptions.allRuns())).get("throughput");
         assertThat(expectedStatus(close, "mariadb", "mariadb-b")).isEqualTo("tie");
         assertThat(tie.status()).isEqualTo("tie");
         assertThat(tie.tiedWith()).containsExactly(tie.winner().equals("mariadb") ? "mariadb-b" : "mariadb");
-        List<Double> ra = close.roundQps("mariadb", W, 4);
-        List<Double> rb = close.roundQps("mariadb-b", W, 4);
-        double expectedSpread = Math.max(Math.abs(ra.get(0) - ra.get(1)), Math.abs(rb.get(0) - rb.get(1)));
-        assertThat(tie.spread()).isCloseTo(expectedSpread, within(1e-6));
+        assertThat(tie.interval().coversZero()).isTrue();
+        assertThat(tie.tieReason().key()).isEqualTo("verdict.tie.undetectable");
+        assertThat(render(archive(close), ReportFormat.HTML)).contains("<li data-tie=\"reason\">no detectable "
+                + "difference (smallest detectable: " + String.format(java.util.Locale.ROOT, "%.1f%%",
+                tie.interval().smallestDetectablePct()) + ")</li>");
 
-        // mariadb 1000 and 1010, mariadb-b 800 and 810: 2,000 QPS apart with spreads of ~100 -> win
+        // mariadb 1000 and 1010, mariadb-b 800 and 810: 2,000 QPS apart, rounds ~100 apart -> win
         VerdictFixture apart = run(Map.of(), rounds(1000, 1010, 800, 810));
         Verdict win = byMetric(ReportGenerator.load(archive(apart), ReportOptions.allRuns())).get("throughput");
         assertThat(expectedStatus(apart, "mariadb", "mariadb-b")).isEqualTo("win");

@@ -73,8 +73,8 @@ class VerdictValidityTest {
     }
 
     static final Map<String, TargetEnv> TARGETS = new TreeMap<>(Map.of(
-            "a", new TargetEnv("a", "x", "1", "jdbc:x", 1, null, null, null, null, List.of()),
-            "b", new TargetEnv("b", "x", "1", "jdbc:x", 1, null, null, null, null, List.of())));
+            "a", new TargetEnv("a", "x", "1", "jdbc:x/a", 1, null, null, null, null, List.of()),
+            "b", new TargetEnv("b", "x", "1", "jdbc:x/b", 1, null, null, null, null, List.of())));
 
     static Evidence evidence(List<StepData> steps, String settingsJson) {
         return new Evidence(steps, Map.of("run-1", CheckSettings.of("run-1", settingsJson)));
@@ -82,7 +82,7 @@ class VerdictValidityTest {
 
     static Map<String, Verdict> verdicts(Evidence e) {
         Map<String, Verdict> out = new HashMap<>();
-        ReportAnalysis.verdicts(workload(), TARGETS, e).forEach(v -> out.put(v.metric(), v));
+        Verdicts.of(workload(), TARGETS, e).forEach(v -> out.put(v.metric(), v));
         return out;
     }
 
@@ -94,7 +94,7 @@ class VerdictValidityTest {
     /** Every reason of every verdict is a finding of a flagged checklist item: they never disagree. */
     static void assertChecklistAgrees(Evidence e) {
         List<Check> checks = Checklist.checks(e, List.of(workload()));
-        for (Verdict v : ReportAnalysis.verdicts(workload(), TARGETS, e)) {
+        for (Verdict v : Verdicts.of(workload(), TARGETS, e)) {
             for (Reason r : v.reasons()) {
                 if (r.check().equals(Verdict.NA)) {
                     continue;
@@ -113,7 +113,8 @@ class VerdictValidityTest {
         Map<String, Verdict> v = verdicts(e);
         assertThat(v.get("throughput").status()).isEqualTo("win");
         assertThat(v.get("throughput").winner()).isEqualTo("a");
-        assertThat(v.get("throughput").spread()).isEqualTo(10.0);
+        assertThat(v.get("throughput").interval().lowPct()).isPositive();
+        assertThat(v.get("throughput").noisePct()).isNotNull();
         assertThat(v.get("p99").status()).isEqualTo("win");
         assertThat(v.get("cost").status()).isEqualTo("na");
         assertThat(v.values()).allSatisfy(x -> assertThat(x.waived()).isEmpty());
