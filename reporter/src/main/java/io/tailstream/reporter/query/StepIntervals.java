@@ -70,17 +70,27 @@ public final class StepIntervals {
         if (base == null || cand == null) {
             return new Intervals(unbounded(qpsChange), unbounded(p99Change), Method.SECONDS, qpsNoise, p99Noise);
         }
-        double[] baseQps = perUnit(base);
-        double[] candQps = perUnit(cand);
-        int baseBlock = BlockBootstrap.blockLength(baseQps);
-        int candBlock = BlockBootstrap.blockLength(candQps);
+        PercentInterval[] within = withinSteps(qpsChange, p99Change, base, cand,
+                baseline.ok() != null && candidate.ok() != null);
+        return new Intervals(within[0], within[1], Method.SECONDS, qpsNoise, p99Noise);
+    }
+
+    /**
+     * The QPS and P99 intervals from the steps' per-second units: the moving block bootstrap with each side's block
+     * length from its per-unit QPS (in a closed loop, throughput and latency vary together). Without
+     * {@code latencies} (a side with no successful sample) the P99 interval has no bounds.
+     */
+    static PercentInterval[] withinSteps(double qpsChange, double p99Change, StepSeconds base, StepSeconds cand,
+                                         boolean latencies) {
+        int baseBlock = BlockBootstrap.blockLength(perUnit(base));
+        int candBlock = BlockBootstrap.blockLength(perUnit(cand));
         PercentInterval qps = BlockBootstrap.ratio(qpsChange, base.units(), baseBlock, base::qps, cand.units(),
                 candBlock, cand::qps, CONFIDENCE, BlockBootstrap.RESAMPLES);
-        PercentInterval p99 = baseline.ok() == null || candidate.ok() == null ? unbounded(p99Change)
+        PercentInterval p99 = !latencies ? unbounded(p99Change)
                 : BlockBootstrap.ratio(p99Change, base.units(), baseBlock, u -> orZero(base.percentileUs(u, 0.99)),
                         cand.units(), candBlock, u -> orZero(cand.percentileUs(u, 0.99)), CONFIDENCE,
                         BlockBootstrap.RESAMPLES);
-        return new Intervals(qps, p99, Method.SECONDS, qpsNoise, p99Noise);
+        return new PercentInterval[] {qps, p99};
     }
 
     /** The larger coefficient of variation over rounds, %, of the figures with 2 or more rounds; null if none has. */

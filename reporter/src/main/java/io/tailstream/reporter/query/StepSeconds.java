@@ -200,7 +200,11 @@ final class StepSeconds {
         return out;
     }
 
-    private static StepSeconds build(double unitSeconds, double[] statements, List<long[]> cells) {
+    /**
+     * The series of one step from its cells: per unit its statements, and {@code {unit, bucket, successful
+     * samples}} cells ({@code bucket = floor(ln(latency µs) * 100)}).
+     */
+    static StepSeconds build(double unitSeconds, double[] statements, List<long[]> cells) {
         int min = cells.stream().mapToInt(c -> (int) c[1]).min().orElse(0);
         int max = cells.stream().mapToInt(c -> (int) c[1]).max().orElse(-1);
         int buckets = max - min + 1;
