@@ -29,14 +29,18 @@ final class StepSeconds {
     private final double unitSeconds;
     private final double[] statements;
     private final int firstBucket;
-    /** {@code prefix[u][b]}: successful samples of units before {@code u} in bucket {@code firstBucket + b}. */
-    private final long[][] prefix;
+    /**
+     * {@code below[u][b]}: successful samples of the units before {@code u} in the buckets before
+     * {@code firstBucket + b}; cumulative in both directions, so the samples of a run of units below a bucket are two
+     * reads.
+     */
+    private final long[][] below;
 
-    private StepSeconds(double unitSeconds, double[] statements, int firstBucket, long[][] prefix) {
+    private StepSeconds(double unitSeconds, double[] statements, int firstBucket, long[][] below) {
         this.unitSeconds = unitSeconds;
         this.statements = statements;
         this.firstBucket = firstBucket;
-        this.prefix = prefix;
+        this.below = below;
     }
 
     /** Whole units of the measurement phase. */
@@ -63,43 +67,62 @@ final class StepSeconds {
         return s / (units.length * unitSeconds);
     }
 
+    private int buckets() {
+        return below[0].length - 1;
+    }
+
     /**
      * The nearest-rank percentile {@code p} of the successful samples of the given units, µs, to the 1% bucket (its
-     * geometric middle); NaN when they hold none. Runs of consecutive units are added from prefix sums, so a resample
-     * of moving blocks costs a pass over its blocks, not its units.
+     * geometric middle); NaN when they hold none. The units are taken as runs of consecutive ones (a resample's
+     * blocks), and the bucket holding the rank is found by bisection over the cumulative counts: a resample costs
+     * its blocks times the logarithm of the buckets, not its units times the buckets.
      */
     public double percentileUs(int[] units, double p) {
-        int buckets = prefix.length == 0 ? 0 : prefix[0].length;
-        long[] counts = new long[buckets];
+        int[] from = new int[units.length];
+        int[] to = new int[units.length];
+        int runs = 0;
         int i = 0;
         while (i < units.length) {
             int j = i;
             while (j + 1 < units.length && units[j + 1] == units[j] + 1) {
                 j++;
             }
-            long[] to = prefix[units[j] + 1];
-            long[] from = prefix[units[i]];
-            for (int b = 0; b < buckets; b++) {
-                counts[b] += to[b] - from[b];
-            }
+            from[runs] = units[i];
+            to[runs] = units[j] + 1;
+            runs++;
             i = j + 1;
         }
-        long n = 0;
-        for (long c : counts) {
-            n += c;
-        }
+        long n = below(from, to, runs, buckets());
         if (n == 0) {
             return Double.NaN;
         }
         long rank = (long) Math.ceil(p * n);
-        long upto = 0;
-        for (int b = 0; b < buckets; b++) {
-            upto += counts[b];
-            if (upto >= rank) {
-                return Math.exp((firstBucket + b + 0.5) / BUCKETS_PER_E);
+        // the smallest k with rank samples below bucket k: the rank lies in bucket k - 1
+        int lo = 1;
+        int hi = buckets();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (below(from, to, runs, mid) >= rank) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
             }
         }
-        throw new IllegalStateException("rank " + rank + " beyond " + n + " samples");
+        return Math.exp((firstBucket + lo - 1 + 0.5) / BUCKETS_PER_E);
+    }
+
+    /** Successful samples of the runs of units {@code [from[r], to[r])} in the buckets before {@code bucket}. */
+    private long below(int[] from, int[] to, int runs, int bucket) {
+        long n = 0;
+        for (int r = 0; r < runs; r++) {
+            n += below[to[r]][bucket] - below[from[r]][bucket];
+        }
+        return n;
+    }
+
+    /** Successful samples of one unit in bucket {@code b} (relative to {@code firstBucket}). */
+    private long count(int unit, int b) {
+        return below[unit + 1][b + 1] - below[unit + 1][b] - below[unit][b + 1] + below[unit][b];
     }
 
     /**
@@ -114,29 +137,39 @@ final class StepSeconds {
         int min = Integer.MAX_VALUE;
         int max = Integer.MIN_VALUE;
         for (StepSeconds p : parts) {
-            int buckets = p.prefix[0].length;
-            if (buckets > 0) {
+            if (p.buckets() > 0) {
                 min = Math.min(min, p.firstBucket);
-                max = Math.max(max, p.firstBucket + buckets - 1);
+                max = Math.max(max, p.firstBucket + p.buckets() - 1);
             }
         }
         int buckets = max < min ? 0 : max - min + 1;
         double[] statements = new double[units];
-        long[][] prefix = new long[units + 1][buckets];
+        long[][] counts = new long[units][buckets];
         int at = 0;
         for (StepSeconds p : parts) {
-            int width = p.prefix[0].length;
             for (int u = 0; u < p.units(); u++) {
                 statements[at] = p.statements[u] * parts.get(0).unitSeconds / p.unitSeconds;
-                long[] row = prefix[at + 1];
-                System.arraycopy(prefix[at], 0, row, 0, buckets);
-                for (int b = 0; b < width; b++) {
-                    row[p.firstBucket - min + b] += p.prefix[u + 1][b] - p.prefix[u][b];
+                for (int b = 0; b < p.buckets(); b++) {
+                    counts[at][p.firstBucket - min + b] = p.count(u, b);
                 }
                 at++;
             }
         }
-        return new StepSeconds(parts.get(0).unitSeconds, statements, buckets == 0 ? 0 : min, prefix);
+        return new StepSeconds(parts.get(0).unitSeconds, statements, buckets == 0 ? 0 : min, cumulative(counts));
+    }
+
+    /** {@code below} from per-unit, per-bucket counts. */
+    private static long[][] cumulative(long[][] counts) {
+        int buckets = counts.length == 0 ? 0 : counts[0].length;
+        long[][] below = new long[counts.length + 1][buckets + 1];
+        for (int u = 0; u < counts.length; u++) {
+            long inUnit = 0;
+            for (int b = 0; b < buckets; b++) {
+                inUnit += counts[u][b];
+                below[u + 1][b + 1] = below[u][b + 1] + inUnit;
+            }
+        }
+        return below;
     }
 
     /** The series of each of a run's steps, by step id; steps without measured samples are absent. */
@@ -207,16 +240,10 @@ final class StepSeconds {
     static StepSeconds build(double unitSeconds, double[] statements, List<long[]> cells) {
         int min = cells.stream().mapToInt(c -> (int) c[1]).min().orElse(0);
         int max = cells.stream().mapToInt(c -> (int) c[1]).max().orElse(-1);
-        int buckets = max - min + 1;
-        long[][] counts = new long[statements.length + 1][buckets];
+        long[][] counts = new long[statements.length][max - min + 1];
         for (long[] c : cells) {
-            counts[(int) c[0] + 1][(int) c[1] - min] += c[2];
+            counts[(int) c[0]][(int) c[1] - min] += c[2];
         }
-        for (int u = 1; u <= statements.length; u++) {
-            for (int b = 0; b < buckets; b++) {
-                counts[u][b] += counts[u - 1][b];
-            }
-        }
-        return new StepSeconds(unitSeconds, statements, min, counts);
+        return new StepSeconds(unitSeconds, statements, min, cumulative(counts));
     }
 }
