@@ -4,8 +4,10 @@ import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.analysis.PercentChange;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -87,8 +89,10 @@ public final class RunComparison {
         }
         RunCatalog.require(db, baselineRun);
         RunCatalog.require(db, candidateRun);
-        List<StepFigure> baseFigures = StepFigureQuery.of(db, List.of(baselineRun));
-        List<StepFigure> candFigures = StepFigureQuery.of(db, List.of(candidateRun));
+        // both runs' figures in one pass over their samples
+        List<StepFigure> figures = StepFigureQuery.of(db, List.of(baselineRun, candidateRun));
+        List<StepFigure> baseFigures = ofRun(figures, baselineRun);
+        List<StepFigure> candFigures = ofRun(figures, candidateRun);
         Map<StepFigure.Key, StepFigure> base = byKey(baseFigures);
         Map<StepFigure.Key, StepFigure> cand = byKey(candFigures);
         List<Row> rows = new ArrayList<>();
@@ -130,23 +134,22 @@ public final class RunComparison {
                 ? Verdict.BETTER : Verdict.SAME;
     }
 
-    /** The per-second series of the matched steps whose intervals need them: one pass over each run's samples. */
+    /** The per-second series of the matched steps whose intervals need them. */
     private static Map<String, Map<Integer, StepSeconds>> seconds(ArchiveDatabase db,
             Map<StepFigure.Key, StepFigure> base, Map<StepFigure.Key, StepFigure> cand) throws SQLException {
-        Map<String, List<Integer>> steps = new TreeMap<>();
+        Set<StepFigure.StepRef> steps = new LinkedHashSet<>();
         base.forEach((key, b) -> {
             StepFigure c = cand.get(key);
             if (c != null && StepIntervals.needsSeconds(b, c)) {
-                for (StepFigure f : List.of(b, c)) {
-                    f.steps().forEach(s -> steps.computeIfAbsent(s.runId(), r -> new ArrayList<>()).add(s.stepId()));
-                }
+                steps.addAll(b.steps());
+                steps.addAll(c.steps());
             }
         });
-        Map<String, Map<Integer, StepSeconds>> out = new TreeMap<>();
-        for (Map.Entry<String, List<Integer>> e : steps.entrySet()) {
-            out.put(e.getKey(), StepSeconds.of(db, e.getKey(), e.getValue()));
-        }
-        return out;
+        return StepSeconds.of(db, steps);
+    }
+
+    private static List<StepFigure> ofRun(List<StepFigure> figures, String runId) {
+        return figures.stream().filter(f -> f.runId().equals(runId)).toList();
     }
 
     private static List<StepFigure> incomplete(List<StepFigure> figures) {

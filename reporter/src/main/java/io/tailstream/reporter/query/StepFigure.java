@@ -73,8 +73,11 @@ public record StepFigure(
      * One step pooled into the figures.
      *
      * @param outcome the step's outcome, or null if it never ended
+     * @param fromUs  start of its measured span, epoch µs: {@code measure_start_us}, or the first measured
+     *                sample's start where the archive has no exact span
+     * @param toUs    end of its measured span: {@code measure_end_us}, or the last measured sample's completion
      */
-    public record StepRef(String runId, int stepId, int round, String outcome) {}
+    public record StepRef(String runId, int stepId, int round, String outcome, long fromUs, long toUs) {}
 
     /**
      * Nearest-rank statistics of a set of latencies ({@code quantile_disc}: the value at rank

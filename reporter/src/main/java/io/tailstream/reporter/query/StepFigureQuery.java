@@ -60,7 +60,7 @@ public final class StepFigureQuery {
     // %3$s, %4$s: read and write ops.
     private static final String SQL = """
             WITH st AS (
-              SELECT run_id, step_id, target, workload, threads, round, started_at_ms, outcome,
+              SELECT run_id, step_id, target, workload, threads, round, started_at_ms, outcome, measure_start_us,
                      CASE WHEN measure_end_us > measure_start_us THEN measure_end_us - measure_start_us END AS exact_us
               FROM steps WHERE run_id IN (%1$s)),
             c AS MATERIALIZED (
@@ -81,6 +81,8 @@ public final class StepFigureQuery {
               SELECT m.run_id, m.step_id, any_value(m.run_key) AS run_key, any_value(m.workload) AS workload,
                      any_value(m.target) AS target, any_value(m.threads) AS threads, any_value(m.part) AS part,
                      coalesce(any_value(st.exact_us), max(m.last_end_us) - min(m.first_start_us)) AS span_us,
+                     CASE WHEN any_value(st.exact_us) IS NOT NULL THEN any_value(st.measure_start_us)
+                          ELSE min(m.first_start_us) END AS from_us,
                      any_value(st.exact_us) IS NOT NULL AS exact, any_value(st.round) AS round,
                      any_value(st.outcome) AS outcome, any_value(st.started_at_ms) AS started_at_ms
               FROM m JOIN st ON m.run_id = st.run_id AND m.step_id = st.step_id
@@ -88,7 +90,8 @@ public final class StepFigureQuery {
             grp AS (
               SELECT run_key, workload, target, threads, part, sum(span_us) AS span_us, bool_and(exact) AS exact,
                      count(*) AS steps, any_value(run_id) AS one_run, any_value(step_id) AS one_step,
-                     any_value(round) AS one_round, any_value(outcome) AS one_outcome
+                     any_value(round) AS one_round, any_value(outcome) AS one_outcome, any_value(from_us) AS one_from,
+                     any_value(from_us + span_us) AS one_to
               FROM per_step GROUP BY ALL),
             -- the counts once per pooled key and once per step of the keys that pool several
             g AS (
@@ -155,7 +158,8 @@ public final class StepFigureQuery {
                    CASE WHEN a.pooled THEN g.span_us ELSE p.span_us END,
                    CASE WHEN a.pooled THEN g.exact ELSE p.exact END,
                    t.above_sum, t.above_n, p.round, p.outcome,
-                   g.steps, g.one_run, g.one_step, g.one_round, g.one_outcome
+                   g.steps, g.one_run, g.one_step, g.one_round, g.one_outcome, g.one_from, g.one_to, p.from_us,
+                   p.from_us + p.span_us
             FROM agg a
             LEFT JOIN errs e ON e.run_key = a.run_key AND e.workload = a.workload AND e.target = a.target
                  AND e.threads = a.threads AND e.part = a.part AND e.pooled = a.pooled
@@ -203,7 +207,7 @@ public final class StepFigureQuery {
                     continue;
                 }
                 StepRef only = steps.isEmpty() ? new StepRef(rs.getString(37), rs.getInt(38), rs.getInt(39),
-                        rs.getString(40)) : null;
+                        rs.getString(40), rs.getLong(41), rs.getLong(42)) : null;
                 StepFigure f = figure(rs, pooling, steps, only);
                 out.add(only == null ? f : withStep(f, alone(f, only)));
                 steps = new ArrayList<>();
@@ -231,7 +235,8 @@ public final class StepFigureQuery {
         double seconds = rs.getLong(30) / 1e6;
         boolean exact = rs.getBoolean(31);
         List<StepRef> refs = !pooled
-                ? List.of(new StepRef(rs.getString(7), rs.getInt(8), rs.getInt(34), rs.getString(35)))
+                ? List.of(new StepRef(rs.getString(7), rs.getInt(8), rs.getInt(34), rs.getString(35), rs.getLong(43),
+                        rs.getLong(44)))
                 : only != null ? List.of(only) : steps.stream().flatMap(s -> s.steps().stream()).toList();
         // a step that did not complete stands alone (part is its run/step): its figures carry its outcome
         String outcome = part.isEmpty() ? null

@@ -5,10 +5,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.TreeMap;
 
 /**
  * A step's measurement phase as a series of time units (1 s; longer for long steps, so at most {@link #MAX_UNITS}):
@@ -172,65 +172,63 @@ final class StepSeconds {
         return below;
     }
 
-    /** The series of each of a run's steps, by step id; steps without measured samples are absent. */
-    public static Map<Integer, StepSeconds> of(ArchiveDatabase db, String runId, List<Integer> stepIds)
+    /**
+     * The series of each of the given steps, by run and step id, over the step's measured span as its figures give it
+     * ({@link StepFigure.StepRef}); steps without a whole unit are absent. One grouped pass per step: its samples are
+     * in row groups of their own step, so a step's query reads little else.
+     */
+    public static Map<String, Map<Integer, StepSeconds>> of(ArchiveDatabase db, Collection<StepFigure.StepRef> steps)
             throws SQLException {
-        if (stepIds.isEmpty() || !db.has(ArchiveLayout.SAMPLES) || !db.has(ArchiveLayout.STEPS)) {
-            return Map.of();
+        Map<String, Map<Integer, StepSeconds>> out = new TreeMap<>();
+        if (!db.has(ArchiveLayout.SAMPLES)) {
+            return out;
         }
-        String run = ArchiveDatabase.sqlString(runId);
-        String steps = stepIds.stream().map(String::valueOf).collect(Collectors.joining(", "));
-        // the span and the unit per step; then statements per unit, and successful latencies per unit and bucket.
-        // Units in integer microseconds: the per-sample arithmetic is what this pass costs.
-        String base = """
-                WITH m AS (
-                  SELECT step_id, start_us, start_us + latency_us AS end_us, latency_us, status = 'ok' AS ok,
-                         CASE WHEN status = 'ok' THEN queries ELSE greatest(queries - 1, 0) END AS statements
-                  FROM samples WHERE run_id = %1$s AND step_id IN (%2$s) AND NOT warmup),
-                span AS (
-                  SELECT m.step_id,
-                         coalesce(any_value(st.measure_start_us), min(m.start_us)) AS from_us,
-                         coalesce(any_value(CASE WHEN st.measure_end_us > st.measure_start_us THEN st.measure_end_us END),
-                                  max(m.end_us)) AS to_us
-                  FROM m LEFT JOIN (SELECT * FROM steps WHERE run_id = %1$s) st ON st.step_id = m.step_id
-                  GROUP BY m.step_id),
-                unit AS (
-                  SELECT step_id, from_us, unit_us, CAST((to_us - from_us) // unit_us AS INTEGER) AS units
-                  FROM (SELECT step_id, from_us, to_us,
-                               CAST(1000000 * greatest(1, ceil((to_us - from_us) / 1e6 / %3$d)) AS BIGINT) AS unit_us
-                        FROM span)),
-                u AS (
-                  SELECT m.step_id, CAST((m.end_us - unit.from_us) // unit.unit_us AS INTEGER) AS unit, m.ok,
-                         m.statements, m.latency_us, unit.unit_us / 1e6 AS seconds, unit.units
-                  FROM m JOIN unit USING (step_id) WHERE m.end_us >= unit.from_us)
-                """.formatted(run, steps, MAX_UNITS);
-        // one pass: per step, unit, outcome and latency bucket, the statements and the samples
-        Map<Integer, double[]> statements = new HashMap<>();
-        Map<Integer, Double> seconds = new HashMap<>();
-        Map<Integer, List<long[]>> cells = new HashMap<>();
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery(base + """
-                     SELECT step_id, any_value(seconds), any_value(units), unit, ok,
-                            CAST(floor(ln(greatest(latency_us, 1)) * %d) AS INTEGER) AS bucket, sum(statements),
-                            count(*)
-                     FROM u WHERE unit < units GROUP BY step_id, unit, ok, bucket"""
-                     .formatted((int) BUCKETS_PER_E))) {
+        for (StepFigure.StepRef step : steps) {
+            StepSeconds s = of(db, step);
+            if (s != null) {
+                out.computeIfAbsent(step.runId(), r -> new TreeMap<>()).put(step.stepId(), s);
+            }
+        }
+        return out;
+    }
+
+    /** One step's series; null when its span holds no whole unit. */
+    private static StepSeconds of(ArchiveDatabase db, StepFigure.StepRef step) throws SQLException {
+        long span = step.toUs() - step.fromUs();
+        long unitUs = 1_000_000L * Math.max(1, (long) Math.ceil(span / 1e6 / MAX_UNITS));
+        int units = (int) (span / unitUs);
+        if (units <= 0) {
+            return null;
+        }
+        // per unit, outcome and latency bucket (one key: unit * 8192, + 4096 + bucket for successes), the statements
+        // and the samples; a sample belongs to the unit it completed in
+        String end = "(start_us + latency_us)";
+        String sql = """
+                SELECT (%4$s - %3$d) // %5$d * 8192
+                           + CASE WHEN status = 'ok'
+                                  THEN 4096 + least(CAST(floor(ln(greatest(latency_us, 1)) * %7$d) AS INTEGER), 4095)
+                                  ELSE 0 END AS k,
+                       CAST(sum(CASE WHEN status = 'ok' THEN queries ELSE greatest(queries - 1, 0) END) AS BIGINT),
+                       count(*)
+                FROM samples
+                WHERE run_id = %1$s AND step_id = %2$d AND NOT warmup AND %4$s >= %3$d AND %4$s < %3$d + %6$d
+                GROUP BY k"""
+                .formatted(ArchiveDatabase.sqlString(step.runId()), step.stepId(), step.fromUs(), end, unitUs,
+                        units * unitUs, (int) BUCKETS_PER_E);
+        double[] statements = new double[units];
+        List<long[]> cells = new ArrayList<>();
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
-                int step = rs.getInt(1);
-                int units = rs.getInt(3);
-                int unit = rs.getInt(4);
-                seconds.put(step, rs.getDouble(2));
-                statements.computeIfAbsent(step, k -> new double[units])[unit] += rs.getDouble(7);
-                if (rs.getBoolean(5)) {
-                    cells.computeIfAbsent(step, k -> new ArrayList<>()).add(new long[] {unit, rs.getInt(6),
-                            rs.getLong(8)});
+                long k = rs.getLong(1);
+                int unit = (int) (k >> 13);
+                int cell = (int) (k & 8191);
+                statements[unit] += rs.getLong(2);
+                if (cell >= 4096) {
+                    cells.add(new long[] {unit, cell - 4096, rs.getLong(3)});
                 }
             }
         }
-        Map<Integer, StepSeconds> out = new HashMap<>();
-        statements.forEach((step, perUnit) -> out.put(step, build(seconds.get(step), perUnit,
-                cells.getOrDefault(step, List.of()))));
-        return out;
+        return build(unitUs / 1e6, statements, cells);
     }
 
     /**

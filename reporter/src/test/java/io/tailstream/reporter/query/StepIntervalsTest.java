@@ -71,7 +71,7 @@ class StepIntervalsTest {
         }
         StepSeconds s;
         try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
-            s = StepSeconds.of(db, "base", List.of(1)).get(1);
+            s = StepSeconds.of(db, StepFigureQuery.of(db, List.of("base")).get(0).steps()).get("base").get(1);
         }
         assertThat(s.units()).isEqualTo(units).isGreaterThanOrEqualTo(19);
         assertThat(s.unitSeconds()).isEqualTo(1.0);
