@@ -49,7 +49,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class QueryBenchmarkMain {
 
-    private static final int RUNS = 10;
+    static final int RUNS = 10;
     private static final long T0_MS = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
 
     private QueryBenchmarkMain() {}

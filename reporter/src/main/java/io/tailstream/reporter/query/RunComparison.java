@@ -4,10 +4,9 @@ import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.analysis.PercentChange;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -26,7 +25,8 @@ public final class RunComparison {
     private RunComparison() {}
 
     /** The datasets a comparison reads, to open the archive with: {@code ArchiveDatabase.open(archive, DATASETS)}. */
-    public static final List<String> DATASETS = List.of(ArchiveLayout.SAMPLES, ArchiveLayout.STEPS, ArchiveLayout.RUNS);
+    public static final List<String> DATASETS = List.of(ArchiveLayout.SAMPLES, ArchiveLayout.STEPS, ArchiveLayout.RUNS,
+            ArchiveLayout.WINDOWS);
 
     /** Verdict on one matched step. */
     public enum Verdict {
@@ -137,15 +137,16 @@ public final class RunComparison {
     /** The per-second series of the matched steps whose intervals need them. */
     private static Map<String, Map<Integer, StepSeconds>> seconds(ArchiveDatabase db,
             Map<StepFigure.Key, StepFigure> base, Map<StepFigure.Key, StepFigure> cand) throws SQLException {
-        Set<StepFigure.StepRef> steps = new LinkedHashSet<>();
+        Map<StepFigure.StepRef, Long> steps = new LinkedHashMap<>();
         base.forEach((key, b) -> {
             StepFigure c = cand.get(key);
             if (c != null && StepIntervals.needsSeconds(b, c)) {
-                steps.addAll(b.steps());
-                steps.addAll(c.steps());
+                for (StepFigure f : List.of(b, c)) {
+                    f.perStep().forEach(step -> steps.put(step.steps().get(0), step.samples()));
+                }
             }
         });
-        return StepSeconds.of(db, steps);
+        return StepSecondsQuery.of(db, steps);
     }
 
     private static List<StepFigure> ofRun(List<StepFigure> figures, String runId) {

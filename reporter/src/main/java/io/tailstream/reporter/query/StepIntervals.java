@@ -52,7 +52,7 @@ public final class StepIntervals {
     /**
      * The intervals of {@code candidate} against {@code baseline}, both completed figures of one key.
      *
-     * @param seconds the per-second series of the runs' steps, by run and step id ({@link StepSeconds#of}); read
+     * @param seconds the per-second series of the runs' steps, by run and step id ({@link StepSecondsQuery#of}); read
      *                only when {@link #needsSeconds}
      */
     public static Intervals of(StepFigure baseline, StepFigure candidate,

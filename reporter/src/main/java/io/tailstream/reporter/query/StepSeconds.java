@@ -1,22 +1,14 @@
 package io.tailstream.reporter.query;
 
-import io.tailstream.reporter.archive.ArchiveLayout;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Collection;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * A step's measurement phase as a series of time units (1 s; longer for long steps, so at most {@link #MAX_UNITS}):
  * per unit, the statements of its measured samples as {@link StepFigureQuery} counts them for QPS, and the latencies
- * of its successful samples in buckets 1% wide. A sample belongs to the unit it completed in, counted from the start
- * of the measurement ({@code measure_start_us}, or the first measured sample's start where unknown); the last,
- * partial unit is left out. The series the block bootstrap resamples ({@code BlockBootstrap}) for the confidence
- * interval of a step's change: the figures themselves always come from {@link StepFigureQuery}. Immutable.
+ * of its successful samples in buckets 1% wide ({@link #bucket}); a sample belongs to the unit it completed in. The
+ * series the block bootstrap resamples ({@code BlockBootstrap}) for the confidence interval of a step's change: the
+ * figures themselves always come from {@link StepFigureQuery}. {@link StepSecondsQuery} reads it. Immutable.
  */
 final class StepSeconds {
 
@@ -24,7 +16,7 @@ final class StepSeconds {
     public static final int MAX_UNITS = 2_000;
 
     /** Buckets per factor e of latency: a bucket is 1% wide. */
-    private static final double BUCKETS_PER_E = 100;
+    static final int BUCKETS_PER_E = 100;
 
     private final double unitSeconds;
     private final double[] statements;
@@ -172,69 +164,38 @@ final class StepSeconds {
         return below;
     }
 
-    /**
-     * The series of each of the given steps, by run and step id, over the step's measured span as its figures give it
-     * ({@link StepFigure.StepRef}); steps without a whole unit are absent. One grouped pass per step: its samples are
-     * in row groups of their own step, so a step's query reads little else.
-     */
-    public static Map<String, Map<Integer, StepSeconds>> of(ArchiveDatabase db, Collection<StepFigure.StepRef> steps)
-            throws SQLException {
-        Map<String, Map<Integer, StepSeconds>> out = new TreeMap<>();
-        if (!db.has(ArchiveLayout.SAMPLES)) {
-            return out;
-        }
-        for (StepFigure.StepRef step : steps) {
-            StepSeconds s = of(db, step);
-            if (s != null) {
-                out.computeIfAbsent(step.runId(), r -> new TreeMap<>()).put(step.stepId(), s);
-            }
-        }
-        return out;
-    }
-
-    /** One step's series; null when its span holds no whole unit. */
-    private static StepSeconds of(ArchiveDatabase db, StepFigure.StepRef step) throws SQLException {
-        long span = step.toUs() - step.fromUs();
-        long unitUs = 1_000_000L * Math.max(1, (long) Math.ceil(span / 1e6 / MAX_UNITS));
-        int units = (int) (span / unitUs);
-        if (units <= 0) {
-            return null;
-        }
-        // per unit, outcome and latency bucket (one key: unit * 8192, + 4096 + bucket for successes), the statements
-        // and the samples; a sample belongs to the unit it completed in
-        String end = "(start_us + latency_us)";
-        String sql = """
-                SELECT (%4$s - %3$d) // %5$d * 8192
-                           + CASE WHEN status = 'ok'
-                                  THEN 4096 + least(CAST(floor(ln(greatest(latency_us, 1)) * %7$d) AS INTEGER), 4095)
-                                  ELSE 0 END AS k,
-                       CAST(sum(CASE WHEN status = 'ok' THEN queries ELSE greatest(queries - 1, 0) END) AS BIGINT),
-                       count(*)
-                FROM samples
-                WHERE run_id = %1$s AND step_id = %2$d AND NOT warmup AND %4$s >= %3$d AND %4$s < %3$d + %6$d
-                GROUP BY k"""
-                .formatted(ArchiveDatabase.sqlString(step.runId()), step.stepId(), step.fromUs(), end, unitUs,
-                        units * unitUs, (int) BUCKETS_PER_E);
-        double[] statements = new double[units];
-        List<long[]> cells = new ArrayList<>();
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                long k = rs.getLong(1);
-                int unit = (int) (k >> 13);
-                int cell = (int) (k & 8191);
-                statements[unit] += rs.getLong(2);
-                if (cell >= 4096) {
-                    cells.add(new long[] {unit, cell - 4096, rs.getLong(3)});
-                }
-            }
-        }
-        return build(unitUs / 1e6, statements, cells);
+    /** The 1% bucket of a latency: {@code floor(ln(latency µs) * 100)}, latencies below 1 µs counted as 1 µs. */
+    static int bucket(long latencyUs) {
+        return (int) Math.floor(Math.log(Math.max(latencyUs, 1)) * BUCKETS_PER_E);
     }
 
     /**
      * The series of one step from its cells: per unit its statements, and {@code {unit, bucket, successful
      * samples}} cells ({@code bucket = floor(ln(latency µs) * 100)}).
      */
+    /**
+     * The series of one step from its counts per unit and bucket ({@code counts[unit][bucket]}, buckets from 0), the
+     * buckets no unit holds trimmed at both ends.
+     */
+    static StepSeconds of(double unitSeconds, double[] statements, long[][] counts) {
+        int min = Integer.MAX_VALUE;
+        int max = -1;
+        for (long[] unit : counts) {
+            for (int b = 0; b < unit.length; b++) {
+                if (unit[b] != 0) {
+                    min = Math.min(min, b);
+                    max = Math.max(max, b);
+                }
+            }
+        }
+        int first = max < 0 ? 0 : min;
+        long[][] trimmed = new long[counts.length][];
+        for (int u = 0; u < counts.length; u++) {
+            trimmed[u] = Arrays.copyOfRange(counts[u], first, max + 1);
+        }
+        return new StepSeconds(unitSeconds, statements, first, cumulative(trimmed));
+    }
+
     static StepSeconds build(double unitSeconds, double[] statements, List<long[]> cells) {
         int min = cells.stream().mapToInt(c -> (int) c[1]).min().orElse(0);
         int max = cells.stream().mapToInt(c -> (int) c[1]).max().orElse(-1);

@@ -71,7 +71,8 @@ class StepIntervalsTest {
         }
         StepSeconds s;
         try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
-            s = StepSeconds.of(db, StepFigureQuery.of(db, List.of("base")).get(0).steps()).get("base").get(1);
+            StepFigure f = StepFigureQuery.of(db, List.of("base")).get(0);
+            s = StepSecondsQuery.of(db, java.util.Map.of(f.steps().get(0), f.samples())).get("base").get(1);
         }
         assertThat(s.units()).isEqualTo(units).isGreaterThanOrEqualTo(19);
         assertThat(s.unitSeconds()).isEqualTo(1.0);

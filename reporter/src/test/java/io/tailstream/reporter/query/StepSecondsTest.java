@@ -67,7 +67,7 @@ class StepSecondsTest {
     @Test
     void percentileOfResamples_isTheBucketOfTheNearestRank_alsoOverConcatenatedSteps() {
         SplittableRandom random = new SplittableRandom(11);
-        for (int trial = 0; trial < 200; trial++) {
+        for (int trial = 0; trial < 60; trial++) {
             int parts = 1 + random.nextInt(3);
             List<List<long[]>> cells = new ArrayList<>();
             List<StepSeconds> series = new ArrayList<>();

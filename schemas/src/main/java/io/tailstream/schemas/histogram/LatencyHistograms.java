@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.IntCountsHistogram;
 
 /**
  * The one HdrHistogram configuration tailstream uses for latencies, and its compressed base64 form in window
@@ -52,9 +53,28 @@ public final class LatencyHistograms {
      * @throws IllegalArgumentException if the text is not a valid encoded histogram
      */
     public static Histogram fromBase64(String encoded) {
+        return decode(encoded, Histogram::decodeFromCompressedByteBuffer);
+    }
+
+    /**
+     * Reads a histogram written by {@link #toBase64} whose counts each fit an {@code int}, such as one window's, to
+     * read rather than add to: several times faster to decode than {@link #fromBase64}, whose counts are
+     * {@code long}s.
+     *
+     * @throws IllegalArgumentException if the text is not a valid encoded histogram
+     */
+    public static IntCountsHistogram fromBase64IntCounts(String encoded) {
+        return decode(encoded, IntCountsHistogram::decodeFromCompressedByteBuffer);
+    }
+
+    /** One of HdrHistogram's {@code decodeFromCompressedByteBuffer}s. */
+    private interface Decoder<H> {
+        H decode(ByteBuffer buffer, long minBarForHighestTrackableValue) throws DataFormatException;
+    }
+
+    private static <H> H decode(String encoded, Decoder<H> decoder) {
         try {
-            byte[] bytes = Base64.getDecoder().decode(encoded);
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(bytes), 0);
+            return decoder.decode(ByteBuffer.wrap(Base64.getDecoder().decode(encoded)), 0);
         } catch (DataFormatException | RuntimeException e) {
             throw new IllegalArgumentException("not a valid compressed HdrHistogram: " + e.getMessage(), e);
         }

@@ -1,0 +1,167 @@
+package io.tailstream.reporter.query;
+
+import io.tailstream.reporter.archive.ArchiveLayout;
+import io.tailstream.schemas.histogram.LatencyHistograms;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.AbstractHistogram;
+import org.HdrHistogram.HistogramIterationValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the {@link StepSeconds} of steps over their measured spans, as their figures give them
+ * ({@link StepFigure.StepRef}). Where the aggregator's windows of a step count exactly the step's measured samples
+ * (every one aggregated, none twice), the units are those windows (aligned to the clock; those wholly inside the span),
+ * their statements the windows' measured successful statements and their latencies the windows' measured
+ * histograms: a read of a few hundred rows. Otherwise (no windows, windows of the first event version, an aggregation
+ * that missed samples) one grouped pass over the step's raw samples, units counted from the span's start. Either
+ * way the partial units at the span's ends are left out. Stateless and thread safe; the {@link ArchiveDatabase} it
+ * reads is not.
+ */
+final class StepSecondsQuery {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StepSecondsQuery.class);
+
+    /** The bucket of the longest latency a window's histogram holds ({@link LatencyHistograms}: one hour). */
+    private static final int MAX_BUCKET = StepSeconds.bucket(LatencyHistograms.HIGHEST_TRACKABLE_MICROS);
+
+    private StepSecondsQuery() {}
+
+    /**
+     * The series of each of the given steps, by run and step id; steps without a whole unit are absent.
+     *
+     * @param steps each step with its measured samples, as its figures count them
+     */
+    static Map<String, Map<Integer, StepSeconds>> of(ArchiveDatabase db, Map<StepFigure.StepRef, Long> steps)
+            throws SQLException {
+        Map<String, Map<Integer, StepSeconds>> out = new TreeMap<>();
+        if (!db.has(ArchiveLayout.SAMPLES)) {
+            return out;
+        }
+        for (Map.Entry<StepFigure.StepRef, Long> e : steps.entrySet()) {
+            StepFigure.StepRef step = e.getKey();
+            StepSeconds s = db.has(ArchiveLayout.WINDOWS) ? fromWindows(db, step, e.getValue()) : null;
+            LOG.debug("run {} step {}: seconds from its {}", step.runId(), step.stepId(),
+                    s != null ? "windows" : "raw samples");
+            if (s == null) {
+                s = fromSamples(db, step);
+            }
+            if (s != null && s.units() > 0) {
+                out.computeIfAbsent(step.runId(), r -> new TreeMap<>()).put(step.stepId(), s);
+            }
+        }
+        return out;
+    }
+
+    /** Units of {@code unitUs} over a span of {@code spanUs}, at most {@link StepSeconds#MAX_UNITS}. */
+    private static long unitUs(long baseUs, long spanUs) {
+        return baseUs * Math.max(1, (long) Math.ceil(spanUs / (double) baseUs / StepSeconds.MAX_UNITS));
+    }
+
+    /**
+     * One step's series from the aggregator's all-ops windows; null unless they are of version 2, of one size, and
+     * count exactly {@code measuredSamples}.
+     */
+    private static StepSeconds fromWindows(ArchiveDatabase db, StepFigure.StepRef step, long measuredSamples)
+            throws SQLException {
+        String sql = """
+                SELECT window_start_ms, window_end_ms, count, warmup_count, measured_count, measured_ok_queries,
+                       histogram, measured_histogram, event_version
+                FROM windows WHERE run_id = %s AND step_id = %d AND op = '*'"""
+                .formatted(ArchiveDatabase.sqlString(step.runId()), step.stepId());
+        List<Object[]> rows = new ArrayList<>();
+        long counted = 0;
+        long windowMs = -1;
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                long size = rs.getLong(2) - rs.getLong(1);
+                Object measured = rs.getObject(5);
+                if (rs.getInt(9) != 2 || measured == null || size <= 0 || windowMs >= 0 && size != windowMs) {
+                    return null;
+                }
+                windowMs = size;
+                counted += ((Number) measured).longValue();
+                rows.add(new Object[] {rs.getLong(1), rs.getLong(3), rs.getLong(4), rs.getLong(6), rs.getString(7),
+                        rs.getString(8)});
+            }
+        }
+        if (rows.isEmpty() || counted != measuredSamples) {
+            return null;
+        }
+        long windowUs = windowMs * 1000;
+        long firstWindow = -Math.floorDiv(-step.fromUs(), windowUs);
+        long windows = Math.floorDiv(step.toUs(), windowUs) - firstWindow;
+        long perUnit = unitUs(windowUs, windows * windowUs) / windowUs;
+        int units = (int) Math.max(0, windows / perUnit);
+        double[] statements = new double[units];
+        long[][] counts = new long[units][MAX_BUCKET + 1];
+        for (Object[] r : rows) {
+            long w = Math.floorDiv((long) r[0], windowMs) - firstWindow;
+            int unit = (int) (w < 0 ? -1 : w / perUnit);
+            if (unit < 0 || unit >= units) {
+                continue;
+            }
+            statements[unit] += (long) r[3];
+            long count = (long) r[1];
+            long warmup = (long) r[2];
+            // the measured samples' latencies: the whole window's, or the measured part of a window mixing both
+            String histogram = warmup == 0 ? (String) r[4] : warmup < count ? (String) r[5] : null;
+            if (histogram != null) {
+                AbstractHistogram h = LatencyHistograms.fromBase64IntCounts(histogram);
+                for (HistogramIterationValue v : h.recordedValues()) {
+                    int bucket = StepSeconds.bucket(h.medianEquivalentValue(v.getValueIteratedTo()));
+                    counts[unit][Math.min(bucket, MAX_BUCKET)] += v.getCountAtValueIteratedTo();
+                }
+            }
+        }
+        return StepSeconds.of(perUnit * windowMs / 1000.0, statements, counts);
+    }
+
+    /**
+     * One step's series from its raw samples, units counted from the span's start: one grouped pass over the step's
+     * row groups, its span as literals; null when the span holds no whole unit.
+     */
+    private static StepSeconds fromSamples(ArchiveDatabase db, StepFigure.StepRef step) throws SQLException {
+        long span = step.toUs() - step.fromUs();
+        long unitUs = unitUs(1_000_000L, span);
+        int units = (int) (span / unitUs);
+        if (units <= 0) {
+            return null;
+        }
+        // per unit, outcome and latency bucket (one key: unit * 8192, + 4096 + bucket for successes), the statements
+        // and the samples; a sample belongs to the unit it completed in
+        String end = "(start_us + latency_us)";
+        String sql = """
+                SELECT (%4$s - %3$d) // %5$d * 8192
+                           + CASE WHEN status = 'ok'
+                                  THEN 4096 + least(CAST(floor(ln(greatest(latency_us, 1)) * %7$d) AS INTEGER), 4095)
+                                  ELSE 0 END AS k,
+                       CAST(sum(CASE WHEN status = 'ok' THEN queries ELSE greatest(queries - 1, 0) END) AS BIGINT),
+                       count(*)
+                FROM samples
+                WHERE run_id = %1$s AND step_id = %2$d AND NOT warmup AND %4$s >= %3$d AND %4$s < %3$d + %6$d
+                GROUP BY k"""
+                .formatted(ArchiveDatabase.sqlString(step.runId()), step.stepId(), step.fromUs(), end, unitUs,
+                        units * unitUs, StepSeconds.BUCKETS_PER_E);
+        double[] statements = new double[units];
+        List<long[]> cells = new ArrayList<>();
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                long k = rs.getLong(1);
+                int unit = (int) (k >> 13);
+                int cell = (int) (k & 8191);
+                statements[unit] += rs.getLong(2);
+                if (cell >= 4096) {
+                    cells.add(new long[] {unit, cell - 4096, rs.getLong(3)});
+                }
+            }
+        }
+        return StepSeconds.build(unitUs / 1e6, statements, cells);
+    }
+}
