@@ -21,6 +21,13 @@ import java.util.Objects;
  */
 public final class ChildJvm {
 
+    /**
+     * System property naming JVM options (space-separated) that every child gets before its own, and passes on to its
+     * children: the integration tests set {@code -XX:TieredStopAtLevel=1}, since their brokers and commands live
+     * seconds, not hours.
+     */
+    public static final String EXTRA_OPTIONS_PROPERTY = "tailstream.childJvmOptions";
+
     private final List<String> prefix;
     private final List<String> jvmOptions;
     private final String classPath;
@@ -88,10 +95,18 @@ public final class ChildJvm {
         return all;
     }
 
-    /** The command line: prefix, {@code java}, JVM options, class path, main class, arguments. */
+    /**
+     * The command line: prefix, {@code java}, the options of {@link #EXTRA_OPTIONS_PROPERTY}, JVM options, class path,
+     * main class, arguments.
+     */
     public List<String> command() {
         List<String> command = new ArrayList<>(prefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String extra = System.getProperty(EXTRA_OPTIONS_PROPERTY, "").strip();
+        if (!extra.isEmpty()) {
+            command.addAll(List.of(extra.split("\\s+")));
+            command.add("-D" + EXTRA_OPTIONS_PROPERTY + "=" + extra);
+        }
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", classPath, mainClass));
         command.addAll(args);
