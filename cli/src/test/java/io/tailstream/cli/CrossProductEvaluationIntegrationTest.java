@@ -27,8 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
  * A real selection evaluation across products, as users run it: the local MariaDB against the local PostgreSQL,
  * {@code oltp_point_select} and {@code oltp_read_write}, two thread counts, three rounds, monthly costs, default
  * ignored errors (sysbench's per product: PostgreSQL's read/write raises duplicate keys and deadlocks under
- * contention). It must run to its end, and every figure of the verdict, the cost table, the summary rows and the
- * aggregator's step summaries must equal an exact computation over the archived raw samples (DuckDB).
+ * contention). The read/write table is large enough that deadlocks are rare: PostgreSQL detects one only after
+ * {@code deadlock_timeout} (1 s), and threads held that long over a whole 1.2 s round would leave it no sample. It
+ * must run to its end, and every figure of the verdict, the cost table, the summary rows and the aggregator's step
+ * summaries must equal an exact computation over the archived raw samples (DuckDB).
  *
  * <p>The plan waives the checks whose outcome depends on how busy the machine is (client-bound, warm-up
  * settledness, error share, RTT) and isolation (MariaDB's REPEATABLE READ against PostgreSQL's READ COMMITTED,
@@ -66,7 +68,7 @@ class CrossProductEvaluationIntegrationTest {
                   - name: oltp_point_select
                     options: {tables: 1, table_size: 500}
                   - name: oltp_read_write
-                    options: {tables: 1, table_size: 500}
+                    options: {tables: 1, table_size: 5000}
                 threads: [2, 4]
                 rounds: 3
                 warmup: 400ms
