@@ -170,10 +170,6 @@ final class StepSeconds {
     }
 
     /**
-     * The series of one step from its cells: per unit its statements, and {@code {unit, bucket, successful
-     * samples}} cells ({@code bucket = floor(ln(latency µs) * 100)}).
-     */
-    /**
      * The series of one step from its counts per unit and bucket ({@code counts[unit][bucket]}, buckets from 0), the
      * buckets no unit holds trimmed at both ends.
      */
@@ -196,6 +192,10 @@ final class StepSeconds {
         return new StepSeconds(unitSeconds, statements, first, cumulative(trimmed));
     }
 
+    /**
+     * The series of one step from its cells: per unit its statements, and {@code {unit, bucket, successful
+     * samples}} cells ({@code bucket = floor(ln(latency µs) * 100)}).
+     */
     static StepSeconds build(double unitSeconds, double[] statements, List<long[]> cells) {
         int min = cells.stream().mapToInt(c -> (int) c[1]).min().orElse(0);
         int max = cells.stream().mapToInt(c -> (int) c[1]).max().orElse(-1);

@@ -134,8 +134,8 @@ final class StepSecondsQuery {
         if (units <= 0) {
             return null;
         }
-        // per unit, outcome and latency bucket (one key: unit * 8192, + 4096 + bucket for successes), the statements
-        // and the samples; a sample belongs to the unit it completed in
+        // per unit, outcome and latency bucket (StepSeconds.bucket, in SQL; one key: unit * 8192, + 4096 + bucket
+        // for successes), the statements and the samples; a sample belongs to the unit it completed in
         String end = "(start_us + latency_us)";
         String sql = """
                 SELECT (%4$s - %3$d) // %5$d * 8192
