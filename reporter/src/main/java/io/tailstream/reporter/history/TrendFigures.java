@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.StringJoiner;
 
 /**
  * One metric of every run's completed steps of a key, pooled per run, computed from the raw samples with the
@@ -23,40 +24,48 @@ final class TrendFigures {
     /** A run's value of the metric and the completed steps pooled into it. */
     record Value(double value, int rounds) {}
 
-    // The completed steps the trend follows, and their runs.
+    // The completed steps the trend follows.
     private static final String COMPLETED = """
-            st AS (SELECT run_id, step_id, target, workload, threads, exact_us FROM %1$s),
-            r AS (SELECT DISTINCT run_id FROM %1$s)""".formatted(TrendQuery.STEPS_TABLE);
+            st AS (SELECT run_id, step_id, target, workload, threads, exact_us FROM %s)""".formatted(
+            TrendQuery.STEPS_TABLE);
 
-    // Per run and key: steps with measured samples, samples, successful ones, statements counted as QPS counts them,
-    // and the measured span (a step's recorded boundaries, else the span of its measured samples), summed over steps.
-    // Every step of the runs is summed and the join keeps the completed ones: cheaper than filtering the samples.
+    // Per run and key: completed steps, samples, successful ones, statements counted as QPS counts them, and the
+    // measured span (a step's recorded boundaries, else the span of its measured samples), summed over steps. The
+    // samples are summed per step in one scan of the runs' partitions (%1$s: the run ids as literals, which DuckDB
+    // prunes partitions by), then joined to the completed steps: a completed step without a measured sample counts
+    // with its span and no statement. A key with no measured sample at all has no value.
     private static final String SUMS = "WITH " + COMPLETED + """
             ,
             per_step AS (
               SELECT s.run_id, s.step_id, count(*) AS n, count(*) FILTER (WHERE s.status = 'ok') AS n_ok,
                      sum(CASE WHEN s.status = 'ok' THEN s.queries ELSE greatest(s.queries - 1, 0) END) AS queries,
                      max(s.start_us + s.latency_us) - min(s.start_us) AS sample_span_us
-              FROM samples s SEMI JOIN r ON s.run_id = r.run_id
-              WHERE NOT s.warmup
+              FROM samples s
+              WHERE NOT s.warmup AND s.run_id IN (%1$s)
               GROUP BY s.run_id, s.step_id)
             SELECT st.run_id, st.target, st.workload, st.threads, count(*),
-                   CAST(sum(p.n) AS BIGINT), CAST(sum(p.n_ok) AS BIGINT), CAST(sum(p.queries) AS BIGINT),
-                   CAST(sum(coalesce(st.exact_us, p.sample_span_us)) AS BIGINT)
-            FROM per_step p JOIN st ON p.run_id = st.run_id AND p.step_id = st.step_id
-            GROUP BY st.run_id, st.target, st.workload, st.threads""";
+                   CAST(coalesce(sum(p.n), 0) AS BIGINT), CAST(coalesce(sum(p.n_ok), 0) AS BIGINT),
+                   CAST(coalesce(sum(p.queries), 0) AS BIGINT),
+                   CAST(coalesce(sum(coalesce(st.exact_us, p.sample_span_us)), 0) AS BIGINT)
+            FROM st LEFT JOIN per_step p ON p.run_id = st.run_id AND p.step_id = st.step_id
+            GROUP BY st.run_id, st.target, st.workload, st.threads
+            HAVING sum(p.n) > 0""";
 
-    // Per run and key: steps with measured samples and the nearest-rank percentile %1$s of the successful ones'
-    // latencies (NULL when none succeeded). The fraction is a DECIMAL literal, for which DuckDB computes the rank
-    // ceil(p x n) in integers.
+    // Per run and key: completed steps and the nearest-rank percentile %2$s of the successful measured samples'
+    // latencies (NULL when none succeeded); keys with no measured sample are absent. The fraction is a DECIMAL
+    // literal, for which DuckDB computes the rank ceil(p x n) in integers. %1$s: the run ids as literals.
     private static final String PERCENTILE = "WITH " + COMPLETED + """
-
-            SELECT st.run_id, st.target, st.workload, st.threads, count(DISTINCT st.step_id),
-                   quantile_disc(s.latency_us, %1$s) FILTER (WHERE s.status = 'ok')
-            FROM samples s SEMI JOIN r ON s.run_id = r.run_id
-                 JOIN st ON s.run_id = st.run_id AND s.step_id = st.step_id
-            WHERE NOT s.warmup
-            GROUP BY st.run_id, st.target, st.workload, st.threads""";
+            ,
+            per_key AS (
+              SELECT st.run_id, st.target, st.workload, st.threads,
+                     quantile_disc(s.latency_us, %2$s) FILTER (WHERE s.status = 'ok') AS p
+              FROM samples s JOIN st ON s.run_id = st.run_id AND s.step_id = st.step_id
+              WHERE NOT s.warmup AND s.run_id IN (%1$s)
+              GROUP BY st.run_id, st.target, st.workload, st.threads)
+            SELECT k.run_id, k.target, k.workload, k.threads, count(*), any_value(k.p)
+            FROM per_key k JOIN st ON st.run_id = k.run_id AND st.target = k.target AND st.workload = k.workload
+                 AND st.threads = k.threads
+            GROUP BY k.run_id, k.target, k.workload, k.threads""";
 
     /**
      * Per run, per key, the metric's value over the completed steps of {@link TrendQuery#STEPS_TABLE}; keys without
@@ -67,8 +76,12 @@ final class TrendFigures {
         if (!db.has(ArchiveLayout.SAMPLES)) {
             return out;
         }
+        String runs = runs(db);
+        if (runs.isEmpty()) {
+            return out;
+        }
         String fraction = fraction(metric);
-        String sql = fraction == null ? SUMS : PERCENTILE.formatted(fraction);
+        String sql = fraction == null ? SUMS.formatted(runs) : PERCENTILE.formatted(runs, fraction);
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 if (fraction != null && rs.getObject(6) == null) {
@@ -81,6 +94,18 @@ final class TrendFigures {
             }
         }
         return out;
+    }
+
+    /** The runs of {@link TrendQuery#STEPS_TABLE} as SQL literals, comma separated; empty if none. */
+    private static String runs(ArchiveDatabase db) throws SQLException {
+        StringJoiner out = new StringJoiner(", ");
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT DISTINCT run_id FROM " + TrendQuery.STEPS_TABLE)) {
+            while (rs.next()) {
+                out.add(ArchiveDatabase.sqlString(rs.getString(1)));
+            }
+        }
+        return out.toString();
     }
 
     /** The percentile a latency metric follows, as a SQL DECIMAL literal; null for the others. */

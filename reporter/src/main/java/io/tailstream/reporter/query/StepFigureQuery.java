@@ -29,8 +29,9 @@ import java.util.stream.Collectors;
  *   <li>latency statistics of successful and of failed samples are computed apart, by nearest rank
  *       (the value at rank {@code ceil(p × n)}, DuckDB's {@code quantile_disc}), so failures never enter the
  *       percentiles or the mean of the work done;</li>
- *   <li>completed steps of a key are pooled; a step that did not complete (failed, interrupted, never ended) is
- *       never pooled with them but gets figures of its own, marked with its outcome.</li>
+ *   <li>completed steps of a key are pooled, a completed step without a measured sample included (its span counts,
+ *       with no work done); a step that did not complete (failed, interrupted, never ended) is never pooled with
+ *       them but gets figures of its own, marked with its outcome.</li>
  * </ul>
  * Stateless and thread safe; the {@link ArchiveDatabase} it reads is not.
  */
@@ -57,7 +58,7 @@ public final class StepFigureQuery {
     // in integer arithmetic; means, sums, maxima and error classes are sums over the counts. Each figure is computed
     // per pooled key and, where a key pools several steps, per step (a key of one step is that step's figures).
     // %1$s: the run ids as literals (DuckDB prunes hive partitions only for constants); %2$s: the pooling run key;
-    // %3$s, %4$s: read and write ops.
+    // %3$s, %4$s: read and write ops; %5$s: the pooling run key of a step.
     private static final String SQL = """
             WITH st AS (
               SELECT run_id, step_id, target, workload, threads, round, started_at_ms, outcome, measure_start_us,
@@ -77,19 +78,24 @@ public final class StepFigureQuery {
                      c.status, c.status = 'ok' AS ok, c.op, c.latency_us, c.n, c.lat_sum, c.queries,
                      c.first_start_us, c.last_end_us
               FROM c JOIN st ON c.run_id = st.run_id AND c.step_id = st.step_id),
+            spans AS (
+              SELECT run_id, step_id, min(first_start_us) AS first_start_us, max(last_end_us) AS last_end_us
+              FROM c GROUP BY run_id, step_id),
+            -- every step with measured samples, and every completed step without one: a round that measured no
+            -- work counts in its key's span (and rounds) with nothing done, rather than being left out
             per_step AS (
-              SELECT m.run_id, m.step_id, any_value(m.run_key) AS run_key, any_value(m.workload) AS workload,
-                     any_value(m.target) AS target, any_value(m.threads) AS threads, any_value(m.part) AS part,
-                     coalesce(any_value(st.exact_us), max(m.last_end_us) - min(m.first_start_us)) AS span_us,
-                     CASE WHEN any_value(st.exact_us) IS NOT NULL THEN any_value(st.measure_start_us)
-                          ELSE min(m.first_start_us) END AS from_us,
-                     any_value(st.exact_us) IS NOT NULL AS exact, any_value(st.round) AS round,
-                     any_value(st.outcome) AS outcome, any_value(st.started_at_ms) AS started_at_ms
-              FROM m JOIN st ON m.run_id = st.run_id AND m.step_id = st.step_id
-              GROUP BY m.run_id, m.step_id),
+              SELECT st.run_id, st.step_id, %5$s AS run_key, st.workload, st.target, st.threads,
+                     CASE WHEN st.outcome = 'completed' THEN '' ELSE st.run_id || '/' || st.step_id END AS part,
+                     coalesce(st.exact_us, x.last_end_us - x.first_start_us, 0) AS span_us,
+                     CASE WHEN st.exact_us IS NOT NULL THEN st.measure_start_us ELSE x.first_start_us END AS from_us,
+                     st.exact_us IS NOT NULL AS exact, st.round, st.outcome, st.started_at_ms,
+                     x.run_id IS NOT NULL AS sampled
+              FROM st LEFT JOIN spans x ON x.run_id = st.run_id AND x.step_id = st.step_id
+              WHERE x.run_id IS NOT NULL OR st.outcome = 'completed'),
             grp AS (
               SELECT run_key, workload, target, threads, part, sum(span_us) AS span_us, bool_and(exact) AS exact,
-                     count(*) AS steps, any_value(run_id) AS one_run, any_value(step_id) AS one_step,
+                     count(*) AS steps, count(*) FILTER (WHERE sampled) AS sampled_steps,
+                     any_value(run_id) AS one_run, any_value(step_id) AS one_step,
                      any_value(round) AS one_round, any_value(outcome) AS one_outcome, any_value(from_us) AS one_from,
                      any_value(from_us + span_us) AS one_to
               FROM per_step GROUP BY ALL),
@@ -114,7 +120,14 @@ public final class StepFigureQuery {
                          / sum(n) FILTER (WHERE ok AND op IN (%3$s)) AS read_mean,
                      CAST(sum(lat_sum) FILTER (WHERE ok AND op IN (%4$s)) AS DOUBLE)
                          / sum(n) FILTER (WHERE ok AND op IN (%4$s)) AS write_mean
-              FROM g GROUP BY ALL),
+              FROM g GROUP BY ALL
+              UNION ALL
+              -- the steps without a measured sample of keys that pool several and have some
+              SELECT p.run_key, p.workload, p.target, p.threads, p.part, false, p.run_id, p.step_id,
+                     CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT), NULL, NULL, NULL, NULL, NULL, NULL
+              FROM per_step p JOIN grp ON grp.run_key = p.run_key AND grp.workload = p.workload
+                   AND grp.target = p.target AND grp.threads = p.threads AND grp.part = p.part
+              WHERE NOT p.sampled AND grp.steps > 1 AND grp.sampled_steps > 0),
             errs AS (
               SELECT run_key, workload, target, threads, part, pooled, run_id, step_id,
                      CAST(to_json(map(list(status), list(n))) AS VARCHAR) AS errors_by_class
@@ -195,8 +208,9 @@ public final class StepFigureQuery {
             return List.of();
         }
         String runs = runIds.stream().map(ArchiveDatabase::sqlString).collect(Collectors.joining(", "));
-        String sql = SQL.formatted(runs, pooling == Pooling.PER_RUN ? "c.run_id" : "''", list(READ_OPS),
-                list(WRITE_OPS));
+        boolean perRun = pooling == Pooling.PER_RUN;
+        String sql = SQL.formatted(runs, perRun ? "c.run_id" : "''", list(READ_OPS), list(WRITE_OPS),
+                perRun ? "st.run_id" : "''");
         List<StepFigure> out = new ArrayList<>();
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             List<StepFigure> steps = new ArrayList<>();
