@@ -205,6 +205,20 @@ class TrendQueryTest {
         }
     }
 
+    /** The runs' samples selected by literals (a few runs) or by a subquery (many) give the same values. */
+    @Test
+    void runsByLiteralsOrBySubquery_sameValues() throws SQLException {
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
+            // fills the table of completed steps the figures read
+            TrendQuery.of(db, TrendFilter.ALL, Metric.QPS, new ChangePointDetector(ChangePointSettings.DEFAULTS));
+            for (Metric metric : Metric.values()) {
+                Map<String, Map<StepFigure.Key, TrendFigures.Value>> byLiterals = TrendFigures.of(db, metric, 12);
+                assertThat(byLiterals).as(metric.id()).hasSize(12);
+                assertThat(TrendFigures.of(db, metric, 11)).as(metric.id()).isEqualTo(byLiterals);
+            }
+        }
+    }
+
     /** A metric's value from the figures of {@code compare}: the independent computation trend must agree with. */
     private static double valueOf(Metric metric, StepFigure f) {
         return switch (metric) {
