@@ -107,7 +107,14 @@ public final class StepFigureQuery {
               UNION ALL
               SELECT run_key, workload, target, threads, part, false AS pooled, run_id, step_id,
                      status, ok, op, latency_us, n, lat_sum, queries
-              FROM m SEMI JOIN (SELECT * FROM grp WHERE steps > 1) USING (run_key, workload, target, threads, part)),
+              FROM m SEMI JOIN (SELECT * FROM grp WHERE steps > 1) USING (run_key, workload, target, threads, part)
+              UNION ALL
+              -- the steps without a measured sample of keys that pool several and have some: no count, no outcome
+              SELECT p.run_key, p.workload, p.target, p.threads, p.part, false, p.run_id, p.step_id,
+                     NULL, NULL, NULL, NULL, 0, 0, 0
+              FROM per_step p JOIN grp ON grp.run_key = p.run_key AND grp.workload = p.workload
+                   AND grp.target = p.target AND grp.threads = p.threads AND grp.part = p.part
+              WHERE NOT p.sampled AND grp.steps > 1 AND grp.sampled_steps > 0),
             agg AS (
               SELECT run_key, workload, target, threads, part, pooled, run_id, step_id,
                      CAST(sum(n) AS BIGINT) AS n, CAST(coalesce(sum(n) FILTER (WHERE ok), 0) AS BIGINT) AS n_ok,
@@ -120,14 +127,7 @@ public final class StepFigureQuery {
                          / sum(n) FILTER (WHERE ok AND op IN (%3$s)) AS read_mean,
                      CAST(sum(lat_sum) FILTER (WHERE ok AND op IN (%4$s)) AS DOUBLE)
                          / sum(n) FILTER (WHERE ok AND op IN (%4$s)) AS write_mean
-              FROM g GROUP BY ALL
-              UNION ALL
-              -- the steps without a measured sample of keys that pool several and have some
-              SELECT p.run_key, p.workload, p.target, p.threads, p.part, false, p.run_id, p.step_id,
-                     CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT), NULL, NULL, NULL, NULL, NULL, NULL
-              FROM per_step p JOIN grp ON grp.run_key = p.run_key AND grp.workload = p.workload
-                   AND grp.target = p.target AND grp.threads = p.threads AND grp.part = p.part
-              WHERE NOT p.sampled AND grp.steps > 1 AND grp.sampled_steps > 0),
+              FROM g GROUP BY ALL),
             errs AS (
               SELECT run_key, workload, target, threads, part, pooled, run_id, step_id,
                      CAST(to_json(map(list(status), list(n))) AS VARCHAR) AS errors_by_class

@@ -6,9 +6,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.slf4j.Logger;
@@ -44,9 +47,11 @@ final class StepSecondsQuery {
         if (!db.has(ArchiveLayout.SAMPLES)) {
             return out;
         }
+        Map<String, List<Object[]>> windows = db.has(ArchiveLayout.WINDOWS) ? windows(db, steps.keySet()) : Map.of();
         for (Map.Entry<StepFigure.StepRef, Long> e : steps.entrySet()) {
             StepFigure.StepRef step = e.getKey();
-            StepSeconds s = db.has(ArchiveLayout.WINDOWS) ? fromWindows(db, step, e.getValue()) : null;
+            List<Object[]> rows = windows.get(stepKey(step.runId(), step.stepId()));
+            StepSeconds s = rows == null ? null : fromWindows(rows, step, e.getValue());
             LOG.debug("run {} step {}: seconds from its {}", step.runId(), step.stepId(),
                     s != null ? "windows" : "raw samples");
             if (s == null) {
@@ -59,39 +64,64 @@ final class StepSecondsQuery {
         return out;
     }
 
+    private static String stepKey(String runId, int stepId) {
+        return runId + "\n" + stepId;
+    }
+
+    /**
+     * The all-ops windows of the given steps, by {@link #stepKey}: one read of their runs' windows (a query per
+     * step cost more than reading them).
+     */
+    private static Map<String, List<Object[]>> windows(ArchiveDatabase db, Collection<StepFigure.StepRef> steps)
+            throws SQLException {
+        Map<String, List<Object[]>> out = new HashMap<>();
+        if (steps.isEmpty()) {
+            return out;
+        }
+        steps.forEach(step -> out.put(stepKey(step.runId(), step.stepId()), new ArrayList<>()));
+        String runs = steps.stream().map(StepFigure.StepRef::runId).distinct().map(ArchiveDatabase::sqlString)
+                .collect(Collectors.joining(", "));
+        String sql = """
+                SELECT run_id, step_id, window_start_ms, window_end_ms, count, warmup_count, measured_count,
+                       measured_ok_queries, histogram, measured_histogram, event_version
+                FROM windows WHERE run_id IN (%s) AND op = '*'""".formatted(runs);
+        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                List<Object[]> rows = out.get(stepKey(rs.getString(1), rs.getInt(2)));
+                if (rows != null) {
+                    Object measured = rs.getObject(7);
+                    // start, end, count, warm-up count, measured count, measured successful statements, histogram,
+                    // measured histogram, event version
+                    rows.add(new Object[] {rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6),
+                            measured == null ? null : ((Number) measured).longValue(), rs.getLong(8),
+                            rs.getString(9), rs.getString(10), rs.getInt(11)});
+                }
+            }
+        }
+        return out;
+    }
+
     /** Units of {@code unitUs} over a span of {@code spanUs}, at most {@link StepSeconds#MAX_UNITS}. */
     private static long unitUs(long baseUs, long spanUs) {
         return baseUs * Math.max(1, (long) Math.ceil(spanUs / (double) baseUs / StepSeconds.MAX_UNITS));
     }
 
     /**
-     * One step's series from the aggregator's all-ops windows; null unless they are of version 2, of one size, and
-     * count exactly {@code measuredSamples}.
+     * One step's series from the aggregator's all-ops windows (rows of {@link #windows}); null unless they are of
+     * version 2, of one size, and count exactly {@code measuredSamples}.
      */
-    private static StepSeconds fromWindows(ArchiveDatabase db, StepFigure.StepRef step, long measuredSamples)
-            throws SQLException {
-        String sql = """
-                SELECT window_start_ms, window_end_ms, count, warmup_count, measured_count, measured_ok_queries,
-                       histogram, measured_histogram, event_version
-                FROM windows WHERE run_id = %s AND step_id = %d AND op = '*'"""
-                .formatted(ArchiveDatabase.sqlString(step.runId()), step.stepId());
-        List<Object[]> rows = new ArrayList<>();
+    private static StepSeconds fromWindows(List<Object[]> stepWindows, StepFigure.StepRef step, long measuredSamples) {
         long counted = 0;
         long windowMs = -1;
-        try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                long size = rs.getLong(2) - rs.getLong(1);
-                Object measured = rs.getObject(5);
-                if (rs.getInt(9) != 2 || measured == null || size <= 0 || windowMs >= 0 && size != windowMs) {
-                    return null;
-                }
-                windowMs = size;
-                counted += ((Number) measured).longValue();
-                rows.add(new Object[] {rs.getLong(1), rs.getLong(3), rs.getLong(4), rs.getLong(6), rs.getString(7),
-                        rs.getString(8)});
+        for (Object[] w : stepWindows) {
+            long size = (long) w[1] - (long) w[0];
+            if ((int) w[8] != 2 || w[4] == null || size <= 0 || windowMs >= 0 && size != windowMs) {
+                return null;
             }
+            windowMs = size;
+            counted += (long) w[4];
         }
-        if (rows.isEmpty() || counted != measuredSamples) {
+        if (stepWindows.isEmpty() || counted != measuredSamples) {
             return null;
         }
         long windowUs = windowMs * 1000;
@@ -101,17 +131,17 @@ final class StepSecondsQuery {
         int units = (int) Math.max(0, windows / perUnit);
         double[] statements = new double[units];
         long[][] counts = new long[units][MAX_BUCKET + 1];
-        for (Object[] r : rows) {
+        for (Object[] r : stepWindows) {
             long w = Math.floorDiv((long) r[0], windowMs) - firstWindow;
             int unit = (int) (w < 0 ? -1 : w / perUnit);
             if (unit < 0 || unit >= units) {
                 continue;
             }
-            statements[unit] += (long) r[3];
-            long count = (long) r[1];
-            long warmup = (long) r[2];
+            statements[unit] += (long) r[5];
+            long count = (long) r[2];
+            long warmup = (long) r[3];
             // the measured samples' latencies: the whole window's, or the measured part of a window mixing both
-            String histogram = warmup == 0 ? (String) r[4] : warmup < count ? (String) r[5] : null;
+            String histogram = warmup == 0 ? (String) r[6] : warmup < count ? (String) r[7] : null;
             if (histogram != null) {
                 AbstractHistogram h = LatencyHistograms.fromBase64IntCounts(histogram);
                 for (HistogramIterationValue v : h.recordedValues()) {
