@@ -181,6 +181,41 @@ class ExactSummaryTopologyTest {
     }
 
     /**
+     * A step in which no transaction completes (its workers stuck for the whole step): heartbeats and the end-of-step
+     * marker only. Its summaries still go out, complete, over the producer's measured span, with nothing done, so the
+     * round is not missing from the run.
+     */
+    @Test
+    void stepWithoutASample_summariesOverItsSpan_withNothingDone() {
+        SimulatedStep p1 = new SimulatedStep(new TestProducer(RUN, "p1"), 9, BASE_MS * 1000 + 250_000, 1_000_000,
+                5_000_000, 0);
+        assertThat(p1.samples).isEmpty();
+        harness.sendControl(p1.started());
+        p1.blocks().forEach(t -> samplesTopic.pipeInput(t.key(), t.bytes()));
+        harness.sendControl(p1.ended());
+        harness.advanceWallClockTime(Duration.ofSeconds(15));
+
+        List<StepSummary> published = summaries.readValuesToList();
+        assertThat(published).extracting(StepSummary::key).containsExactlyInAnyOrder(key("*"), key("read"),
+                key("write"));
+        for (StepSummary s : published) {
+            assertThat(s.complete()).as(s.key()).isTrue();
+            assertThat(s.count()).as(s.key()).isZero();
+            assertThat(s.okQueries()).as(s.key()).isZero();
+            assertThat(s.qps()).as(s.key()).isZero();
+            assertThat(s.tps()).as(s.key()).isZero();
+            assertThat(s.spanSource()).as(s.key()).isEqualTo(StepSummary.SPAN_PRODUCER);
+            assertThat(s.measureStartEpochMicros()).as(s.key()).isEqualTo(p1.measureStartUs);
+            assertThat(s.measureEndEpochMicros()).as(s.key()).isEqualTo(p1.measureEndUs);
+            assertThat(s.measuredSeconds()).as(s.key()).isEqualTo((p1.measureEndUs - p1.measureStartUs) / 1e6);
+        }
+        assertThat(published).filteredOn(s -> s.op().equals("*")).singleElement()
+                .satisfies(s -> assertThat(s.missingBlocks()).isZero());
+        harness.advanceWallClockTime(config.stepEndWait().plusSeconds(1));
+        assertThat(summaries.readValuesToList()).as("nothing published again").isEmpty();
+    }
+
+    /**
      * p2 stops before its end-of-step marker and its {@code StepEnded} (killed, or cut off from Kafka). p1's end
      * closes the step; the summary waits {@code stepEndWait}, then goes out incomplete over the windows' span, then
      * once more when p2's end finally arrives with its bounds, and once more when its marker does (complete).
