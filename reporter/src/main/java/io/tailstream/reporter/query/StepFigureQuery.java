@@ -57,8 +57,8 @@ public final class StepFigureQuery {
     // of every latency cost seconds per ten million samples. Percentiles are nearest-rank over the cumulative counts
     // in integer arithmetic; means, sums, maxima and error classes are sums over the counts. Each figure is computed
     // per pooled key and, where a key pools several steps, per step (a key of one step is that step's figures).
-    // %1$s: the run ids as literals (DuckDB prunes hive partitions only for constants); %2$s: the pooling run key;
-    // %3$s, %4$s: read and write ops; %5$s: the pooling run key of a step.
+    // %1$s: the run ids as literals (DuckDB prunes hive partitions only for constants); %2$s: whether figures pool
+    // per run (true: a key's run key is its run id) or across runs (false: ''); %3$s, %4$s: read and write ops.
     private static final String SQL = """
             WITH st AS (
               SELECT run_id, step_id, target, workload, threads, round, started_at_ms, outcome, measure_start_us,
@@ -73,7 +73,8 @@ public final class StepFigureQuery {
               WHERE NOT s.warmup AND s.run_id IN (%1$s)
               GROUP BY s.run_id, s.step_id, s.status, s.op, s.latency_us),
             m AS (
-              SELECT c.run_id, c.step_id, %2$s AS run_key, st.target, st.workload, st.threads,
+              SELECT c.run_id, c.step_id, CASE WHEN %2$s THEN c.run_id ELSE '' END AS run_key, st.target, st.workload,
+                     st.threads,
                      CASE WHEN st.outcome = 'completed' THEN '' ELSE c.run_id || '/' || c.step_id END AS part,
                      c.status, c.status = 'ok' AS ok, c.op, c.latency_us, c.n, c.lat_sum, c.queries,
                      c.first_start_us, c.last_end_us
@@ -84,7 +85,8 @@ public final class StepFigureQuery {
             -- every step with measured samples, and every completed step without one: a round that measured no
             -- work counts in its key's span (and rounds) with nothing done, rather than being left out
             per_step AS (
-              SELECT st.run_id, st.step_id, %5$s AS run_key, st.workload, st.target, st.threads,
+              SELECT st.run_id, st.step_id, CASE WHEN %2$s THEN st.run_id ELSE '' END AS run_key, st.workload,
+                     st.target, st.threads,
                      CASE WHEN st.outcome = 'completed' THEN '' ELSE st.run_id || '/' || st.step_id END AS part,
                      coalesce(st.exact_us, x.last_end_us - x.first_start_us, 0) AS span_us,
                      CASE WHEN st.exact_us IS NOT NULL THEN st.measure_start_us ELSE x.first_start_us END AS from_us,
@@ -109,7 +111,7 @@ public final class StepFigureQuery {
                      status, ok, op, latency_us, n, lat_sum, queries
               FROM m SEMI JOIN (SELECT * FROM grp WHERE steps > 1) USING (run_key, workload, target, threads, part)
               UNION ALL
-              -- the steps without a measured sample of keys that pool several and have some: no count, no outcome
+              -- the steps without a measured sample of keys that pool several and have some: a row counting nothing
               SELECT p.run_key, p.workload, p.target, p.threads, p.part, false, p.run_id, p.step_id,
                      NULL, NULL, NULL, NULL, 0, 0, 0
               FROM per_step p JOIN grp ON grp.run_key = p.run_key AND grp.workload = p.workload
@@ -208,9 +210,7 @@ public final class StepFigureQuery {
             return List.of();
         }
         String runs = runIds.stream().map(ArchiveDatabase::sqlString).collect(Collectors.joining(", "));
-        boolean perRun = pooling == Pooling.PER_RUN;
-        String sql = SQL.formatted(runs, perRun ? "c.run_id" : "''", list(READ_OPS), list(WRITE_OPS),
-                perRun ? "st.run_id" : "''");
+        String sql = SQL.formatted(runs, pooling == Pooling.PER_RUN, list(READ_OPS), list(WRITE_OPS));
         List<StepFigure> out = new ArrayList<>();
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             List<StepFigure> steps = new ArrayList<>();

@@ -47,10 +47,10 @@ final class StepSecondsQuery {
         if (!db.has(ArchiveLayout.SAMPLES)) {
             return out;
         }
-        Map<String, List<Object[]>> windows = db.has(ArchiveLayout.WINDOWS) ? windows(db, steps.keySet()) : Map.of();
+        Map<String, List<Window>> windows = db.has(ArchiveLayout.WINDOWS) ? windows(db, steps.keySet()) : Map.of();
         for (Map.Entry<StepFigure.StepRef, Long> e : steps.entrySet()) {
             StepFigure.StepRef step = e.getKey();
-            List<Object[]> rows = windows.get(stepKey(step.runId(), step.stepId()));
+            List<Window> rows = windows.get(stepKey(step.runId(), step.stepId()));
             StepSeconds s = rows == null ? null : fromWindows(rows, step, e.getValue());
             LOG.debug("run {} step {}: seconds from its {}", step.runId(), step.stepId(),
                     s != null ? "windows" : "raw samples");
@@ -64,6 +64,10 @@ final class StepSecondsQuery {
         return out;
     }
 
+    /** One all-ops window of a step as the archive holds it; {@code measuredCount} null before event version 2. */
+    private record Window(long startMs, long endMs, long count, long warmupCount, Long measuredCount,
+                          long measuredOkQueries, String histogram, String measuredHistogram, int version) {}
+
     private static String stepKey(String runId, int stepId) {
         return runId + "\n" + stepId;
     }
@@ -72,9 +76,9 @@ final class StepSecondsQuery {
      * The all-ops windows of the given steps, by {@link #stepKey}: one read of their runs' windows (a query per
      * step cost more than reading them).
      */
-    private static Map<String, List<Object[]>> windows(ArchiveDatabase db, Collection<StepFigure.StepRef> steps)
+    private static Map<String, List<Window>> windows(ArchiveDatabase db, Collection<StepFigure.StepRef> steps)
             throws SQLException {
-        Map<String, List<Object[]>> out = new HashMap<>();
+        Map<String, List<Window>> out = new HashMap<>();
         if (steps.isEmpty()) {
             return out;
         }
@@ -87,14 +91,12 @@ final class StepSecondsQuery {
                 FROM windows WHERE run_id IN (%s) AND op = '*'""".formatted(runs);
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
-                List<Object[]> rows = out.get(stepKey(rs.getString(1), rs.getInt(2)));
+                List<Window> rows = out.get(stepKey(rs.getString(1), rs.getInt(2)));
                 if (rows != null) {
                     Object measured = rs.getObject(7);
-                    // start, end, count, warm-up count, measured count, measured successful statements, histogram,
-                    // measured histogram, event version
-                    rows.add(new Object[] {rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6),
+                    rows.add(new Window(rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6),
                             measured == null ? null : ((Number) measured).longValue(), rs.getLong(8),
-                            rs.getString(9), rs.getString(10), rs.getInt(11)});
+                            rs.getString(9), rs.getString(10), rs.getInt(11)));
                 }
             }
         }
@@ -110,16 +112,16 @@ final class StepSecondsQuery {
      * One step's series from the aggregator's all-ops windows (rows of {@link #windows}); null unless they are of
      * version 2, of one size, and count exactly {@code measuredSamples}.
      */
-    private static StepSeconds fromWindows(List<Object[]> stepWindows, StepFigure.StepRef step, long measuredSamples) {
+    private static StepSeconds fromWindows(List<Window> stepWindows, StepFigure.StepRef step, long measuredSamples) {
         long counted = 0;
         long windowMs = -1;
-        for (Object[] w : stepWindows) {
-            long size = (long) w[1] - (long) w[0];
-            if ((int) w[8] != 2 || w[4] == null || size <= 0 || windowMs >= 0 && size != windowMs) {
+        for (Window w : stepWindows) {
+            long size = w.endMs() - w.startMs();
+            if (w.version() != 2 || w.measuredCount() == null || size <= 0 || windowMs >= 0 && size != windowMs) {
                 return null;
             }
             windowMs = size;
-            counted += (long) w[4];
+            counted += w.measuredCount();
         }
         if (stepWindows.isEmpty() || counted != measuredSamples) {
             return null;
@@ -131,17 +133,16 @@ final class StepSecondsQuery {
         int units = (int) Math.max(0, windows / perUnit);
         double[] statements = new double[units];
         long[][] counts = new long[units][MAX_BUCKET + 1];
-        for (Object[] r : stepWindows) {
-            long w = Math.floorDiv((long) r[0], windowMs) - firstWindow;
+        for (Window r : stepWindows) {
+            long w = Math.floorDiv(r.startMs(), windowMs) - firstWindow;
             int unit = (int) (w < 0 ? -1 : w / perUnit);
             if (unit < 0 || unit >= units) {
                 continue;
             }
-            statements[unit] += (long) r[5];
-            long count = (long) r[2];
-            long warmup = (long) r[3];
+            statements[unit] += r.measuredOkQueries();
             // the measured samples' latencies: the whole window's, or the measured part of a window mixing both
-            String histogram = warmup == 0 ? (String) r[6] : warmup < count ? (String) r[7] : null;
+            String histogram = r.warmupCount() == 0 ? r.histogram()
+                    : r.warmupCount() < r.count() ? r.measuredHistogram() : null;
             if (histogram != null) {
                 AbstractHistogram h = LatencyHistograms.fromBase64IntCounts(histogram);
                 for (HistogramIterationValue v : h.recordedValues()) {
