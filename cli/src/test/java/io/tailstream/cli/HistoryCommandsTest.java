@@ -102,8 +102,8 @@ class HistoryCommandsTest {
         Outcome o = execute("query", "--archive", archive.toString(), "SELECT nope FROM samples");
         assertThat(o.exitCode()).isEqualTo(Cli.EXIT_FAILURE);
         assertThat(o.err()).contains("query failed: ").contains("nope").contains("(views in " + archive
-                + ": samples, steps, runs; empty: blocks, windows, control, client_health, stall_events, stalls,"
-                + " summary_events, summaries, run_summary_events, run_summaries)");
+                + ": samples, steps, runs; empty: blocks, windows, control, client_health, server_counters,"
+                + " stall_events, stalls, summary_events, summaries, run_summary_events, run_summaries)");
     }
 
     @Test

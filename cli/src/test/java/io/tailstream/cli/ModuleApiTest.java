@@ -48,8 +48,8 @@ class ModuleApiTest {
                     "block.SampleBlockDecoder", "block.SampleBlockEncoder", "block.SampleStatus", "block.SampleVisitor",
                     "event.ClientHealth", "event.ControlEvent", "event.Json", "event.JsonSerde", "event.ProducerReady",
                     "event.RttProbe", "event.RunEnded", "event.RunSettings", "event.RunStarted", "event.RunSummary",
-                    "event.Secrets", "event.StallEvent", "event.StepEnded", "event.StepGo", "event.StepStarted",
-                    "event.StepSummary",
+                    "event.Secrets", "event.ServerCounters", "event.StallEvent", "event.StepEnded", "event.StepGo",
+                    "event.StepStarted", "event.StepSummary",
                     "event.TargetInfo", "event.WindowPart", "event.WindowStats",
                     "histogram.LatencyFigures", "histogram.LatencyHistograms"),
             // the rules results are judged by, one place each

@@ -12,6 +12,7 @@ import io.tailstream.producer.health.ClientHealthMonitor;
 import io.tailstream.producer.health.LoadGenThreads;
 import io.tailstream.producer.health.RoundTripProbe;
 import io.tailstream.producer.health.ThreadCpuSource;
+import io.tailstream.producer.server.ServerCounterSampler;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.target.TargetConnections;
 import io.tailstream.producer.target.TargetException;
@@ -45,7 +46,7 @@ import java.util.function.Consumer;
  */
 public final class BenchmarkRunner {
 
-    /** Client health is sampled and published once a second. */
+    /** Client health and the server's counters are sampled and published once a second. */
     static final Duration HEALTH_PERIOD = Duration.ofSeconds(1);
 
     private final SampleSink sink;
@@ -125,7 +126,6 @@ public final class BenchmarkRunner {
      */
     public RunResult run(RunPlan plan) {
         List<StepResult> results = new ArrayList<>();
-        StepRunner steps = new StepRunner(plan, sink, console, clock, stopSignal, coordinator);
         sink.takeSpoolHighWaterBytes();
         List<TargetInfo> announced = plan.targets().stream().map(TargetConnections::describeOffline).toList();
         sink.publish(new RunStarted(plan.runId(), nowMs(), sink.producerId(), plan.planName(), announced,
@@ -133,9 +133,11 @@ public final class BenchmarkRunner {
         String outcome;
         LoadGenThreads loadGen = new LoadGenThreads(ThreadCpuSource.jvm());
         loadGen.recognise(sink::ownsThread);
-        try (ClientHealthMonitor health = new ClientHealthMonitor(plan.runId(), sink, plan.clientCpuLimitPct(),
-                HEALTH_PERIOD, clock, console, loadGen)) {
-            outcome = runTargets(plan, steps, health, loadGen, results);
+        ServerCounterSampler counters = new ServerCounterSampler(plan.runId(), sink, HEALTH_PERIOD, clock, loadGen);
+        StepRunner steps = new StepRunner(plan, sink, console, clock, stopSignal, coordinator, counters);
+        try (counters; ClientHealthMonitor health = new ClientHealthMonitor(plan.runId(), sink,
+                plan.clientCpuLimitPct(), HEALTH_PERIOD, clock, console, loadGen)) {
+            outcome = runTargets(plan, steps, health, counters, loadGen, results);
         } catch (RuntimeException e) {
             try {
                 publishRunEnded(plan, "failed: " + e.getMessage(), steps.clientBound());
@@ -153,19 +155,25 @@ public final class BenchmarkRunner {
     }
 
     /** Every target in turn; returns the run's outcome. */
-    private String runTargets(RunPlan plan, StepRunner steps, ClientHealthMonitor health, LoadGenThreads loadGen,
-                              List<StepResult> results) {
+    private String runTargets(RunPlan plan, StepRunner steps, ClientHealthMonitor health,
+                              ServerCounterSampler counters, LoadGenThreads loadGen, List<StepResult> results) {
         int[] stepId = {0};
         for (Target target : plan.targets()) {
             if (stopSignal.reason() != null) {
                 return "interrupted: " + stopSignal.reason();
             }
             String outcome;
-            // the workers' pool (one more connection for metadata) and a connection of its own for the probes
+            // the workers' pool (one more connection for metadata), a connection of its own for the probes and one
+            // for the server's counters
             try (TargetConnections tc = TargetConnections.open(target, plan.maxThreads() + 1);
-                 TargetConnections probe = TargetConnections.open(target, 1)) {
+                 TargetConnections probe = TargetConnections.open(target, 1);
+                 TargetConnections counterConnection = plan.serverCounters() ? TargetConnections.open(target, 1)
+                         : null) {
                 RoundTripProbe rtt = new RoundTripProbe(probe.dataSource(), probe.dialect());
                 health.probe(Map.of(target.name(), rtt));
+                if (counterConnection != null) {
+                    counters.target(target.name(), counterConnection.dataSource(), counterConnection.dialect());
+                }
                 try {
                     if (plan.prepare()) {
                         WorkloadData.prepare(tc, plan.workloads(), console, LoadProgress.NONE);
@@ -174,8 +182,9 @@ public final class BenchmarkRunner {
                             plan.reconnectTimeout()),
                             results, stepId);
                 } finally {
-                    // before the probe's pool closes: no probe left running on it
+                    // before the pools close: no probe or reading left running on them
                     health.probe(Map.of());
+                    counters.noTarget();
                 }
             } catch (TargetException e) {
                 return "failed: " + e.getMessage();

@@ -48,6 +48,8 @@ import java.util.Set;
  *                        failover) before it fails as unreachable; null for {@link #DEFAULT_RECONNECT_TIMEOUT}
  * @param producers       the load generators that share the run, each running this plan with the run's id; null for
  *                        a producer alone ({@link ProducerGroup#ALONE})
+ * @param serverCounters  read each target's own counters once a second during its steps, on a connection of their
+ *                        own ({@code ServerCounterSampler})
  */
 public record RunPlan(
         String runId,
@@ -68,7 +70,8 @@ public record RunPlan(
         double clientCpuLimitPct,
         List<String> accept,
         Duration reconnectTimeout,
-        ProducerGroup producers) {
+        ProducerGroup producers,
+        boolean serverCounters) {
 
     /** How long a step goes on without any connection by default: enough for a restart or a failover. */
     public static final Duration DEFAULT_RECONNECT_TIMEOUT =
@@ -153,6 +156,17 @@ public record RunPlan(
         }
     }
 
+    /** A plan that reads the server counters. */
+    public RunPlan(String runId, String planName, List<Target> targets, List<WorkloadSpec> workloads,
+                   List<Integer> threads, int rounds, Duration warmup, Duration measure, int intervalSeconds,
+                   boolean prepare, Set<SampleStatus> ignoredErrors, List<String> variables, Long transactions,
+                   Double rate, Plateau plateau, double clientCpuLimitPct, List<String> accept,
+                   Duration reconnectTimeout, ProducerGroup producers) {
+        this(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds, prepare,
+                ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept, reconnectTimeout,
+                producers, true);
+    }
+
     /** A plan of a producer alone. */
     public RunPlan(String runId, String planName, List<Target> targets, List<WorkloadSpec> workloads,
                    List<Integer> threads, int rounds, Duration warmup, Duration measure, int intervalSeconds,
@@ -222,49 +236,56 @@ public record RunPlan(
     public RunPlan withPrepare(boolean prepareData) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
                 prepareData, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept,
-                reconnectTimeout, producers);
+                reconnectTimeout, producers, serverCounters);
     }
 
     /** The same plan with another driver: transaction limit, open-loop rate, plateau stop and client CPU limit. */
     public RunPlan withDriver(Long transactionLimit, Double totalRate, Plateau plateauStop, double cpuLimitPct) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
                 prepare, ignoredErrors, variables, transactionLimit, totalRate, plateauStop, cpuLimitPct, accept,
-                reconnectTimeout, producers);
+                reconnectTimeout, producers, serverCounters);
     }
 
     /** The same plan with another run id. */
     public RunPlan withRunId(String id) {
         return new RunPlan(id, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
                 prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept,
-                reconnectTimeout, producers);
+                reconnectTimeout, producers, serverCounters);
     }
 
     /** The same plan with console interval lines every {@code seconds} (0: none). */
     public RunPlan withIntervalSeconds(int seconds) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, seconds,
                 prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept,
-                reconnectTimeout, producers);
+                reconnectTimeout, producers, serverCounters);
     }
 
     /** The same plan waiving {@code checks} (ids of {@link #CHECKS}). */
     public RunPlan withAccept(java.util.Collection<String> checks) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
                 prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, List.copyOf(checks),
-                reconnectTimeout, producers);
+                reconnectTimeout, producers, serverCounters);
     }
 
     /** The same plan with another reconnect timeout. */
     public RunPlan withReconnectTimeout(Duration timeout) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
                 prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept, timeout,
-                producers);
+                producers, serverCounters);
     }
 
     /** The same plan run by {@code group}. */
     public RunPlan withProducers(ProducerGroup group) {
         return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
                 prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept,
-                reconnectTimeout, group);
+                reconnectTimeout, group, serverCounters);
+    }
+
+    /** The same plan with the server counters read or not. */
+    public RunPlan withServerCounters(boolean read) {
+        return new RunPlan(runId, planName, targets, workloads, threads, rounds, warmup, measure, intervalSeconds,
+                prepare, ignoredErrors, variables, transactions, rate, plateau, clientCpuLimitPct, accept,
+                reconnectTimeout, producers, read);
     }
 
     /** Largest thread count: what each target's pool is sized to (plus one for metadata). */

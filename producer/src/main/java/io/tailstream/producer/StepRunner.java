@@ -12,6 +12,7 @@ import io.tailstream.producer.group.ProducerGroup;
 import io.tailstream.producer.group.StepCoordinator;
 import io.tailstream.producer.health.ClientHealthMonitor;
 import io.tailstream.producer.health.RoundTripProbe;
+import io.tailstream.producer.server.ServerCounterSampler;
 import io.tailstream.producer.target.SqlErrors;
 import io.tailstream.producer.target.TargetConnections;
 import io.tailstream.producer.time.Clock;
@@ -32,8 +33,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs the steps of one run, one at a time, each with its control events: describes the target (with its data size
  * where the dialect reads it cheaply), measures the round trip, agrees the start with the other producers of a shared
- * run and takes this producer's share, publishes {@code StepStarted}, drives the workers with the {@link StepDriver},
- * finishes the step's emission whatever the outcome, and publishes {@code StepEnded}. One per run, used from the
+ * run and takes this producer's share, publishes {@code StepStarted}, drives the workers with the {@link StepDriver} (the
+ * server's counters read meanwhile), finishes the step's emission whatever the outcome, and publishes {@code StepEnded}. One per run, used from the
  * run's thread only; remembers whether any step was client-bound, for {@code RunEnded}.
  */
 final class StepRunner {
@@ -49,17 +50,19 @@ final class StepRunner {
     private final Clock clock;
     private final StopSignal stopSignal;
     private final StepCoordinator coordinator;
+    private final ServerCounterSampler counters;
     /** Whether any step of the run was client-bound (for RunEnded). */
     private boolean clientBound;
 
     StepRunner(RunPlan plan, SampleSink sink, PrintStream console, Clock clock, StopSignal stopSignal,
-               StepCoordinator coordinator) {
+               StepCoordinator coordinator, ServerCounterSampler counters) {
         this.plan = plan;
         this.sink = sink;
         this.console = console;
         this.clock = clock;
         this.stopSignal = stopSignal;
         this.coordinator = coordinator;
+        this.counters = counters;
     }
 
     /** Whether any step run so far was client-bound. */
@@ -127,6 +130,7 @@ final class StepRunner {
         StepEmission emission = sink.beginStep(spec.stepId(), workload.ops(), spec.openLoop());
         StepResult result;
         health.stepStarted(spec.stepId(), tc.embedded());
+        counters.stepStarted(spec.stepId());
         try {
             result = driver.run(spec, tc.dataSourceFor(spec.workload()), tc.dialect(), emission, stopSignal,
                     tc.target().redactedUrl());
@@ -134,6 +138,7 @@ final class StepRunner {
             result = e.partial();
         }
         ClientHealthMonitor.StepHealth stepHealth = health.stepEnded();
+        counters.stepEnded();
         // always finished, so downstream windows of a failed or interrupted step close too
         StepEmission.StepCounts counts = emission.finish();
         clientBound |= stepHealth.clientBound();

@@ -17,6 +17,7 @@ import io.tailstream.schemas.block.Sample;
 import io.tailstream.schemas.block.SampleBlockDecoder;
 import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.event.ClientHealth;
+import io.tailstream.schemas.event.ServerCounters;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunEnded;
@@ -98,7 +99,24 @@ class BenchmarkRunnerH2IntegrationTest {
         // client health events interleave (at least one per step: the step-end sample); the rest is the run's story
         assertThat(all.stream().filter(e -> e instanceof ClientHealth).map(e -> ((ClientHealth) e).stepId()))
                 .contains(1, 2);
-        List<ControlEvent> events = all.stream().filter(e -> !(e instanceof ClientHealth)).toList();
+        // so do the server's counters: a reading when each step starts and when it ends, all before run_ended
+        List<ServerCounters> readings = all.stream().filter(e -> e instanceof ServerCounters)
+                .map(e -> (ServerCounters) e).toList();
+        for (int step = 1; step <= 2; step++) {
+            int id = step;
+            assertThat(readings).filteredOn(r -> r.stepId() == id).hasSizeGreaterThanOrEqualTo(2)
+                    .allSatisfy(r -> {
+                        assertThat(r.error()).isNull();
+                        assertThat(r.target()).isEqualTo("h2-mem");
+                        assertThat(r.producerId()).isEqualTo("p1");
+                        // the worker's session, and the pools' idle ones; the sampler's own is left out
+                        assertThat(r.gauges()).containsKeys("sessions.all", "sessions.executing",
+                                "sessions.blocked", "sessions.uncommitted");
+                    });
+        }
+        assertThat(readings).extracting(ServerCounters::stepId).containsOnly(1, 2);
+        assertThat(all.get(all.size() - 1)).isInstanceOf(RunEnded.class);
+        List<ControlEvent> events = controlEvents(transport);
         assertThat(events).hasSize(6);
         StepStarted started = (StepStarted) events.get(1);
         assertThat(started.queriesPerTransaction()).isEqualTo(20.0);
@@ -312,8 +330,9 @@ class BenchmarkRunnerH2IntegrationTest {
         }
     }
 
+    /** The run's story: the control events but the periodic ones (client health, server counters). */
     private static List<ControlEvent> controlEvents(ListTransport transport) {
         return transport.control().stream().map(b -> Json.read(b, ControlEvent.class))
-                .filter(e -> !(e instanceof ClientHealth)).toList();
+                .filter(e -> !(e instanceof ClientHealth) && !(e instanceof ServerCounters)).toList();
     }
 }

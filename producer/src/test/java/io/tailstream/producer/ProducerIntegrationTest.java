@@ -13,6 +13,7 @@ import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.BlockHeader;
 import io.tailstream.schemas.block.SampleBlockDecoder;
 import io.tailstream.schemas.event.ClientHealth;
+import io.tailstream.schemas.event.ServerCounters;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunEnded;
@@ -91,10 +92,13 @@ class ProducerIntegrationTest {
 
         List<ControlEvent> events = new ArrayList<>();
         List<ClientHealth> health = new ArrayList<>();
+        List<ServerCounters> counters = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : readAll(Topics.CONTROL, 4)) {
             ControlEvent e = Json.read(r.value(), ControlEvent.class);
             if (e instanceof ClientHealth h) {
                 health.add(h);
+            } else if (e instanceof ServerCounters c) {
+                counters.add(c);
             } else {
                 events.add(e);
             }
@@ -105,6 +109,12 @@ class ProducerIntegrationTest {
             assertThat(h.loadGenCpuPct()).isNotNull().isNotNegative();
             assertThat(h.pipelineCpuPct()).isNotNull().isNotNegative();
             assertThat(h.jvmCpuPct()).isNotNull().isNotNegative();
+        });
+        // the target's counters when the step starts, once a second, and when it ends
+        assertThat(counters).hasSizeGreaterThanOrEqualTo(2).allSatisfy(c -> {
+            assertThat(c.stepId()).isEqualTo(1);
+            assertThat(c.error()).isNull();
+            assertThat(c.gauges()).isNotEmpty();
         });
         assertThat(events).hasSize(4);
         assertThat(events.get(0)).isInstanceOf(RunStarted.class);

@@ -3,6 +3,7 @@ package io.tailstream.reporter;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.ServerCounters;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepSummary;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +24,8 @@ public final class HistoryEvents {
     public final List<StallEvent> stalls = new ArrayList<>();
     public final List<StepSummary> summaries = new ArrayList<>();
     public final List<ClientHealth> health = new ArrayList<>();
+    /** Per producer and step: two readings of the target's counters, then one that failed. */
+    public final List<ServerCounters> counters = new ArrayList<>();
 
     public HistoryEvents(SyntheticRun run) {
         for (int i = 0; i < run.steps.size(); i++) {
@@ -51,6 +54,15 @@ public final class HistoryEvents {
                             : new ClientHealth(run.runId, t0 + 1000L * k, p, step, 10.0 + k, 50.0 + k, k, 0, rtt,
                                     k == 2));
                 }
+                String target = run.steps.get(i).target();
+                for (int k = 0; k < 2; k++) {
+                    counters.add(new ServerCounters(run.runId, t0 + 1000L * k + 5, p, step, target,
+                            Map.of("Threads_running", 3L + k + step, "state.Waiting for table metadata lock", 2L * k),
+                            Map.of("Innodb_os_log_written", 1_000_000L * step + 65_536L * k,
+                                    "Innodb_row_lock_waits", 7L + k), 900L + k, null));
+                }
+                counters.add(new ServerCounters(run.runId, t0 + 2005, p, step, target, null, null, 2_000_100,
+                        "Connection is not available, request timed out after 2000ms"));
             }
         }
     }
@@ -62,7 +74,10 @@ public final class HistoryEvents {
         return out;
     }
 
-    /** Stalls and summaries on their topics (one partition each), client health on the control topic. */
+    /**
+     * Stalls and summaries on their topics (one partition each), client health and server counters on the control
+     * topic.
+     */
     public List<SyntheticRun.Rec> records() {
         byte[] key = run(stalls.isEmpty() ? "" : stalls.get(0).runId());
         List<SyntheticRun.Rec> out = new ArrayList<>();
@@ -71,6 +86,7 @@ public final class HistoryEvents {
         summaries.forEach(s -> out.add(new SyntheticRun.Rec(Topics.SUMMARIES, 0,
                 s.key().getBytes(StandardCharsets.UTF_8), Json.write(s))));
         health.forEach(h -> out.add(new SyntheticRun.Rec(Topics.CONTROL, 0, key, Json.write(h))));
+        counters.forEach(c -> out.add(new SyntheticRun.Rec(Topics.CONTROL, 0, key, Json.write(c))));
         return out;
     }
 

@@ -22,8 +22,8 @@ import picocli.CommandLine.Spec;
 /** SQL over the archive (DuckDB). */
 @Command(name = "query", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run SQL over the archive with DuckDB. Views: samples, windows, stalls, steps, runs,"
-                + " client_health, summaries, run_summaries, blocks, control, stall_events, summary_events,"
-                + " run_summary_events (columns in docs/archive.md); run_id is a column of every view.",
+                + " client_health, server_counters, summaries, run_summaries, blocks, control, stall_events,"
+                + " summary_events, run_summary_events (columns in docs/archive.md); run_id is a column of every view.",
                 "Runs with an unreadable or missing file are left out with a warning naming the file."})
 public final class QueryCommand implements Callable<Integer> {
 

@@ -156,6 +156,12 @@ public final class RunCommand implements Callable<Integer> {
                     + " the load generator's own cost, for comparisons with other tools (scripts/sysbench-compare.sh).")
     boolean noEmit;
 
+    @Option(names = "--server-counters", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Read each target's own counters (SHOW GLOBAL STATUS, pg_stat_*) once a second during its"
+                    + " steps, on a connection of their own (default: on; --no-server-counters, or serverCounters:"
+                    + " false in a plan, turns it off).")
+    boolean serverCounters;
+
     @Option(names = "--quiet", description = "No interval lines while steps run (summaries and warnings stay).")
     boolean quiet;
 
@@ -190,6 +196,9 @@ public final class RunCommand implements Callable<Integer> {
         RunPlan plan = planFile != null ? fromPlanFile(id) : fromOptions(id);
         if (quiet) {
             plan = plan.withIntervalSeconds(0);
+        }
+        if (!serverCounters) {
+            plan = plan.withServerCounters(false);
         }
         PrintStream console = json ? System.err : System.out;
         if (noEmit && (kafka.bootstrapServers != null || out != null)) {

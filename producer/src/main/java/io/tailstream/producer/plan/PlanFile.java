@@ -189,7 +189,8 @@ public final class PlanFile {
                     root.rounds, root.warmup, root.duration, root.reportInterval, root.prepare,
                     root.ignoreErrors == null ? null : Set.copyOf(root.ignoreErrors), root.variables,
                     root.transactions, root.rate, plateau, root.clientCpuLimitPct, root.accept,
-                    root.reconnectTimeout, root.producers == null ? null : root.producers.toGroup());
+                    root.reconnectTimeout, root.producers == null ? null : root.producers.toGroup(),
+                    root.serverCounters);
         } catch (IllegalArgumentException e) {
             throw new PlanException(fileName, 0, 0, "", e.getMessage(), e);
         }

@@ -39,6 +39,7 @@ final class Root {
     List<String> variables;
     List<String> accept = List.of();
     ProducersEntry producers;
+    boolean serverCounters = true;
 
     @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
     Root(@JsonProperty(value = "targets", required = true) List<TargetEntry> targets,
@@ -111,6 +112,11 @@ final class Root {
     @JsonSetter("prepare")
     void prepare(boolean v) {
         prepare = v;
+    }
+
+    @JsonSetter("serverCounters")
+    void serverCounters(boolean v) {
+        serverCounters = v;
     }
 
     @JsonSetter("plateau")

@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
  *   steps/run_id=RUN/steps.parquet        (derived from control, replaced as the run progresses)
  *   runs/run_id=RUN/runs.parquet          (derived from control, replaced as the run progresses)
  *   client_health/run_id=RUN/tailstream.control-p0-...parquet
+ *   server_counters/run_id=RUN/tailstream.control-p0-...parquet
  *   stall_events/run_id=RUN/tailstream.stalls-p0-...parquet
  *   stalls/run_id=RUN/stalls.parquet      (derived from stall_events: last record per stall)
  *   summary_events/run_id=RUN/tailstream.summaries-p0-...parquet
@@ -58,6 +59,8 @@ public final class ArchiveLayout {
     public static final String RUNS = "runs";
     /** Every {@code client_health} control event, typed. */
     public static final String CLIENT_HEALTH = "client_health";
+    /** Every {@code server_counters} control event, one row per value. */
+    public static final String SERVER_COUNTERS = "server_counters";
     /** Every record of {@code tailstream.stalls} as received (open stalls are re-published while they last). */
     public static final String STALL_EVENTS = "stall_events";
     /** One row per stall: the last record per stall key, derived from {@link #STALL_EVENTS}. */
@@ -72,7 +75,7 @@ public final class ArchiveLayout {
     public static final String RUN_SUMMARIES = "run_summaries";
     /** Every dataset, in the order they are documented. */
     public static final List<String> DATASETS = List.of(SAMPLES, BLOCKS, WINDOWS, CONTROL, STEPS, RUNS, CLIENT_HEALTH,
-            STALL_EVENTS, STALLS, SUMMARY_EVENTS, SUMMARIES, RUN_SUMMARY_EVENTS, RUN_SUMMARIES);
+            SERVER_COUNTERS, STALL_EVENTS, STALLS, SUMMARY_EVENTS, SUMMARIES, RUN_SUMMARY_EVENTS, RUN_SUMMARIES);
 
     /** The hive partition key of every dataset. Never also a column inside the files (DuckDB lets it win). */
     public static final String RUN_KEY = "run_id";

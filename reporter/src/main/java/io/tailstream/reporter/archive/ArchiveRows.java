@@ -80,4 +80,25 @@ final class ArchiveRows {
 
     /** One client_health control event. */
     record ClientHealthRow(io.tailstream.schemas.event.ClientHealth h, int kafkaPartition, long kafkaOffset) {}
+
+    /**
+     * One value of a server_counters control event ({@code kind} gauge or counter), or a failed reading: then name,
+     * kind and value are null and the event's error says why.
+     */
+    record ServerCounterRow(io.tailstream.schemas.event.ServerCounters e, String name, String kind, Long value,
+                            int kafkaPartition, long kafkaOffset) {
+
+        /** The event's rows: its gauges, then its counters, each by name; one row without a value if it has none. */
+        static List<ServerCounterRow> of(io.tailstream.schemas.event.ServerCounters e, int partition, long offset) {
+            List<ServerCounterRow> rows = new ArrayList<>(e.gauges().size() + e.counters().size());
+            e.gauges().forEach((n, v) -> rows.add(new ServerCounterRow(e, n,
+                    io.tailstream.schemas.event.ServerCounters.GAUGE, v, partition, offset)));
+            e.counters().forEach((n, v) -> rows.add(new ServerCounterRow(e, n,
+                    io.tailstream.schemas.event.ServerCounters.COUNTER, v, partition, offset)));
+            if (rows.isEmpty()) {
+                rows.add(new ServerCounterRow(e, null, null, null, partition, offset));
+            }
+            return rows;
+        }
+    }
 }

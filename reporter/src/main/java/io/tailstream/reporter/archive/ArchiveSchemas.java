@@ -183,6 +183,21 @@ final class ArchiveSchemas {
             .int64Sorted("kafka_offset", ArchiveRows.ClientHealthRow::kafkaOffset)
             .build();
 
+    static final TableSchema<ArchiveRows.ServerCounterRow> SERVER_COUNTERS =
+            TableSchema.<ArchiveRows.ServerCounterRow>builder("server_counters")
+            .int32("step_id", r -> r.e().stepId())
+            .string("producer_id", r -> r.e().producerId())
+            .string("target", r -> r.e().target())
+            .int64Sorted("at_ms", r -> r.e().atEpochMs())
+            .optionalString("name", ArchiveRows.ServerCounterRow::name)
+            .optionalString("kind", ArchiveRows.ServerCounterRow::kind)
+            .optionalInt64("value", ArchiveRows.ServerCounterRow::value)
+            .int64("read_us", r -> r.e().readMicros())
+            .optionalString("error", r -> r.e().error())
+            .int32("kafka_partition", ArchiveRows.ServerCounterRow::kafkaPartition)
+            .int64Sorted("kafka_offset", ArchiveRows.ServerCounterRow::kafkaOffset)
+            .build();
+
     static final TableSchema<ArchiveRows.StallRow> STALL_EVENTS = TableSchema.<ArchiveRows.StallRow>builder("stall_events")
             .int32("step_id", ArchiveRows.StallRow::stepId)
             .string("kind", ArchiveRows.StallRow::kind)

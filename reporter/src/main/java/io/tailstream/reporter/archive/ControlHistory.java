@@ -4,6 +4,7 @@ import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.ServerCounters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,12 +26,12 @@ import java.util.stream.Stream;
  * What {@link ControlProjection} needs of one run's archived control events, kept between flushes so that each
  * rebuild of the run's {@code steps} and {@code runs} files reads only the {@code control} files written since the
  * last one, instead of parsing the run's whole history again (a 12-hour soak holds tens of thousands of
- * {@code client_health} events).
+ * {@code client_health} and {@code server_counters} events).
  *
- * <p>Kept: every event other than {@code client_health}, and per producer its earliest {@code client_health}. The
- * projection reads {@code client_health} events only for their producer and their time (the run's producers, and
- * its start when no {@code run_started} was archived), so the projection of these events equals the projection of
- * all of them. Events are keyed by their Kafka coordinates and listed in that order, the order of the
+ * <p>Kept: every event but the periodic ones ({@code client_health}, {@code server_counters}), and per producer its
+ * earliest periodic event. The projection reads periodic events only for their producer and their time (the run's
+ * producers, and its start when no {@code run_started} was archived), so the projection of these events equals the
+ * projection of all of them. Events are keyed by their Kafka coordinates and listed in that order, the order of the
  * {@code control} dataset; a row archived twice (a replayed range) counts once, as its copies are equal.
  *
  * <p>A file is read once by name: the archiver rewrites a file only with the same offset range, so with the same
@@ -48,7 +49,10 @@ final class ControlHistory {
 
     private final Set<String> filesRead = new HashSet<>();
     private final TreeMap<Position, ControlEvent> events = new TreeMap<>(Position.ORDER);
-    private final Map<String, Positioned> earliestHealth = new HashMap<>();
+    /** Sent once a second per producer: the projection needs their producer and time only. */
+    private static final Set<String> PERIODIC = Set.of(ClientHealth.TYPE, ServerCounters.TYPE);
+
+    private final Map<String, Positioned> earliestPeriodic = new HashMap<>();
 
     /**
      * Reads the run's control files not read before and returns the events the projection needs, in topic order.
@@ -68,7 +72,7 @@ final class ControlHistory {
             filesRead.addAll(unread);
         }
         TreeMap<Position, ControlEvent> all = new TreeMap<>(events);
-        earliestHealth.values().forEach(h -> all.put(h.position(), h.event()));
+        earliestPeriodic.values().forEach(h -> all.put(h.position(), h.event()));
         return List.copyOf(all.values());
     }
 
@@ -79,13 +83,13 @@ final class ControlHistory {
                      + " FROM read_parquet(" + list + ")")) {
             while (rs.next()) {
                 Position at = new Position(rs.getInt("kafka_partition"), rs.getLong("kafka_offset"));
-                if (!ClientHealth.TYPE.equals(rs.getString("type"))) {
+                if (!PERIODIC.contains(rs.getString("type"))) {
                     events.put(at, Json.read(rs.getString("event"), ControlEvent.class));
                     continue;
                 }
-                Positioned earliest = earliestHealth.get(rs.getString("producer_id"));
+                Positioned earliest = earliestPeriodic.get(rs.getString("producer_id"));
                 if (earliest == null || rs.getLong("at_ms") < earliest.event().atEpochMs()) {
-                    earliestHealth.put(rs.getString("producer_id"),
+                    earliestPeriodic.put(rs.getString("producer_id"),
                             new Positioned(at, Json.read(rs.getString("event"), ControlEvent.class)));
                 }
             }

@@ -24,8 +24,8 @@ import java.util.function.Function;
  * producers may run the same step or run: counts and threads are summed (each producer's threads as its
  * {@code step_started} says), start is the earliest, end the latest, CPU figures the highest, the round-trip probe
  * is the first producer's that measured one, and the outcome is {@code completed} only if every producer completed.
- * Of {@code client_health} events only the producer and the time count (the run's producers, and its start when no
- * {@code run_started} was archived): {@link ControlHistory} relies on that. A pure function: the archiver recomputes
+ * Of the periodic events ({@code client_health}, {@code server_counters}) only the producer and the time count (the
+ * run's producers, and its start when no {@code run_started} was archived): {@link ControlHistory} relies on that. A pure function: the archiver recomputes
  * it from the run's complete {@code control} dataset whenever new control events arrive, which is what makes the
  * derived files safe to replace after a crash.
  */

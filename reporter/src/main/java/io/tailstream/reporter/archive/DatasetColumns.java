@@ -37,6 +37,7 @@ public final class DatasetColumns {
             case ArchiveLayout.STEPS -> columns(ArchiveSchemas.STEPS, false);
             case ArchiveLayout.RUNS -> columns(ArchiveSchemas.RUNS, false);
             case ArchiveLayout.CLIENT_HEALTH -> columns(ArchiveSchemas.CLIENT_HEALTH, false);
+            case ArchiveLayout.SERVER_COUNTERS -> columns(ArchiveSchemas.SERVER_COUNTERS, false);
             case ArchiveLayout.STALL_EVENTS -> columns(ArchiveSchemas.STALL_EVENTS, false);
             case ArchiveLayout.STALLS -> columns(ArchiveSchemas.STALL_EVENTS, true);
             case ArchiveLayout.SUMMARY_EVENTS -> columns(ArchiveSchemas.SUMMARY_EVENTS, false);

@@ -88,6 +88,8 @@ final class PartitionFlusher {
                         derived::rebuildStepsAndRuns),
                 new BufferedDataset<>(ArchiveLayout.CLIENT_HEALTH, ArchiveSchemas.CLIENT_HEALTH, r -> r.clientHealth,
                         null, null),
+                new BufferedDataset<>(ArchiveLayout.SERVER_COUNTERS, ArchiveSchemas.SERVER_COUNTERS,
+                        r -> r.serverCounters, null, null),
                 new BufferedDataset<>(ArchiveLayout.STALL_EVENTS, ArchiveSchemas.STALL_EVENTS, r -> r.stalls, null,
                         derived::rebuildStalls),
                 new BufferedDataset<>(ArchiveLayout.SUMMARY_EVENTS, ArchiveSchemas.SUMMARY_EVENTS, r -> r.summaries,

@@ -66,6 +66,7 @@ final class PendingPartition {
         final List<WindowStats> windows = new ArrayList<>();
         final List<ControlRow> control = new ArrayList<>();
         final List<ArchiveRows.ClientHealthRow> clientHealth = new ArrayList<>();
+        final List<ArchiveRows.ServerCounterRow> serverCounters = new ArrayList<>();
         final List<ArchiveRows.StallRow> stalls = new ArrayList<>();
         final List<ArchiveRows.SummaryRow> summaries = new ArrayList<>();
         final List<ArchiveRows.RunSummaryRow> runSummaries = new ArrayList<>();

@@ -10,6 +10,7 @@ import io.tailstream.schemas.block.BlockHeader;
 import io.tailstream.schemas.block.CorruptBlockException;
 import io.tailstream.schemas.block.SampleBlockDecoder;
 import io.tailstream.schemas.event.ClientHealth;
+import io.tailstream.schemas.event.ServerCounters;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunSummary;
@@ -169,6 +170,10 @@ final class RecordDecoder {
         if (e instanceof ClientHealth h) {
             rows.clientHealth.add(new ClientHealthRow(h, r.partition(), r.offset()));
             pp.rows++;
+        } else if (e instanceof ServerCounters c) {
+            List<ArchiveRows.ServerCounterRow> values = ArchiveRows.ServerCounterRow.of(c, r.partition(), r.offset());
+            rows.serverCounters.addAll(values);
+            pp.rows += values.size();
         }
     }
 

@@ -30,10 +30,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An in-memory DuckDB database with one view per archive dataset ({@code samples}, {@code blocks}, {@code windows},
- * {@code control}, {@code steps}, {@code runs}, {@code client_health}, {@code stall_events}, {@code stalls},
- * {@code summary_events}, {@code summaries}, {@code run_summary_events}, {@code run_summaries}), each reading the
- * dataset's Parquet files with hive partitioning, so {@code run_id} is a column of every view. {@code run_id} is
- * typed VARCHAR explicitly (DuckDB would otherwise guess a number for a numeric-looking run id).
+ * {@code control}, {@code steps}, {@code runs}, {@code client_health}, {@code server_counters}, {@code stall_events},
+ * {@code stalls}, {@code summary_events}, {@code summaries}, {@code run_summary_events}, {@code run_summaries}), each
+ * reading the dataset's Parquet files with hive partitioning, so {@code run_id} is a column of every view.
+ * {@code run_id} is typed VARCHAR explicitly (DuckDB would otherwise guess a number for a numeric-looking run id).
  *
  * <h2>Every view, with every documented column</h2>
  * Every view exists (one per dataset, or per dataset asked for at {@link #open(Path, Collection)}) and has the

@@ -4,8 +4,8 @@
  * <ul>
  *   <li>{@link io.tailstream.reporter.query.ArchiveDatabase} opens an in-memory DuckDB with one view per dataset
  *       ({@code samples}, {@code blocks}, {@code windows}, {@code control}, {@code steps}, {@code runs},
- *       {@code client_health}, {@code stall_events}, {@code stalls}, {@code summary_events}, {@code summaries},
- *       {@code run_summary_events}, {@code run_summaries}; columns in {@link io.tailstream.reporter.archive}), each
+ *       {@code client_health}, {@code server_counters}, {@code stall_events}, {@code stalls},
+ *       {@code summary_events}, {@code summaries}, {@code run_summary_events}, {@code run_summaries}; columns in {@link io.tailstream.reporter.archive}), each
  *       with the hive partition key {@code run_id} as a VARCHAR column. Every view exists with its documented
  *       columns, empty when the archive has no file of it, NULL where files predate a column. It checks every file first ({@code ParquetFiles}: magic bytes, footer) and every run's
  *       completeness; a run with an unreadable or missing file is left out of every view and reported in

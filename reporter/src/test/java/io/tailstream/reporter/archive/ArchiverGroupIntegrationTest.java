@@ -212,7 +212,8 @@ class ArchiverGroupIntegrationTest {
             assertThat(longOf(st, "SELECT count(DISTINCT step_id) FROM samples")).isEqualTo(2);
             assertThat(longOf(st, "SELECT count(*) FROM blocks")).isEqualTo(run.totalBlocks());
             assertThat(longOf(st, "SELECT count(*) FROM windows")).isEqualTo(run.windows.size());
-            assertThat(longOf(st, "SELECT count(*) FROM control")).isEqualTo(run.control.size() + history.health.size());
+            assertThat(longOf(st, "SELECT count(*) FROM control")).isEqualTo(run.control.size() + history.health.size()
+                    + history.counters.size());
             assertThat(longOf(st, "SELECT count(*) FROM summary_events")).isEqualTo(history.summaries.size());
             assertThat(longOf(st, "SELECT count(*) FROM stall_events")).isEqualTo(history.stalls.size());
             assertThat(longOf(st, "SELECT sum(samples_sent) FROM steps")).isEqualTo(run.rows.size());

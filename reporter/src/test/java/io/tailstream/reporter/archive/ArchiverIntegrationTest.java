@@ -106,7 +106,7 @@ class ArchiverIntegrationTest {
             assertThat(count(st, "SELECT sum(count) FROM windows" + where)).isEqualTo(run.rows.size());
             HistoryEvents extra = new HistoryEvents(run);
             assertThat(count(st, "SELECT count(*) FROM control" + where))
-                    .isEqualTo(run.control.size() + extra.health.size());
+                    .isEqualTo(run.control.size() + extra.health.size() + extra.counters.size());
             assertThat(count(st, "SELECT count(*) FROM client_health" + where)).isEqualTo(extra.health.size());
             assertThat(count(st, "SELECT count(*) FROM stall_events" + where)).isEqualTo(extra.stalls.size());
             assertThat(count(st, "SELECT count(*) FROM stalls" + where)).isEqualTo(2L * run.steps.size());

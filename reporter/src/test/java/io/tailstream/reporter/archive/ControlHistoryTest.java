@@ -6,6 +6,7 @@ import io.tailstream.reporter.SyntheticRun.Rec;
 import io.tailstream.reporter.TestArchives;
 import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.event.ClientHealth;
+import io.tailstream.schemas.event.ServerCounters;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.RunEnded;
@@ -40,6 +41,11 @@ class ControlHistoryTest {
         return new ClientHealth(run, at, producer, step, cpu, 50.0, 4, 1, Map.of("mariadb", 0.2), cpu > 90);
     }
 
+    private static ServerCounters counters(String run, long at, String producer, int step) {
+        return new ServerCounters(run, at, producer, step, "mariadb", Map.of("Threads_running", 4L),
+                Map.of("Innodb_os_log_written", at * 10), 800, null);
+    }
+
     private static StepStarted started(String run, long at, String producer, int step, int threads) {
         return new StepStarted(run, at, producer, step, TARGET, "oltp_point_select", threads, 1, 1_000, 5_000,
                 List.of("point_select"), 1, Map.of());
@@ -47,7 +53,8 @@ class ControlHistoryTest {
 
     /**
      * Two runs: "full" with two producers, p2's client health before the run started and p1's step_ended sent
-     * twice; "headless" without run_started or run_ended, whose start and producers come from client health only.
+     * twice; "headless" without run_started or run_ended, whose start and producers come from the periodic events
+     * only (h3 sent nothing but server counters, the earliest event of the run).
      */
     private static List<ControlEvent> events() {
         List<ControlEvent> out = new ArrayList<>();
@@ -61,12 +68,15 @@ class ControlHistoryTest {
             out.add(started("full", t + 5, "p2", step, 2));
             for (int k = 1; k <= 20; k++) {
                 out.add(health("full", t + 100 * k, k % 2 == 0 ? "p1" : "p2", step, 30 + k * 3));
+                out.add(counters("full", t + 100 * k + 1, k % 2 == 0 ? "p1" : "p2", step));
             }
             out.add(new StepEnded("full", t + 6_000, "p1", step, 1_000L * step, 10, 1, "completed"));
             out.add(new StepEnded("full", t + 6_001, "p1", step, 1_000L * step, 10, 1, "completed"));
             out.add(new StepEnded("full", t + 6_002, "p2", step, 500L * step, 5, 0, "completed"));
         }
         out.add(health("headless", 4_000, "h1", 1, 95));
+        out.add(counters("headless", 4_500, "h3", 1));
+        out.add(counters("headless", 3_500, "h3", 1));
         out.add(started("headless", 6_000, "h1", 1, 8));
         out.add(new RunEnded("full", 40_000, "p1", 30, 6_000, "completed"));
         out.add(new RunEnded("full", 40_001, "p2", 15, 3_000, "completed"));
@@ -108,9 +118,9 @@ class ControlHistoryTest {
             assertThat(expected).as(sql).hasSizeGreaterThan(1);
             assertThat(TestArchives.rows(incremental, sql)).as(sql).isEqualTo(expected);
         }
-        // the figures that only client health gives: the headless run's producers and start
+        // the figures that only the periodic events give: the headless run's producers and start
         assertThat(TestArchives.rows(incremental,
                 "SELECT producers, started_at_ms FROM runs WHERE run_id = 'headless'"))
-                .containsExactly(List.of("[\"h1\",\"h2\"]", 4_000L));
+                .containsExactly(List.of("[\"h1\",\"h2\",\"h3\"]", 3_500L));
     }
 }

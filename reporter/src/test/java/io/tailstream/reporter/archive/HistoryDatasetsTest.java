@@ -6,6 +6,7 @@ import io.tailstream.reporter.HistoryEvents;
 import io.tailstream.reporter.SyntheticRun;
 import io.tailstream.reporter.TestArchives;
 import io.tailstream.schemas.event.ClientHealth;
+import io.tailstream.schemas.event.ServerCounters;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepSummary;
 import java.nio.file.Path;
@@ -14,7 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The stalls, summaries and client_health datasets: every record archived, the last one per key derived. */
+/** The stalls, summaries, client_health and server_counters datasets: every record archived, the last one per key derived. */
 class HistoryDatasetsTest {
 
     @TempDir
@@ -95,5 +96,41 @@ class HistoryDatasetsTest {
         assertThat(rows("SELECT count(*) FROM stalls")).containsExactly(List.of(4L));
         assertThat(rows("SELECT count(*) FROM summaries")).containsExactly(List.of(2L));
         assertThat(rows("SELECT count(*) FROM client_health")).containsExactly(List.of((long) extra.health.size()));
+        assertThat(rows("SELECT count(*) FROM server_counters")).containsExactly(List.of(valueRows(extra)));
+    }
+
+    /** A reading's rows: one per value, or one without a value for a failed reading. */
+    private static long valueRows(HistoryEvents extra) {
+        return extra.counters.stream().mapToLong(c -> Math.max(1, c.gauges().size() + c.counters().size())).sum();
+    }
+
+    @Test
+    void serverCounters_oneRowPerValue_aFailedReadingOneRowWithItsError() throws SQLException {
+        SyntheticRun run = run("hist-3", 5);
+        HistoryEvents extra = new HistoryEvents(run);
+        TestArchives.write(archive, extra.after(run.allRecords(2, 2)), 2);
+
+        assertThat(rows("SELECT count(*) FROM server_counters")).containsExactly(List.of(valueRows(extra)));
+        List<List<Object>> expected = new java.util.ArrayList<>();
+        for (ServerCounters c : extra.counters) {
+            c.gauges().forEach((n, v) -> expected.add(java.util.Arrays.asList(c.stepId(), c.producerId(), c.target(),
+                    c.atEpochMs(), n, "gauge", v, c.readMicros(), null)));
+            c.counters().forEach((n, v) -> expected.add(java.util.Arrays.asList(c.stepId(), c.producerId(),
+                    c.target(), c.atEpochMs(), n, "counter", v, c.readMicros(), null)));
+            if (c.error() != null) {
+                expected.add(java.util.Arrays.asList(c.stepId(), c.producerId(), c.target(), c.atEpochMs(), null,
+                        null, null, c.readMicros(), c.error()));
+            }
+        }
+        assertThat(rows("SELECT step_id, producer_id, target, at_ms, name, kind, value, read_us, error"
+                + " FROM server_counters")).containsExactlyInAnyOrderElementsOf(expected);
+        // a counter's difference between readings: the log written in one second, per producer and step
+        assertThat(rows("SELECT DISTINCT value - lag(value) OVER (PARTITION BY producer_id, step_id ORDER BY at_ms)"
+                + " FROM server_counters WHERE name = 'Innodb_os_log_written' QUALIFY lag(value) OVER"
+                + " (PARTITION BY producer_id, step_id ORDER BY at_ms) IS NOT NULL"))
+                .containsExactly(List.of(65_536L));
+        // the events stay in control as sent
+        assertThat(rows("SELECT count(*) FROM control WHERE type = 'server_counters'"))
+                .containsExactly(List.of((long) extra.counters.size()));
     }
 }

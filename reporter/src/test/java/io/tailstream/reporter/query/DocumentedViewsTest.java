@@ -71,7 +71,7 @@ public class DocumentedViewsTest {
                 assertThat(describe(st, view)).as(view).isEqualTo(documented(view));
             }
             for (String empty : List.of("stalls", "stall_events", "summaries", "summary_events", "client_health",
-                    "run_summaries", "run_summary_events")) {
+                    "server_counters", "run_summaries", "run_summary_events")) {
                 assertThat(db.has(empty)).as(empty).isFalse();
                 assertThat(count(st, "SELECT count(*) FROM " + empty)).as(empty).isZero();
             }

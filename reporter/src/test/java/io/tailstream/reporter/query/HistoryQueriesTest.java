@@ -199,8 +199,8 @@ class HistoryQueriesTest {
     void everyDocumentedView_isQueryable() throws SQLException {
         try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement()) {
             assertThat(db.views()).containsExactly("samples", "blocks", "windows", "control", "steps", "runs",
-                    "client_health", "stall_events", "stalls", "summary_events", "summaries", "run_summary_events",
-                    "run_summaries");
+                    "client_health", "server_counters", "stall_events", "stalls", "summary_events", "summaries",
+                    "run_summary_events", "run_summaries");
             for (String view : db.views()) {
                 try (ResultSet rs = st.executeQuery("SELECT count(DISTINCT run_id) FROM " + view)) {
                     rs.next();

@@ -1,8 +1,11 @@
 package io.tailstream.schemas.event;
 
-/** A control event of one step: its start and end, the client's health during it, the agreement on its start. */
+/**
+ * A control event of one step: its start and end, the client's health and the server's counters during it, the
+ * agreement on its start.
+ */
 sealed interface StepEvent extends ControlEvent
-        permits StepStarted, StepEnded, ClientHealth, ProducerReady, StepGo {
+        permits StepStarted, StepEnded, ClientHealth, ServerCounters, ProducerReady, StepGo {
 
     /** The step, numbered within the run. */
     int stepId();

@@ -54,6 +54,25 @@ class ControlEventJsonTest {
             new StepStarted("run-4", 302_000, "p-1", 3, TARGET, "oltp_read_write", 8, 2, 5_000, 20_000,
                     List.of("read_write"), 20, Map.of("tables", "8"), null, 302_000L, List.of("p-1", "p-2")));
 
+    /** Version 5: the target's own counters, a reading and a failed one. */
+    static final List<ControlEvent> EVENTS_V5 = List.of(
+            new ServerCounters("run-5", 2_000, "p-1", 3, "mariadb-local",
+                    Map.of("Threads_running", 17L, "Innodb_buffer_pool_pages_dirty", 8_113L,
+                            "state.Waiting for global read lock", 16L),
+                    Map.of("Innodb_os_log_written", 9_876_543_210L, "Innodb_row_lock_waits", 42L), 1_850, null),
+            new ServerCounters("run-5", 3_000, "p-1", 3, "mariadb-local", null, null, 2_000_115,
+                    "Connection is not available, request timed out after 2000ms"));
+
+    @Test
+    void goldenJson_v5_staysReadable_withCountersSortedByName() throws IOException {
+        assertGolden("/golden/control-events-v5.jsonl", EVENTS_V5);
+        ServerCounters reading = (ServerCounters) EVENTS_V5.get(0);
+        assertThat(reading.gauges().keySet()).containsExactly("Innodb_buffer_pool_pages_dirty", "Threads_running",
+                "state.Waiting for global read lock");
+        assertThat(reading.stepIdOrNull()).isEqualTo(3);
+        assertThat(((ServerCounters) EVENTS_V5.get(1)).gauges()).isEmpty();
+    }
+
     @Test
     void goldenJson_v4_staysReadable() throws IOException {
         assertGolden("/golden/control-events-v4.jsonl", EVENTS_V4);
