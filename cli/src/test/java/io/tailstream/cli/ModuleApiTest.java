@@ -56,6 +56,8 @@ class ModuleApiTest {
             "analysis", Set.of("PercentChange", "Plateau", "RoundStats", "ScaleOut", "SweepPeak",
                     "change.ChangePoint", "change.ChangePointDetector", "change.ChangePointSettings",
                     "change.SegmentComparison",
+                    "counters.CounterMove", "counters.CounterReadings", "counters.CounterSeries",
+                    "counters.StallExplanation",
                     "interval.BlockBootstrap", "interval.Fieller", "interval.PercentInterval"),
             "infra", Set.of("kafka.EmbeddedKafka", "kafka.KafkaCluster", "kafka.TopicProvisioner"),
             // a run: its plan, the runner, how its samples reach Kafka, what it returns; the workloads' tables
@@ -87,9 +89,9 @@ class ModuleApiTest {
     static final Map<String, String> PUBLIC_BY_NAME = Stream.concat(
             Stream.of(Map.entry("infra.kafka.KafkaNode", "the main class of a broker process, started by name")),
             // Freemarker calls only public methods of public classes; the report template reads the model's parts
-            Stream.of("Check", "Cost", "Environment", "FairnessProfile", "RunInfo", "ScaleOutRow", "Soak", "Stall",
-                            "StallDetection", "StepInfo", "StepSeries", "SummaryRow", "Text", "Verdict",
-                            "WorkloadSummary")
+            Stream.of("Check", "Cost", "Environment", "FairnessProfile", "RunInfo", "ScaleOutRow", "ServerChart",
+                            "Soak", "Stall", "StallDetection", "StepInfo", "StepSeries", "SummaryRow", "Text",
+                            "Verdict", "WorkloadSummary")
                     .map(type -> Map.entry("reporter.report." + type,
                             "read by the report template (Freemarker needs public classes)")))
             .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue));

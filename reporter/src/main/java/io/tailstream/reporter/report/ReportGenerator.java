@@ -162,6 +162,11 @@ public final class ReportGenerator {
             doubles(c.putArray("p"), s.p99Ms(), 1000);
             ArrayNode stalls = c.putArray("stalls");
             s.stalls().forEach(x -> stalls.addArray().add(x[0]).add(x[1]));
+            if (s.server() != null) {
+                ObjectNode server = c.putObject("server");
+                lines(server.putArray("sessions"), s.server().sessions());
+                lines(server.putArray("pressure"), s.server().pressure());
+            }
         }
         ArrayNode sweeps = root.putArray("sweeps");
         for (int i = 0; i < model.workloads().size(); i++) {
@@ -184,6 +189,16 @@ public final class ReportGenerator {
         return Json.writeString(root);
     }
 
+    /** Chart lines: label, times (epoch s, to the ms) and values (a failed reading null: a gap). */
+    private static void lines(ArrayNode a, List<ServerChart.Line> lines) {
+        for (ServerChart.Line l : lines) {
+            ObjectNode n = a.addObject();
+            n.put("label", l.label());
+            doubles(n.putArray("t"), l.epochSeconds(), 1000);
+            doubles(n.putArray("v"), l.values(), 100);
+        }
+    }
+
     private static void longs(ArrayNode a, long[] v) {
         for (long x : v) {
             a.add(x);
@@ -192,7 +207,11 @@ public final class ReportGenerator {
 
     private static void doubles(ArrayNode a, double[] v, double scale) {
         for (double x : v) {
-            a.add(round(x, scale));
+            if (Double.isNaN(x)) {
+                a.addNull();
+            } else {
+                a.add(round(x, scale));
+            }
         }
     }
 

@@ -80,9 +80,11 @@ final class ReportLoader {
                     : List.of();
             timer.lap("summary");
             List<WorkloadSummary> workloads = SummaryQuery.workloads(rows, options, targets);
-            List<Stall> stalls = StallsQuery.stalls(db, inRuns, steps);
+            List<Stall> stalls = ServerCountersQuery.explain(db, inRuns, StallsQuery.stalls(db, inRuns, steps));
             List<StallDetection> detection = StallsQuery.detection(db, inRuns, steps, stalls);
             timer.lap("stalls");
+            Map<StepKey, ServerChart> server = ServerCountersQuery.charts(db, inRuns);
+            timer.lap("serverCounters");
             Map<StepKey, TimeSeries.Bounds> bounds = new HashMap<>();
             facts.forEach((k, f) -> bounds.put(k, f.bounds()));
             Map<StepKey, TimeSeries.StepPoints> series = TimeSeries.load(db, inRuns, steps, bounds);
@@ -93,7 +95,7 @@ final class ReportLoader {
             for (StepInfo s : steps) {
                 StepKey key = StepKey.of(s);
                 TimeSeries.StepPoints ts = series.get(key);
-                charts.add(StepCharts.series("chart-" + charts.size(), s, ts, stalls));
+                charts.add(StepCharts.series("chart-" + charts.size(), s, ts, stalls, server.get(key)));
                 Soak soakFigures = ReportAnalysis.soak(s, ts.points(), ts.measureStartMs(), stalls);
                 if (soakFigures != null) {
                     soak.add(soakFigures);

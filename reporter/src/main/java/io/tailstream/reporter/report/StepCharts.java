@@ -8,8 +8,9 @@ final class StepCharts {
 
     private StepCharts() {}
 
-    /** The step's chart, down-sampled for display, with its stalls shaded. */
-    static StepSeries series(String domId, StepInfo s, TimeSeries.StepPoints ts, List<Stall> stalls) {
+    /** The step's chart, down-sampled for display, with its stalls shaded and its server charts (or null). */
+    static StepSeries series(String domId, StepInfo s, TimeSeries.StepPoints ts, List<Stall> stalls,
+                             ServerChart server) {
         List<double[]> points = ts.points();
         int n = points.size();
         long[] t = new long[n];
@@ -27,7 +28,8 @@ final class StepCharts {
         return new StepSeries(domId, s.runId(), s.stepId(), s.target(), s.workload(), s.threads(), s.round(),
                 Downsample.pick(t, q), Downsample.pick(qps, q), Downsample.pick(t, p), Downsample.pick(p99, p), n,
                 ts.measureStartMs(), shaded, ts.measureEndMs(), ts.startMs(), ts.normalized(), ts.allStatements(),
-                "completed".equals(s.outcome()) ? null : s.outcome() == null ? StepFigure.NOT_ENDED : s.outcome());
+                "completed".equals(s.outcome()) ? null : s.outcome() == null ? StepFigure.NOT_ENDED : s.outcome(),
+                server);
     }
 
     /**

@@ -24,8 +24,9 @@ import java.util.List;
  *                       of a second are not drawn as dips; false in archives without recorded step boundaries
  * @param allStatements  QPS counts all statements in some window: the archive's windows predate ok_queries
  * @param outcome        null for a completed step; else its outcome ({@code failed: ...}, {@code not ended})
+ * @param server         the server's counters during the step, or null when none were read
  */
 public record StepSeries(String domId, String runId, int stepId, String target, String workload, int threads,
                          int round, long[] epochSeconds, double[] qps, long[] p99Seconds, double[] p99Ms,
                          int windows, Long measureStartMs, List<double[]> stalls, Long measureEndMs, Long startMs,
-                         boolean normalized, boolean allStatements, String outcome) {}
+                         boolean normalized, boolean allStatements, String outcome, ServerChart server) {}
