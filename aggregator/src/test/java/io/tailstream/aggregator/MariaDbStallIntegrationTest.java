@@ -2,6 +2,13 @@ package io.tailstream.aggregator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import io.tailstream.aggregator.alert.AlertWebhook;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.concurrent.CopyOnWriteArrayList;
+
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
 import io.tailstream.infra.testing.MySqlTestServer;
@@ -49,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * The stall rules against the local MariaDB on a known schedule: an {@code oltp_write_only} step with a global read
  * lock ({@code FLUSH TABLES WITH READ LOCK}) held for 5 s in its middle reports exactly one hard stall over the
  * lock, of 5 s ± 1 s. The load comes from the producer's {@link BenchmarkRunner} through the in-process broker into
- * the aggregator.
+ * the aggregator, which calls a webhook on 127.0.0.1 as the stall starts and ends.
  *
  * <p>Nothing here asserts that the server is otherwise steady: a real server may dip for a few seconds on a shared
  * machine, even to a whole second without a commit, and reporting that as a stall is right. That steady load reports
@@ -89,9 +96,22 @@ class MariaDbStallIntegrationTest {
         assertThat(o.summary.stallMs()).isGreaterThanOrEqualTo(stall.durationMs());
         assertThat(o.summary.missingBlocks()).isZero();
         LOG.info("global read lock: {}", stall);
+
+        // the webhook heard of it while it lasted, once as it started and once as it ended
+        List<Alert> ofStall = o.alerts.stream().filter(a -> a.body.path("startEpochMs").asLong()
+                == stall.startEpochMs() && a.body.path("kind").asText().equals(StallEvent.HARD)).toList();
+        assertThat(ofStall).extracting(a -> a.body.get("type").asText())
+                .containsExactly(AlertWebhook.STALL_STARTED, AlertWebhook.STALL_ENDED);
+        assertThat(ofStall.get(0).receivedAtMs).isLessThanOrEqualTo(ofStall.get(1).receivedAtMs);
+        assertThat(ofStall.get(1).body.get("endEpochMs").asLong()).isEqualTo(stall.endEpochMs());
+        LOG.info("stall alert received {} ms after the lock was taken (stall start {} ms after it)",
+                ofStall.get(0).receivedAtMs - o.lock.fromEpochMs(), stall.startEpochMs() - o.lock.fromEpochMs());
     }
 
-    private record Outcome(Map<String, StallEvent> stalls, StepSummary summary, Held lock) {}
+    /** An alert the webhook posted, and when the receiver got it (this machine's clock). */
+    private record Alert(JsonNode body, long receivedAtMs) {}
+
+    private record Outcome(Map<String, StallEvent> stalls, StepSummary summary, Held lock, List<Alert> alerts) {}
 
     /** When the global read lock was held, by this machine's clock (the one the samples are stamped with). */
     private record Held(long fromEpochMs, long toEpochMs) {}
@@ -148,7 +168,18 @@ class MariaDbStallIntegrationTest {
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             TopicProvisioner.ensure(kafka.bootstrapServers(), Topics.all(1));
             AggregatorConfig config = AggregatorConfig.defaults().withApplicationId("it-" + runId);
-            try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers(), config, stateDir)) {
+            List<Alert> alerts = new CopyOnWriteArrayList<>();
+            HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            receiver.createContext("/alerts", ex -> {
+                alerts.add(new Alert(Json.MAPPER.readTree(ex.getRequestBody().readAllBytes()),
+                        System.currentTimeMillis()));
+                ex.sendResponseHeaders(204, -1);
+                ex.close();
+            });
+            receiver.start();
+            try (AlertWebhook webhook = new AlertWebhook(URI.create("http://127.0.0.1:"
+                    + receiver.getAddress().getPort() + "/alerts"), Duration.ofSeconds(10));
+                 Aggregator aggregator = Aggregator.start(kafka.bootstrapServers(), config, stateDir, webhook)) {
                 assertThat(aggregator.awaitRunning(Duration.ofSeconds(60))).isTrue();
                 // one worker: with two, FLUSH TABLES WITH READ LOCK can meet one worker waiting for a row lock of
                 // the other, whose next statement waits for the global read lock; neither InnoDB nor the metadata
@@ -168,7 +199,11 @@ class MariaDbStallIntegrationTest {
                 Held lock = holdGlobalReadLock(Duration.ofSeconds(5));
                 RunResult result = load.get();
                 LOG.info("run {}: {} samples sent", runId, result.samplesSent());
-                return collect(kafka.bootstrapServers(), runId, aggregator, lock);
+                Outcome o = collect(kafka.bootstrapServers(), runId, aggregator, lock);
+                webhook.close(Duration.ofSeconds(10));
+                return new Outcome(o.stalls(), o.summary(), o.lock(), List.copyOf(alerts));
+            } finally {
+                receiver.stop(0);
             }
         } finally {
             WorkloadData.cleanup(target, List.of(WRITE_ONLY), console);
@@ -226,6 +261,6 @@ class MariaDbStallIntegrationTest {
         LOG.info("run {}: stalls {}, summary qps {} p99 {} us, stalls {} ({} ms), missing blocks {}", runId,
                 stalls.values(), summary.qps(), summary.p99Micros(), summary.stallCount(), summary.stallMs(),
                 summary.missingBlocks());
-        return new Outcome(stalls, summary, lock);
+        return new Outcome(stalls, summary, lock, List.of());
     }
 }

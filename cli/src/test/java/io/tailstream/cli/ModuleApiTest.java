@@ -71,7 +71,7 @@ class ModuleApiTest {
                     "workload.LoadProgress", "workload.Workload", "workload.WorkloadSpec", "workload.Workloads"),
             // an aggregator, its configuration and status, its HTTP endpoints
             "aggregator", Set.of("AggregationIncompleteException", "AggregationProgress", "Aggregator",
-                    "AggregatorConfig", "AggregatorStatus",
+                    "AggregatorConfig", "AggregatorStatus", "alert.AlertWebhook",
                     "http.LiveWindows", "http.MetricsServer", "http.MonitorServer", "http.OpenWindows",
                     "stall.StallConfig", "topology.TopologyListener"),
             // the archiver, the archive's queries, the report

@@ -35,4 +35,33 @@ public interface TopologyListener {
      * @param runId  the run its key names, "" if none
      */
     default void onDeadLetter(String topic, String reason, String runId) {}
+
+    /** Every listener of {@code listeners} in turn, each call in the given order. */
+    static TopologyListener all(java.util.List<TopologyListener> listeners) {
+        java.util.List<TopologyListener> each = java.util.List.copyOf(listeners);
+        if (each.size() == 1) {
+            return each.get(0);
+        }
+        return new TopologyListener() {
+            @Override
+            public void onWindow(WindowStats window) {
+                each.forEach(l -> l.onWindow(window));
+            }
+
+            @Override
+            public void onStall(StallEvent stall) {
+                each.forEach(l -> l.onStall(stall));
+            }
+
+            @Override
+            public void onControl(ControlEvent event) {
+                each.forEach(l -> l.onControl(event));
+            }
+
+            @Override
+            public void onDeadLetter(String topic, String reason, String runId) {
+                each.forEach(l -> l.onDeadLetter(topic, reason, runId));
+            }
+        };
+    }
 }

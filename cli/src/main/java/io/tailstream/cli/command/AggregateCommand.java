@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.aggregator.AggregatorStatus;
+import io.tailstream.aggregator.alert.AlertWebhook;
 import io.tailstream.aggregator.http.LiveWindows;
 import io.tailstream.aggregator.http.MonitorServer;
 import io.tailstream.aggregator.http.OpenWindows;
@@ -23,6 +24,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -117,6 +119,16 @@ public final class AggregateCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}).")
     int streamThreads;
 
+    @Option(names = "--alert-webhook", paramLabel = "URL",
+            description = "POST a JSON alert to this URL when a stall starts and ends and when a producer of a running"
+                    + " run goes quiet and comes back; retried, never holding up the aggregation (docs/aggregator.md).")
+    java.net.URI alertWebhook;
+
+    @Option(names = "--alert-quiet-after", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "10s", description = "With --alert-webhook: a producer without a control event for this"
+                    + " long is quiet (its health arrives once a second; default: ${DEFAULT-VALUE}).")
+    Duration alertQuietAfter;
+
     @Option(names = "--http", paramLabel = "HOST:PORT", description = "Serve the live monitor on this address:"
             + " /metrics (Prometheus), /api/runs, /api/windows (JSON) and / (a live page), e.g. 127.0.0.1:9464;"
             + " port 0 picks a free port. Same as --http-bind HOST --http-port PORT.")
@@ -136,6 +148,11 @@ public final class AggregateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (kafka.bootstrapServers == null) {
             throw new ParameterException(spec.commandLine(), "--bootstrap-servers is required");
+        }
+        if (alertWebhook != null && !"http".equals(alertWebhook.getScheme())
+                && !"https".equals(alertWebhook.getScheme())) {
+            throw new ParameterException(spec.commandLine(), "--alert-webhook must be an http:// or https:// URL, was "
+                    + alertWebhook);
         }
         AggregatorConfig config;
         try {
@@ -171,8 +188,20 @@ public final class AggregateCommand implements Callable<Integer> {
         // a restart restores every state store from its changelog before it processes anything: say so as it goes
         AggregatorStatus status = new AggregatorStatus(line -> System.out.println("aggregator: " + line));
         status.bindTo(registry);
-        try (Aggregator aggregator = Aggregator.start(kafka.bootstrapServers, config, dir,
-                httpAddress == null ? TopologyListener.NONE : live, status);
+        AlertWebhook alerts = alertWebhook == null ? null : new AlertWebhook(alertWebhook, alertQuietAfter);
+        List<TopologyListener> listeners = new ArrayList<>();
+        if (httpAddress != null) {
+            listeners.add(live);
+        }
+        if (alerts != null) {
+            alerts.bindTo(registry);
+            listeners.add(alerts);
+            System.out.println("alerts to " + alertWebhook + " (stalls; producers quiet for "
+                    + alertQuietAfter.toSeconds() + " s)");
+        }
+        // closed after the aggregator: the alerts it queued on its way out are still posted
+        try (alerts; Aggregator aggregator = Aggregator.start(kafka.bootstrapServers, config, dir,
+                listeners.isEmpty() ? TopologyListener.NONE : TopologyListener.all(listeners), status);
              MonitorServer monitor = httpAddress == null ? null
                      : startMonitor(httpAddress, live, aggregator::openWindows, registry,
                              () -> withInstances(status.snapshot(), advertised(httpAddress), aggregator))) {
