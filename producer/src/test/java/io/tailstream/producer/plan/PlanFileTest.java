@@ -84,6 +84,18 @@ class PlanFileTest {
     }
 
     @Test
+    void serverCounters_readByDefault_offWithTheKey() {
+        assertThat(PlanFile.parse(MINIMAL, "p.yaml", "p", "r", ENV).serverCounters()).isTrue();
+        assertThat(PlanFile.parse(MINIMAL + "serverCounters: false\n", "p.yaml", "p", "r", ENV).serverCounters())
+                .isFalse();
+        // a plan's other settings survive the command line's switch
+        RunPlan off = PlanFile.parse(MINIMAL + "rounds: 3\n", "p.yaml", "p", "r", ENV).withServerCounters(false);
+        assertThat(off.serverCounters()).isFalse();
+        assertThat(off.rounds()).isEqualTo(3);
+        assertThat(off.withRunId("r2").serverCounters()).isFalse();
+    }
+
+    @Test
     void minimal_takesTheCommandLineDefaults_andTheFileNameAsPlanName() {
         RunPlan plan = PlanFile.parse(MINIMAL, "eval.yaml", "eval", "r", ENV);
         assertThat(plan.planName()).isEqualTo("eval");

@@ -216,7 +216,7 @@ class ServerCountersIntegrationTest {
     }
 
     @Test
-    void anUnknownProduct_hasNoSource() {
+    void eachDialect_readsWithItsProductsSource() {
         assertThat(Map.of("h2", H2Counters.class, "mysql", MySqlCounters.class, "postgresql",
                 PostgreSqlCounters.class)).allSatisfy((dialect, type) -> assertThat(ServerCounterSource.forDialect(
                         io.tailstream.producer.target.Dialect.forUrl(url(dialect)))).isInstanceOf(type));

@@ -27,10 +27,10 @@ import java.util.stream.Collectors;
 final class ServerCountersQuery {
 
     /** What the charts read: the sessions running and waiting, and the inputs of the two ratios. */
-    private static final String CHART_NAMES = "name IN ('Threads_running', 'Innodb_row_lock_current_waits',"
+    private static final String CHART_NAMES = "c.name IN ('Threads_running', 'Innodb_row_lock_current_waits',"
             + " 'sessions.active', 'sessions.executing', 'sessions.blocked', 'Innodb_buffer_pool_pages_dirty',"
             + " 'Innodb_buffer_pool_pages_total', 'Innodb_checkpoint_age', 'Innodb_checkpoint_max_age',"
-            + " 'checkpoint_age', 'max_wal_size') OR name LIKE 'state.Waiting%' OR name LIKE 'wait.Lock:%'";
+            + " 'checkpoint_age', 'max_wal_size') OR c.name LIKE 'state.Waiting%' OR c.name LIKE 'wait.Lock:%'";
 
     private ServerCountersQuery() {}
 
@@ -83,7 +83,7 @@ final class ServerCountersQuery {
             return Map.of();
         }
         String sql = "SELECT c.run_id, c.step_id, c.at_ms, c.name, c.kind, c.value, c.error FROM " + readings(inRuns)
-                + " WHERE " + CHART_NAMES.replace("name", "c.name") + " OR c.error IS NOT NULL"
+                + " WHERE " + CHART_NAMES + " OR c.error IS NOT NULL"
                 + " ORDER BY c.run_id, c.step_id, c.at_ms";
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
