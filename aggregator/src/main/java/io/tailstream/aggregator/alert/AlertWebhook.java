@@ -40,6 +40,8 @@ public final class AlertWebhook implements TopologyListener, AutoCloseable {
 
     public static final String STALL_STARTED = "stall_started";
     public static final String STALL_ENDED = "stall_ended";
+    /** A stall alerted on was withdrawn: its step's measurement ended early, before the stall's windows. */
+    public static final String STALL_WITHDRAWN = "stall_withdrawn";
     public static final String PRODUCER_QUIET = "producer_quiet";
     public static final String PRODUCER_BACK = "producer_back";
 
@@ -93,14 +95,20 @@ public final class AlertWebhook implements TopologyListener, AutoCloseable {
         boolean start;
         boolean end;
         synchronized (this) {
-            start = remember(started, key);
-            end = !s.open() && remember(ended, key);
+            if (s.withdrawn()) {
+                // never started here: nothing to take back; started: say it was withdrawn, once
+                start = false;
+                end = started.contains(key) && remember(ended, key);
+            } else {
+                start = remember(started, key);
+                end = !s.open() && remember(ended, key);
+            }
         }
         if (start) {
             sender.send(stall(STALL_STARTED, s));
         }
         if (end) {
-            sender.send(stall(STALL_ENDED, s));
+            sender.send(stall(s.withdrawn() ? STALL_WITHDRAWN : STALL_ENDED, s));
         }
     }
 

@@ -221,6 +221,9 @@ public final class LiveWindows implements TopologyListener {
                     if (!ended.containsKey(stall.key())) {
                         open.put(stall.key(), stall);
                     }
+                } else if (stall.withdrawn()) {
+                    open.remove(stall.key());
+                    ended.remove(stall.key());
                 } else {
                     open.remove(stall.key());
                     ended.put(stall.key(), stall);

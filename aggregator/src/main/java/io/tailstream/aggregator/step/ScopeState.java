@@ -27,11 +27,14 @@ import java.util.List;
  * @param ended               the scope's end-of-step ticks have closed its last window
  * @param finalized           the held windows were decided, the stall rules finished: stalls and trend are final
  * @param published           fingerprint of the last summary published (without its emission time), null before
+ * @param publishedThroughMs  end of the last window whose stall events were published, fed provisionally or for
+ *                            good (see {@link StallSeries}); -1 before one
  */
 public record ScopeState(String runId, int stepId, String op, WindowPart measuredSum, long firstMeasuredMs,
                          long lastMeasuredEndMs, long lateCount, boolean seenSamples, boolean seenWarmup,
                          long wholeFromMs, QpsTrend trend, List<HeldWindow> held, StallDetector.State detector,
-                         List<Rollup> rollups, boolean ended, boolean finalized, String published) {
+                         List<Rollup> rollups, boolean ended, boolean finalized, String published,
+                         long publishedThroughMs) {
 
     public ScopeState {
         measuredSum = measuredSum == null ? WindowPart.EMPTY : measuredSum;
@@ -42,43 +45,53 @@ public record ScopeState(String runId, int stepId, String op, WindowPart measure
 
     public static ScopeState start(String runId, int stepId, String op) {
         return new ScopeState(runId, stepId, op, WindowPart.EMPTY, -1, -1, 0, false, false, -1, QpsTrend.empty(),
-                List.of(), StallDetector.State.empty(), List.of(), false, false, null);
+                List.of(), StallDetector.State.empty(), List.of(), false, false, null, -1);
     }
 
     ScopeState withRollups(List<Rollup> next) {
         return new ScopeState(runId, stepId, op, measuredSum, firstMeasuredMs, lastMeasuredEndMs, lateCount,
-                seenSamples, seenWarmup, wholeFromMs, trend, held, detector, next, ended, finalized, published);
+                seenSamples, seenWarmup, wholeFromMs, trend, held, detector, next, ended, finalized, published,
+                publishedThroughMs);
     }
 
     ScopeState withMeasured(WindowPart sum, long firstMs, long lastEndMs, long late) {
         return new ScopeState(runId, stepId, op, sum, firstMs, lastEndMs, late, seenSamples, seenWarmup, wholeFromMs,
-                trend, held, detector, rollups, ended, finalized, published);
+                trend, held, detector, rollups, ended, finalized, published, publishedThroughMs);
     }
 
     ScopeState withPhase(boolean samples, boolean warmup, long wholeFrom) {
         return new ScopeState(runId, stepId, op, measuredSum, firstMeasuredMs, lastMeasuredEndMs, lateCount, samples,
-                warmup, wholeFrom, trend, held, detector, rollups, ended, finalized, published);
+                warmup, wholeFrom, trend, held, detector, rollups, ended, finalized, published, publishedThroughMs);
     }
 
     ScopeState withSeries(QpsTrend nextTrend, List<HeldWindow> nextHeld, StallDetector.State nextDetector) {
         return new ScopeState(runId, stepId, op, measuredSum, firstMeasuredMs, lastMeasuredEndMs, lateCount,
                 seenSamples, seenWarmup, wholeFromMs, nextTrend, nextHeld, nextDetector, rollups, ended, finalized,
-                published);
+                published, publishedThroughMs);
     }
 
     ScopeState endedNow() {
         return new ScopeState(runId, stepId, op, measuredSum, firstMeasuredMs, lastMeasuredEndMs, lateCount,
-                seenSamples, seenWarmup, wholeFromMs, trend, held, detector, List.of(), true, finalized, published);
+                seenSamples, seenWarmup, wholeFromMs, trend, held, detector, List.of(), true, finalized, published,
+                publishedThroughMs);
     }
 
     ScopeState finalizedNow() {
         return new ScopeState(runId, stepId, op, measuredSum, firstMeasuredMs, lastMeasuredEndMs, lateCount,
-                seenSamples, seenWarmup, wholeFromMs, trend, List.of(), detector, rollups, ended, true, published);
+                seenSamples, seenWarmup, wholeFromMs, trend, List.of(), detector, rollups, ended, true, published,
+                publishedThroughMs);
+    }
+
+    ScopeState withPublishedThrough(long endMs) {
+        return endMs == publishedThroughMs ? this : new ScopeState(runId, stepId, op, measuredSum, firstMeasuredMs,
+                lastMeasuredEndMs, lateCount, seenSamples, seenWarmup, wholeFromMs, trend, held, detector, rollups,
+                ended, finalized, published, endMs);
     }
 
     ScopeState publishedAs(String fingerprint) {
         return new ScopeState(runId, stepId, op, measuredSum, firstMeasuredMs, lastMeasuredEndMs, lateCount,
-                seenSamples, seenWarmup, wholeFromMs, trend, held, detector, rollups, ended, finalized, fingerprint);
+                seenSamples, seenWarmup, wholeFromMs, trend, held, detector, rollups, ended, finalized, fingerprint,
+                publishedThroughMs);
     }
 
     /**

@@ -30,7 +30,11 @@ final class ScopeWindows {
      */
     record Applied(ScopeState scope, List<WindowStats> rollups, List<Stall> stalls) {}
 
-    Applied apply(ScopeState s, WindowStats w, boolean late) {
+    /**
+     * The scope after window {@code w}; {@code insideUnlessEarlyEndMs} is {@link StepMeta#insideUnlessEarlyEndMs}
+     * (-1 = not known), for the stall events published before the windows are fed for good.
+     */
+    Applied apply(ScopeState s, WindowStats w, boolean late, long insideUnlessEarlyEndMs) {
         PartSum.Decoded whole = PartSum.Decoded.of(w.whole());
         // a wholly measured window (the common case) is decoded once
         PartSum.Decoded measured = w.measured() == null && w.warmupCount() == 0 ? whole
@@ -40,7 +44,7 @@ final class ScopeWindows {
         if (late) {
             return new Applied(s, merged.complete(), List.of());
         }
-        StallSeries.Fed fed = series.onTime(s, w);
+        StallSeries.Fed fed = series.onTime(s, w, insideUnlessEarlyEndMs);
         return new Applied(fed.scope(), merged.complete(), fed.stalls());
     }
 }

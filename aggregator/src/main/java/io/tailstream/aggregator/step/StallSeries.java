@@ -27,6 +27,14 @@ import java.util.TreeMap;
  * when the end is not known). What the rules see therefore depends only on the windows and the step's end, never on
  * the order in which control events and windows arrive.
  *
+ * <p>Held windows are not kept from the <em>live</em> view: one that ends before the step's planned end
+ * ({@link StepMeta#insideUnlessEarlyEndMs}) lies inside the measurement unless a producer ends early, so its stall
+ * events are published at once, from the rules run provisionally over the held windows; when the windows are fed for
+ * good they give the same events, which are not published twice. Only a measurement that ends early (a transaction
+ * budget, a stop, a failure) can contradict such a window: {@link #finish} then publishes the stalls again as decided
+ * with the exact end, and withdraws a stall the rules no longer declare by a closing event whose end equals its
+ * start. Figures (stall count and time, trend) come from the windows fed for good only.
+ *
  * <p>Window bounds in ms since the epoch; trend time in hours since the scope's first whole window. Immutable and
  * thread safe.
  */
@@ -38,6 +46,11 @@ final class StallSeries {
      * marker are a few hundred milliseconds, rarely more than one window.
      */
     static final int HOLD_WINDOWS = 3;
+    /**
+     * How much earlier than a producer's planned measurement end a window must end to be fed provisionally: covers the
+     * difference between the time a producer stamps on its {@code StepStarted} and its samples' clock.
+     */
+    static final long PLANNED_END_MARGIN_MS = 1_000;
     private static final double MS_PER_HOUR = 3_600_000.0;
 
     private final StallConfig stallConfig;
@@ -54,8 +67,16 @@ final class StallSeries {
      */
     record Fed(ScopeState scope, List<Stall> stalls) {}
 
-    /** An on-time window of the scope (already in its sums and roll-ups): held or fed if whole, else left out. */
-    Fed onTime(ScopeState s, WindowStats w) {
+    /**
+     * An on-time window of the scope (already in its sums and roll-ups): held or fed if whole, else left out; held
+     * windows ending by {@code insideUnlessEarlyEndMs} are fed provisionally (see the class documentation; -1 = none).
+     */
+    Fed onTime(ScopeState s, WindowStats w, long insideUnlessEarlyEndMs) {
+        Fed fed = onTime(s, w);
+        return fed.scope().finalized() ? fed : provisional(fed, insideUnlessEarlyEndMs);
+    }
+
+    private Fed onTime(ScopeState s, WindowStats w) {
         boolean samples = w.count() > 0;
         if (w.warmupCount() > 0) {
             return new Fed(s.withPhase(s.seenSamples() || samples, true, s.wholeFromMs()), List.of());
@@ -86,19 +107,42 @@ final class StallSeries {
      */
     Fed finish(ScopeState s, StepMeta.Bounds span) {
         List<ScopeState.HeldWindow> inside = new ArrayList<>();
-        if (span != null) {
-            for (ScopeState.HeldWindow h : s.held()) {
-                if (h.point().endMs() * 1000 <= span.endMicros()) {
-                    inside.add(h);
-                }
+        boolean contradicted = false;
+        for (ScopeState.HeldWindow h : s.held()) {
+            if (span != null && h.point().endMs() * 1000 <= span.endMicros()) {
+                inside.add(h);
+            } else {
+                contradicted |= h.point().endMs() <= s.publishedThroughMs();
             }
         }
-        Fed fed = feed(s, inside, List.of());
+        List<Stall> published = contradicted ? provisionalStalls(s) : List.of();
+        Fed fed = feed(contradicted ? s.withPublishedThrough(-1) : s, inside, List.of());
         StallDetector detector = detector(fed.scope().detector());
         List<Stall> stalls = new ArrayList<>(fed.stalls());
         stalls.addAll(detector.finish());
-        ScopeState next = fed.scope();
+        for (Stall p : published) {
+            if (stalls.stream().noneMatch(d -> d.kind().equals(p.kind()) && d.startMs() == p.startMs())) {
+                stalls.add(withdrawn(p));
+            }
+        }
+        ScopeState next = fed.scope().withPublishedThrough(Math.max(fed.scope().publishedThroughMs(),
+                s.publishedThroughMs()));
         return new Fed(next.withSeries(next.trend(), List.of(), detector.state()).finalizedNow(), stalls);
+    }
+
+    /**
+     * The stall rules' state with the held windows that end by {@code untilMs} fed provisionally (the stored state is
+     * unchanged): what the live view of an op scope shows.
+     */
+    StallDetector.State provisionalState(ScopeState s, long untilMs) {
+        StallDetector detector = detector(s.detector());
+        for (ScopeState.HeldWindow h : s.held()) {
+            if (h.point().endMs() > untilMs) {
+                break;
+            }
+            detector.accept(h.point());
+        }
+        return detector.state();
     }
 
     /**
@@ -143,7 +187,10 @@ final class StallSeries {
         return feed(s, held.subList(0, release), held.subList(release, held.size()));
     }
 
-    /** Feeds {@code windows} to the stall rules and trend in order; {@code stillHeld} stay held. */
+    /**
+     * Feeds {@code windows} to the stall rules and trend in order; {@code stillHeld} stay held. Returns the stalls of
+     * the windows whose events were not published yet (provisionally).
+     */
     private Fed feed(ScopeState s, List<ScopeState.HeldWindow> windows, List<ScopeState.HeldWindow> stillHeld) {
         if (windows.isEmpty()) {
             return new Fed(s.withSeries(s.trend(), stillHeld, s.detector()), List.of());
@@ -151,11 +198,57 @@ final class StallSeries {
         StallDetector detector = detector(s.detector());
         QpsTrend trend = s.trend();
         List<Stall> stalls = new ArrayList<>();
+        long through = s.publishedThroughMs();
         for (ScopeState.HeldWindow h : windows) {
             WindowPoint p = h.point();
-            stalls.addAll(detector.accept(p));
+            List<Stall> theirs = detector.accept(p);
+            if (p.endMs() > through) {
+                stalls.addAll(theirs);
+                through = p.endMs();
+            }
             trend = trend.plus((p.startMs() - s.wholeFromMs()) / MS_PER_HOUR, p.qps(), p.endMs() - p.startMs());
         }
-        return new Fed(s.withSeries(trend, stillHeld, detector.state()), stalls);
+        return new Fed(s.withSeries(trend, stillHeld, detector.state()).withPublishedThrough(through), stalls);
+    }
+
+    /**
+     * Adds to {@code fed} the stalls of the held windows that end by {@code untilMs} and were not published yet: the
+     * rules run over them from the scope's state without storing the result.
+     */
+    private Fed provisional(Fed fed, long untilMs) {
+        ScopeState s = fed.scope();
+        StallDetector detector = detector(s.detector());
+        List<Stall> stalls = new ArrayList<>(fed.stalls());
+        long through = s.publishedThroughMs();
+        for (ScopeState.HeldWindow h : s.held()) {
+            if (h.point().endMs() > untilMs) {
+                break;
+            }
+            List<Stall> theirs = detector.accept(h.point());
+            if (h.point().endMs() > through) {
+                stalls.addAll(theirs);
+                through = h.point().endMs();
+            }
+        }
+        return new Fed(s.withPublishedThrough(through), stalls);
+    }
+
+    /** The stalls that the held windows already published gave, each in its last published form. */
+    private List<Stall> provisionalStalls(ScopeState s) {
+        StallDetector detector = detector(s.detector());
+        Map<String, Stall> last = new TreeMap<>();
+        for (ScopeState.HeldWindow h : s.held()) {
+            if (h.point().endMs() > s.publishedThroughMs()) {
+                break;
+            }
+            detector.accept(h.point()).forEach(st -> last.put(st.kind() + "/" + st.startMs(), st));
+        }
+        return new ArrayList<>(last.values());
+    }
+
+    /** A closing event that withdraws {@code stall}: it ends where it starts. */
+    private static Stall withdrawn(Stall stall) {
+        return new Stall(stall.kind(), stall.startMs(), stall.startMs(), 0, stall.baselineQps(),
+                stall.baselineP99Micros(), stall.minQps(), stall.worstP99Micros(), false, true);
     }
 }

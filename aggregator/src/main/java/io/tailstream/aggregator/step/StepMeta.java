@@ -28,11 +28,13 @@ import java.util.TreeSet;
  * @param firstEndAtMs   wall clock when the first scope of the step ended, -1 before
  * @param awaiting       a scope of the step ended and its summary waits to be published
  * @param parts          each producer's part as its control events describe it, by producer id
+ * @param plannedEnds    the earliest its measurement can end by time, by producer id: its {@code StepStarted} time
+ *                       plus warm-up and measurement (the workers start after that event is sent)
  */
 public record StepMeta(String runId, int stepId, Set<String> ops, long blocksReceived, Set<String> producers,
                        Map<String, Long> blocksSent, boolean clientBound, Map<String, Bounds> bounds,
                        Map<String, Integer> ends, long firstEndAtMs, boolean awaiting,
-                       Map<String, StepSummary.ProducerPart> parts) {
+                       Map<String, StepSummary.ProducerPart> parts, Map<String, Long> plannedEnds) {
 
     public StepMeta {
         ops = ops == null ? Set.of() : new TreeSet<>(ops);
@@ -41,11 +43,12 @@ public record StepMeta(String runId, int stepId, Set<String> ops, long blocksRec
         bounds = bounds == null ? Map.of() : new TreeMap<>(bounds);
         ends = ends == null ? Map.of() : new TreeMap<>(ends);
         parts = parts == null ? Map.of() : new TreeMap<>(parts);
+        plannedEnds = plannedEnds == null ? Map.of() : new TreeMap<>(plannedEnds);
     }
 
     public static StepMeta start(String runId, int stepId) {
         return new StepMeta(runId, stepId, Set.of(), 0, Set.of(), Map.of(), false, Map.of(), Map.of(), -1, false,
-                Map.of());
+                Map.of(), Map.of());
     }
 
     /**
@@ -61,12 +64,12 @@ public record StepMeta(String runId, int stepId, Set<String> ops, long blocksRec
             return this;
         }
         return new StepMeta(runId, stepId, plus(ops, op), blocksReceived, producers, blocksSent, clientBound, bounds,
-                ends, firstEndAtMs, awaiting, parts);
+                ends, firstEndAtMs, awaiting, parts, plannedEnds);
     }
 
     StepMeta withBlocks(long received) {
         return received == 0 ? this : new StepMeta(runId, stepId, ops, blocksReceived + received, producers,
-                blocksSent, clientBound, bounds, ends, firstEndAtMs, awaiting, parts);
+                blocksSent, clientBound, bounds, ends, firstEndAtMs, awaiting, parts, plannedEnds);
     }
 
     StepMeta withProducer(String producerId) {
@@ -74,7 +77,7 @@ public record StepMeta(String runId, int stepId, Set<String> ops, long blocksRec
             return this;
         }
         return new StepMeta(runId, stepId, ops, blocksReceived, plus(producers, producerId), blocksSent, clientBound,
-                bounds, ends, firstEndAtMs, awaiting, parts);
+                bounds, ends, firstEndAtMs, awaiting, parts, plannedEnds);
     }
 
     /** A sorted copy of {@code set} with {@code element} added. */
@@ -94,24 +97,24 @@ public record StepMeta(String runId, int stepId, Set<String> ops, long blocksRec
             b.remove(e.producerId());
         }
         return new StepMeta(runId, stepId, ops, blocksReceived, producers, sent, clientBound, b, ends, firstEndAtMs,
-                awaiting, parts).withProducer(e.producerId());
+                awaiting, parts, plannedEnds).withProducer(e.producerId());
     }
 
     StepMeta withClientBound() {
         return clientBound ? this : new StepMeta(runId, stepId, ops, blocksReceived, producers, blocksSent, true,
-                bounds, ends, firstEndAtMs, awaiting, parts);
+                bounds, ends, firstEndAtMs, awaiting, parts, plannedEnds);
     }
 
     StepMeta withEnd(String op, long nowMs) {
         Map<String, Integer> next = new TreeMap<>(ends);
         next.merge(op, 1, Integer::sum);
         return new StepMeta(runId, stepId, ops, blocksReceived, producers, blocksSent, clientBound, bounds, next,
-                firstEndAtMs < 0 ? nowMs : firstEndAtMs, awaiting, parts);
+                firstEndAtMs < 0 ? nowMs : firstEndAtMs, awaiting, parts, plannedEnds);
     }
 
     StepMeta withAwaiting(boolean now) {
         return now == awaiting ? this : new StepMeta(runId, stepId, ops, blocksReceived, producers, blocksSent,
-                clientBound, bounds, ends, firstEndAtMs, now, parts);
+                clientBound, bounds, ends, firstEndAtMs, now, parts, plannedEnds);
     }
 
     /**
@@ -127,7 +130,24 @@ public record StepMeta(String runId, int stepId, Set<String> ops, long blocksRec
         for (String participant : e.participants()) {
             next = next.withProducer(participant);
         }
-        return next;
+        long plannedEnd = e.atEpochMs() + e.warmupMs() + e.measureMs();
+        if (e.measureMs() <= 0 || plannedEnd == next.plannedEnds.getOrDefault(e.producerId(), -1L)) {
+            return next;
+        }
+        Map<String, Long> ends = new TreeMap<>(next.plannedEnds);
+        ends.put(e.producerId(), plannedEnd);
+        return new StepMeta(runId, stepId, next.ops, next.blocksReceived, next.producers, next.blocksSent,
+                next.clientBound, next.bounds, next.ends, next.firstEndAtMs, next.awaiting, next.parts, ends);
+    }
+
+    /**
+     * Windows of the step ending at or before this instant (epoch ms) lie inside its measurement unless a producer
+     * ends its measurement early (a transaction budget, a stop, a failure): the earliest planned end of the
+     * producers that announced the step, less {@code marginMs} for the difference between their clocks and ours;
+     * -1 while no producer announced a measurement by time.
+     */
+    long insideUnlessEarlyEndMs(long marginMs) {
+        return plannedEnds.values().stream().mapToLong(Long::longValue).map(v -> v - marginMs).min().orElse(-1);
     }
 
     /** Records what a producer reports at its end ({@code StepEnded}). */
@@ -158,7 +178,7 @@ public record StepMeta(String runId, int stepId, Set<String> ops, long blocksRec
         Map<String, StepSummary.ProducerPart> next = new TreeMap<>(parts);
         next.put(p.producerId(), p);
         return new StepMeta(runId, stepId, ops, blocksReceived, producers, blocksSent, clientBound, bounds, ends,
-                firstEndAtMs, awaiting, next);
+                firstEndAtMs, awaiting, next, plannedEnds);
     }
 
     /** Each producer of the step (those that started it or ended it), by producer id. */

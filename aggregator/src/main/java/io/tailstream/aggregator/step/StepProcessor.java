@@ -140,7 +140,8 @@ public final class StepProcessor implements Processor<String, StepInput, String,
             if (s == null) {
                 s = ScopeState.start(w.runId(), w.stepId(), w.op());
             }
-            ScopeWindows.Applied next = scopeWindows.apply(s, w, in.late());
+            ScopeWindows.Applied next = scopeWindows.apply(s, w, in.late(),
+                    meta.insideUnlessEarlyEndMs(StallSeries.PLANNED_END_MARGIN_MS));
             next.rollups().forEach(this::forwardRollup);
             publishStalls(next.scope(), next.stalls(), meta, now);
             scopes.put(key, next.scope());
@@ -244,16 +245,20 @@ public final class StepProcessor implements Processor<String, StepInput, String,
         }
     }
 
-    /** Forwards the stall events of a {@code "*"} scope's stalls; affectedOps reads the op scopes stored now. */
+    /**
+     * Forwards the stall events of a {@code "*"} scope's stalls; affectedOps reads the op scopes stored now, with their
+     * held windows fed as provisionally as the {@code "*"} scope's.
+     */
     private void publishStalls(ScopeState s, List<Stall> stalls, StepMeta meta, long now) {
         if (stalls.isEmpty() || !WindowStats.ALL_OPS.equals(s.op())) {
             return;
         }
+        long until = meta.insideUnlessEarlyEndMs(StallSeries.PLANNED_END_MARGIN_MS);
         Map<String, StallDetector.State> opDetectors = new HashMap<>();
         for (String op : meta.ops()) {
             ScopeState o = scopes.get(WindowStats.scopeKey(s.runId(), s.stepId(), op));
             if (o != null) {
-                opDetectors.put(op, o.detector());
+                opDetectors.put(op, series.provisionalState(o, until));
             }
         }
         for (StallEvent event : series.events(s, stalls, opDetectors, now)) {

@@ -99,6 +99,20 @@ class AlertWebhookTest {
     }
 
     @Test
+    void aWithdrawnStall_isSaidWithdrawnIfItWasAlerted_andNotAtAllIfNot() throws Exception {
+        try (AlertWebhook w = webhook(5)) {
+            w.onStall(stall(true, T0 + 2_000));
+            w.onStall(stall(false, T0 + 1_000)); // ends where it starts: withdrawn
+            w.onStall(new StallEvent("run-1", 4, StallEvent.HARD, T0, T0, false, 1000.0, 0.0, 2000, 0, List.of(),
+                    T0)); // withdrawn before anything was said
+            awaitReceived(2);
+            w.close(Duration.ofSeconds(5));
+        }
+        assertThat(received).extracting(n -> n.get("type").asText())
+                .containsExactly(AlertWebhook.STALL_STARTED, AlertWebhook.STALL_WITHDRAWN);
+    }
+
+    @Test
     void aPostThatKeepsFailing_isGivenUpAndCounted_andTheNextStillGoes() throws Exception {
         failFirst.set(3);
         try (AlertWebhook w = webhook(2)) {

@@ -66,6 +66,20 @@ class LiveWindowsTest {
     }
 
     @Test
+    void onStall_withdrawn_leavesNeitherAnOpenNorAnEndedStall() {
+        LiveWindows live = new LiveWindows(registry, 3, 4);
+        live.onStall(stall(true, 6000));
+        StallEvent open = stall(true, 6000);
+        live.onStall(new StallEvent(open.runId(), open.stepId(), open.kind(), open.startEpochMs(),
+                open.startEpochMs(), false, open.baselineQps(), open.minQps(), open.baselineP99Micros(),
+                open.worstP99Micros(), open.affectedOps(), 9000));
+        assertThat(registry.scrape()).contains("tailstream_stalls_open{op=\"*\",run=\"r\",step=\"1\"} 0.0");
+        LiveWindows.StepView step = live.runs().get(0).steps().get(0);
+        assertThat(step.openStalls()).isEmpty();
+        assertThat(step.endedStalls()).isEmpty();
+    }
+
+    @Test
     void newRun_beyondMaxRuns_dropsTheStalestRunAndItsMeters() {
         LiveWindows live = new LiveWindows(registry, 3, 2);
         live.onWindow(window("old", 1, "*", 1000, 1, 0, 1));

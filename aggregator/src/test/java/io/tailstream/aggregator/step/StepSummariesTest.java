@@ -64,7 +64,7 @@ class StepSummariesTest {
         StepSummaries.Publication same = summaries.publish(first.scope(), meta, false, ENDED_AT_MS + 5000);
         assertThat(same.summary()).isNull(); // only the emission time would differ
 
-        ScopeState corrected = scopeWindows.apply(same.scope(), window("*", 4, 3, 700, 0, 3), true).scope();
+        ScopeState corrected = scopeWindows.apply(same.scope(), window("*", 4, 3, 700, 0, 3), true, -1).scope();
         StepSummary again = summaries.publish(corrected, meta, false, ENDED_AT_MS + 6000).summary();
         assertThat(again.count()).isEqualTo(1003);
         assertThat(again.lateCount()).isEqualTo(3);
@@ -74,7 +74,7 @@ class StepSummariesTest {
     private ScopeState tenSeconds() {
         ScopeState s = scope(WindowStats.ALL_OPS);
         for (int second = 0; second < 10; second++) {
-            s = scopeWindows.apply(s, window(WindowStats.ALL_OPS, second, 100, 1000), false).scope();
+            s = scopeWindows.apply(s, window(WindowStats.ALL_OPS, second, 100, 1000), false, -1).scope();
         }
         return s.endedNow();
     }

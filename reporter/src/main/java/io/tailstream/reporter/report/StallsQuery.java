@@ -19,14 +19,16 @@ final class StallsQuery {
 
     /**
      * Stalls of the selected runs from the {@code stalls} view, by start: the last record per stall (open stalls are
-     * republished while they last, each time with a later end).
+     * republished while they last, each time with a later end), less withdrawn ones (a closing record ending where
+     * it starts).
      */
     static List<Stall> stalls(ArchiveDatabase db, String inRuns, List<StepInfo> steps) throws SQLException {
         Map<StepKey, StepInfo> byKey = new HashMap<>();
         steps.forEach(s -> byKey.put(StepKey.of(s), s));
         List<Stall> out = new ArrayList<>();
         String sql = "SELECT run_id, step_id, kind, start_ms, max(end_ms) AS end_ms FROM " + ArchiveLayout.STALLS
-                + " WHERE " + inRuns + " GROUP BY run_id, step_id, kind, start_ms ORDER BY start_ms, run_id, step_id";
+                + " WHERE " + inRuns + " GROUP BY run_id, step_id, kind, start_ms HAVING max(end_ms) > start_ms"
+                + " ORDER BY start_ms, run_id, step_id";
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 StepInfo s = byKey.get(StepKey.read(rs));

@@ -74,6 +74,30 @@ class StallDetectionReportTest {
     }
 
     @Test
+    void aWithdrawnStall_isNotReported_itsOpenRecordsNotEither() throws Exception {
+        SyntheticRun run = run();
+        List<SyntheticRun.Rec> records = new ArrayList<>(run.allRecords(1, 1));
+        records.add(summary(run, 1));
+        records.add(summary(run, 2));
+        records.add(stall(run, 2));
+        for (StallEvent e : List.of(
+                new StallEvent(run.runId, 1, StallEvent.HARD, 5000, 6000, true, 100.0, 0.0, 10, 0, List.of(), 6010),
+                new StallEvent(run.runId, 1, StallEvent.HARD, 5000, 7000, true, 100.0, 0.0, 10, 0, List.of(), 7010),
+                new StallEvent(run.runId, 1, StallEvent.HARD, 5000, 5000, false, 100.0, 0.0, 10, 0, List.of(),
+                        9000))) {
+            records.add(new SyntheticRun.Rec(Topics.STALLS, 0, e.key().getBytes(StandardCharsets.UTF_8),
+                    Json.write(e)));
+        }
+        Path archive = dir.resolve("archive");
+        TestArchives.write(archive, records);
+        ReportModel model = ReportGenerator.load(archive, ReportOptions.allRuns());
+        assertThat(model.stallDetection()).extracting(StallDetection::stepId, StallDetection::stalls)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(1, 0),
+                        org.assertj.core.groups.Tuple.tuple(2, 1),
+                        org.assertj.core.groups.Tuple.tuple(3, 0));
+    }
+
+    @Test
     void archiveWithoutSummariesOrStalls_detectionDidNotRunAnywhere_neverNoStalls() throws Exception {
         Path archive = dir.resolve("archive");
         TestArchives.write(archive, run().allRecords(1, 1));

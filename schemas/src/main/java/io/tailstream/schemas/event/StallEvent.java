@@ -6,7 +6,9 @@ import java.util.List;
  * A stall the aggregator detected in a step, on {@link io.tailstream.schemas.Topics#STALLS} (key
  * {@code runId/stepId/kind/startEpochMs}). An open stall is published while it lasts ({@code open = true},
  * {@code endEpochMs} = end of the last stalled window so far) and once more when it ends; consumers keep the last
- * record per key.
+ * record per key, a closing one over open ones. A closing record whose end equals its start <em>withdraws</em> the
+ * stall ({@link #withdrawn()}): it was published before the step's measurement end was known, and that end, earlier
+ * than planned, left its windows out.
  *
  * @param kind               {@link #HARD} (no transaction completed while the step was active),
  *                           {@link #THROUGHPUT} (QPS under a fraction of the rolling baseline for K windows) or
@@ -54,5 +56,10 @@ public record StallEvent(
 
     public String key() {
         return runId + "/" + stepId + "/" + kind + "/" + startEpochMs;
+    }
+
+    /** This closing record withdraws the stall: it ends where it starts (a stall is at least one window long). */
+    public boolean withdrawn() {
+        return !open && endEpochMs == startEpochMs;
     }
 }
