@@ -13,11 +13,13 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.LongConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -29,8 +31,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Follows the aggregator's output (committed records only) so a caller can wait until a run is aggregated: on
- * {@link Topics#WINDOWS} it adds up, per run and step, the {@code count} of the "all ops" windows, until every sample
- * the producers sent is counted; on {@link Topics#SUMMARIES} and {@link Topics#RUN_SUMMARIES} it notes which steps
+ * {@link Topics#WINDOWS} it adds up, per run and step, the {@code count} of the "all ops" base windows, until every
+ * sample the producers sent is counted (roll-ups, which count the same samples again, are told apart by their length:
+ * a step's base windows are its shortest); on {@link Topics#SUMMARIES} and {@link Topics#RUN_SUMMARIES} it notes which steps
  * have their "all ops" summary and the run's last run summary, until the run's summaries are published.
  *
  * <pre>{@code
@@ -52,16 +55,16 @@ public final class AggregationProgress implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AggregationProgress.class);
     private static final Duration POLL = Duration.ofMillis(100);
 
-    private final KafkaConsumer<byte[], byte[]> consumer;
-    /** run id → step id → samples counted in "all ops" windows. */
-    private final Map<String, Map<Integer, Long>> counted = new HashMap<>();
-    private final Map<String, Long> windowsSeen = new HashMap<>();
+    private final Consumer<byte[], byte[]> consumer;
+    /** run id → step id → window length in ms → samples and windows counted in "all ops" windows of that length. */
+    private final Map<String, Map<Integer, NavigableMap<Long, long[]>>> counted = new HashMap<>();
     /** run id → steps with an "all ops" step summary. */
     private final Map<String, Set<Integer>> summarized = new HashMap<>();
     /** run id → its last run summary. */
     private final Map<String, RunSummary> runSummaries = new HashMap<>();
 
-    private AggregationProgress(KafkaConsumer<byte[], byte[]> consumer) {
+    /** Follows what {@code consumer} (assigned and positioned by the caller) reads. */
+    AggregationProgress(Consumer<byte[], byte[]> consumer) {
         this.consumer = consumer;
     }
 
@@ -134,8 +137,11 @@ public final class AggregationProgress implements AutoCloseable {
 
     private void addWindow(WindowStats w) {
         if (WindowStats.ALL_OPS.equals(w.op())) {
-            counted.computeIfAbsent(w.runId(), k -> new TreeMap<>()).merge(w.stepId(), w.count(), Long::sum);
-            windowsSeen.merge(w.runId(), 1L, Long::sum);
+            long[] c = counted.computeIfAbsent(w.runId(), k -> new TreeMap<>())
+                    .computeIfAbsent(w.stepId(), k -> new TreeMap<>())
+                    .computeIfAbsent(w.windowEndEpochMs() - w.windowStartEpochMs(), k -> new long[2]);
+            c[0] += w.count();
+            c[1]++;
         }
     }
 
@@ -149,24 +155,32 @@ public final class AggregationProgress implements AutoCloseable {
         runSummaries.put(s.runId(), s);
     }
 
-    /** Samples counted so far in "all ops" windows of a step. */
+    /** Samples counted so far in "all ops" base windows of a step. */
     public long countedSamples(String runId, int stepId) {
-        return counted.getOrDefault(runId, Map.of()).getOrDefault(stepId, 0L);
+        return base(runId, stepId)[0];
     }
 
-    /** Samples counted so far in "all ops" windows of a run, over all its steps. */
+    /** Samples and windows counted in the step's base windows, its shortest: zeros before the first. */
+    private long[] base(String runId, int stepId) {
+        NavigableMap<Long, long[]> byLength = counted.getOrDefault(runId, Map.of()).get(stepId);
+        return byLength == null ? new long[2] : byLength.firstEntry().getValue();
+    }
+
+    /** Samples counted so far in "all ops" base windows of a run, over all its steps. */
     public long countedSamples(String runId) {
-        return counted.getOrDefault(runId, Map.of()).values().stream().mapToLong(Long::longValue).sum();
+        return counted.getOrDefault(runId, Map.of()).keySet().stream().mapToLong(s -> countedSamples(runId, s)).sum();
     }
 
     /** Samples counted so far per step of a run (steps with at least one window). */
     public Map<Integer, Long> countedByStep(String runId) {
-        return Map.copyOf(counted.getOrDefault(runId, Map.of()));
+        Map<Integer, Long> out = new TreeMap<>();
+        counted.getOrDefault(runId, Map.of()).keySet().forEach(s -> out.put(s, countedSamples(runId, s)));
+        return Map.copyOf(out);
     }
 
-    /** "All ops" windows seen so far for a run. */
+    /** "All ops" base windows seen so far for a run (late corrections included). */
     public long windowsSeen(String runId) {
-        return windowsSeen.getOrDefault(runId, 0L);
+        return counted.getOrDefault(runId, Map.of()).keySet().stream().mapToLong(s -> base(runId, s)[1]).sum();
     }
 
     /**

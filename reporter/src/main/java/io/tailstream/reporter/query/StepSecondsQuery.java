@@ -73,8 +73,8 @@ final class StepSecondsQuery {
     }
 
     /**
-     * The all-ops windows of the given steps, by {@link #stepKey}: one read of their runs' windows (a query per
-     * step cost more than reading them).
+     * The all-ops base windows (each step's shortest: roll-ups left out) of the given steps, by {@link #stepKey}: one
+     * read of their runs' windows (a query per step cost more than reading them).
      */
     private static Map<String, List<Window>> windows(ArchiveDatabase db, Collection<StepFigure.StepRef> steps)
             throws SQLException {
@@ -88,7 +88,9 @@ final class StepSecondsQuery {
         String sql = """
                 SELECT run_id, step_id, window_start_ms, window_end_ms, count, warmup_count, measured_count,
                        measured_ok_queries, histogram, measured_histogram, event_version
-                FROM windows WHERE run_id IN (%s) AND op = '*'""".formatted(runs);
+                FROM windows WHERE run_id IN (%s) AND op = '*'
+                QUALIFY window_end_ms - window_start_ms
+                    = min(window_end_ms - window_start_ms) OVER (PARTITION BY run_id, step_id)""".formatted(runs);
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 List<Window> rows = out.get(stepKey(rs.getString(1), rs.getInt(2)));

@@ -138,6 +138,21 @@ class StepSecondsQueryTest {
                 (int) (Math.floorDiv(s.step().toUs(), 1_000_000L) - firstWindow));
     }
 
+    /** Roll-ups of 10 s (as {@code aggregate} writes them next to the base windows) are not base windows. */
+    @Test
+    void rollupsBesideTheWindows_areLeftOut() throws SQLException {
+        List<WindowStats> windows = new ArrayList<>(windows(RUN));
+        Map<Long, Long> rollups = new TreeMap<>();
+        windows.forEach(w -> rollups.merge(w.windowStartEpochMs() - Math.floorMod(w.windowStartEpochMs(), 10_000),
+                w.count(), Long::sum));
+        rollups.forEach((start, count) -> windows.add(WindowStats.of(RUN.runId, 1, WindowStats.ALL_OPS, start,
+                start + 10_000, count, 0, Map.of(), 0, 0, LatencyHistograms.create(), null, 0, 0, null)));
+        Series s = seconds(archive(windows));
+        long firstWindow = -Math.floorDiv(-s.step().fromUs(), 1_000_000L);
+        assertCounts(s.seconds(), firstWindow * 1_000_000L,
+                (int) (Math.floorDiv(s.step().toUs(), 1_000_000L) - firstWindow));
+    }
+
     @Test
     void windowsMissingSamples_theRawSamplesGiveTheUnits_fromTheSpansStart() throws SQLException {
         List<WindowStats> windows = new ArrayList<>(windows(RUN));
