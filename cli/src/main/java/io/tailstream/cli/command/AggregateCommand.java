@@ -47,6 +47,11 @@ public final class AggregateCommand implements Callable<Integer> {
 
     /** Longest wait for Kafka Streams to run, restoration of the state stores not counted. */
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
+    /**
+     * How long a stop (Ctrl-C, SIGTERM) waits for the command to close what outlives the aggregator: the live page,
+     * and the alerts still queued ({@link AlertWebhook#close()} posts them for up to 5 s).
+     */
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(15);
 
     @Spec
     CommandSpec spec;
@@ -200,6 +205,7 @@ public final class AggregateCommand implements Callable<Integer> {
                     + alertQuietAfter.toSeconds() + " s)");
         }
         // closed after the aggregator: the alerts it queued on its way out are still posted
+        CountDownLatch closed = new CountDownLatch(1);
         try (alerts; Aggregator aggregator = Aggregator.start(kafka.bootstrapServers, config, dir,
                 listeners.isEmpty() ? TopologyListener.NONE : TopologyListener.all(listeners), status);
              MonitorServer monitor = httpAddress == null ? null
@@ -208,6 +214,13 @@ public final class AggregateCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 aggregator.close();
                 stopped.countDown();
+                // the JVM halts once its hooks return: wait for this command to close the rest (alerts still queued
+                // are posted within their drain time)
+                try {
+                    closed.await(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }, "tailstream-aggregate-shutdown"));
             if (monitor != null) {
                 System.out.println("live monitor on " + monitor.url() + " (metrics on " + monitor.url() + "metrics)");
@@ -222,6 +235,8 @@ public final class AggregateCommand implements Callable<Integer> {
                             failure.get());
                 }
             }
+        } finally {
+            closed.countDown();
         }
         return 0;
     }
