@@ -2,7 +2,8 @@
 # What the local pipeline costs the load: per workload and driver, `tailstream run` alone (`--no-emit`, A) and the
 # default `run` with its local pipeline (B: a broker in a JVM of its own at the lowest CPU priority during the load,
 # then the aggregator, archiver and report), alternated A B A B A on the same database.
-# Prints TPS of every run and each B as a ratio of the mean of the two A runs around it.
+# Prints TPS of every run and each B as a ratio of the mean of the two A runs around it. B=live makes B a live run
+# (`run --live`: the aggregator also runs during the load, at the lowest priority, with its live page).
 #
 # Usage (from the repository root, after `./mvnw -pl cli -am package -DskipTests`):
 #   export TAILSTREAM_MYSQL_PASSWORD=...            # read from the environment, never from the command line
@@ -13,7 +14,7 @@
 # [20], PAIRS [2]: B runs per workload and driver, DRIVERS [mariadb mysql]: jdbc:mariadb: (MariaDB Connector/J)
 # and jdbc:mysql: (MySQL Connector/J), PREPARE [1] (0: reuse loaded sbtest tables), JAR
 # [cli/target/tailstream-all.jar], OUT [a new temporary folder: logs, JSON and archives of every run],
-# TAILSTREAM_JAVA_OPTS [none]: JVM options of every run.
+# TAILSTREAM_JAVA_OPTS [none]: JVM options of every run, B [pipeline]: pipeline (the default run) or live (run --live).
 #
 # Both modes run WARMUP + DURATION seconds and count the DURATION part; B also starts the broker before the step
 # and aggregates, archives and reports after it, outside the counted part. Run on a quiet machine;
@@ -21,6 +22,8 @@
 set -euo pipefail
 
 WARMUP=${WARMUP:-10}
+B=${B:-pipeline}
+case "$B" in pipeline | live) ;; *) echo "B must be pipeline or live, was $B" >&2; exit 2 ;; esac
 PAIRS=${PAIRS:-2}
 DRIVERS=${DRIVERS:-mariadb mysql}
 WORKLOADS=("$@")
@@ -37,7 +40,7 @@ if [ "$PREPARE" = 1 ]; then
   tailstream mariadb prepare --workload oltp_read_write --quiet >> "$OUT/prepare.log" 2>&1
 fi
 
-# prints the TPS of one run; mode is no-emit or pipeline
+# prints the TPS of one run; mode is no-emit, pipeline or live
 run_one() {
   run_tailstream "$@"
   jq -r '.steps[0].tps' "$4.json"
@@ -51,13 +54,13 @@ for w in "${WORKLOADS[@]}"; do
     printf '%-20s %-8s %-9s %6s %10.1f\n' "$w" "$d" no-emit "$l" "$prev" | tee -a "$OUT/summary.txt"
     for i in $(seq "$PAIRS"); do
       l=$(load)
-      tps=$(run_one "$w" pipeline "$d" "$OUT/$w.$d.pipeline.$i.log")
-      printf '%-20s %-8s %-9s %6s %10.1f\n' "$w" "$d" pipeline "$l" "$tps" | tee -a "$OUT/summary.txt"
+      tps=$(run_one "$w" "$B" "$d" "$OUT/$w.$d.$B.$i.log")
+      printf '%-20s %-8s %-9s %6s %10.1f\n' "$w" "$d" "$B" "$l" "$tps" | tee -a "$OUT/summary.txt"
       l=$(load)
       next=$(run_one "$w" no-emit "$d" "$OUT/$w.$d.no-emit.$i.log")
       printf '%-20s %-8s %-9s %6s %10.1f\n' "$w" "$d" no-emit "$l" "$next" | tee -a "$OUT/summary.txt"
-      echo "$prev $tps $next" | awk -v w="$w" -v d="$d" '{
-          printf "%-20s %-8s pipeline / no-emit %.3f (no-emit %.0f and %.0f around it)\n", w, d, $2 / (($1 + $3) / 2), $1, $3
+      echo "$prev $tps $next" | awk -v w="$w" -v d="$d" -v b="$B" '{
+          printf "%-20s %-8s %s / no-emit %.3f (no-emit %.0f and %.0f around it)\n", w, d, b, $2 / (($1 + $3) / 2), $1, $3
         }' | tee -a "$OUT/summary.txt"
       prev=$next
     done

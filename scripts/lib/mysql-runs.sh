@@ -31,11 +31,13 @@ tailstream() {
 }
 
 # run_tailstream WORKLOAD MODE DRIVER LOG: one run of WARMUP + DURATION seconds, MODE no-emit (the load generator
-# alone) or pipeline (the default run with its local pipeline); its --json document in LOG.json, its stderr in LOG
+# alone), pipeline (the default run with its local pipeline) or live (the same with --live: its aggregator during the
+# load); its --json document in LOG.json, its stderr in LOG
 run_tailstream() {
   local w=$1 mode=$2 driver=$3 log=$4
   local extra=(--out "$log.out")
   [ "$mode" = no-emit ] && extra=(--no-emit)
+  [ "$mode" = live ] && extra+=(--live)
   tailstream "$driver" run --workload "$w" --threads "$THREADS" --warmup "${WARMUP}s" --duration "${DURATION}s" \
     --report-interval 0 --json "${extra[@]}" > "$log.json" 2> "$log"
 }

@@ -3,6 +3,7 @@ package io.tailstream.cli.command;
 import io.tailstream.cli.run.LocalRuns;
 import io.tailstream.cli.options.DurationConverter;
 import io.tailstream.producer.RunPlan;
+import io.tailstream.producer.plan.LiveView;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.workload.WorkloadSpec;
 import java.nio.file.Path;
@@ -54,6 +55,6 @@ public final class DemoCommand implements Callable<Integer> {
                 WorkloadSpec.of("oltp_read_write"));
         int interval = (int) Math.max(1, Math.min(10, duration.toSeconds() / 2));
         RunPlan plan = RunPlan.of(runId, "demo", targets, workloads, THREADS, 1, warmup, duration, interval);
-        return LocalRuns.runLocally(plan, outDir, System.out, false, null);
+        return LocalRuns.runLocally(plan, outDir, System.out, false, null, LiveView.OFF);
     }
 }

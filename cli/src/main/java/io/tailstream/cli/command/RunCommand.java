@@ -10,6 +10,7 @@ import io.tailstream.cli.metrics.ProducerMetrics;
 import io.tailstream.cli.options.DurationConverter;
 import io.tailstream.cli.options.HttpOptions;
 import io.tailstream.cli.options.KafkaOptions;
+import io.tailstream.cli.options.LiveOptions;
 import io.tailstream.cli.options.TargetOptions;
 import io.tailstream.cli.options.ThreadCountsConverter;
 import io.tailstream.cli.options.WorkloadOptions;
@@ -25,6 +26,7 @@ import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.emit.SampleSink;
 import io.tailstream.producer.emit.SpoolSettings;
 import io.tailstream.producer.group.ProducerGroup;
+import io.tailstream.producer.plan.LiveView;
 import io.tailstream.producer.plan.PlanException;
 import io.tailstream.producer.plan.PlanFile;
 import io.tailstream.producer.target.TargetException;
@@ -187,6 +189,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     HttpOptions http = new HttpOptions();
 
+    @Mixin
+    LiveOptions watch = new LiveOptions();
+
     /** The running sink, for {@code /metrics}; a field, as Micrometer holds its meters' state weakly. */
     private final AtomicReference<SampleSink> runningSink = new AtomicReference<>();
 
@@ -225,6 +230,7 @@ public final class RunCommand implements Callable<Integer> {
                     + " need --bootstrap-servers (a local run shows its figures on the console)");
         }
         InetSocketAddress metricsAddress = http.address(spec.commandLine());
+        LiveView view = watch.view(spec.commandLine(), planFile, !noEmit && kafka.bootstrapServers == null, noEmit);
         long limit = parseSize(spoolLimit);
         Map<String, Object> kafkaConfig;
         try {
@@ -251,7 +257,7 @@ public final class RunCommand implements Callable<Integer> {
         if (kafka.bootstrapServers == null) {
             Path outDir = OutDirs.resolve(out, "tailstream-run-", console);
             return LocalRuns.runLocally(plan, outDir, console, json, spool(spoolDir != null ? spoolDir : outDir,
-                    limit));
+                    limit), view);
         }
         // served before Kafka is asked anything: a spool that fills while Kafka is away is seen here, not on Kafka
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

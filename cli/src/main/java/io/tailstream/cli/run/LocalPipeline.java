@@ -13,6 +13,7 @@ import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.emit.SpoolSettings;
+import io.tailstream.producer.plan.LiveView;
 import io.tailstream.reporter.archive.ArchiveSummary;
 import io.tailstream.reporter.archive.Archiver;
 import io.tailstream.reporter.report.ReportGenerator;
@@ -49,6 +50,11 @@ import org.apache.kafka.streams.StreamsConfig;
  * broker gets about one produce request a second. The Kafka client's code runs on what the quick JIT compiler alone
  * compiled ({@link KafkaClientCompilerDirective}). The archiver runs once the aggregator has counted every sample and published
  * the run's summaries.
+ *
+ * <p>A live run ({@link LiveView#on()}) starts the aggregator before the load instead, in a JVM of its own at the
+ * lowest priority as well ({@link LiveAggregator}), with its live page; its samples linger only
+ * {@link #LIVE_SAMPLES_LINGER}, so the page and the stall alerts are at most that much later. Should it die during
+ * the load, the run aggregates after the load as without it (its committed state restored from Kafka).
  */
 final class LocalPipeline implements AutoCloseable {
 
@@ -75,6 +81,11 @@ final class LocalPipeline implements AutoCloseable {
      * and the end of each step sends what lingers at once.
      */
     static final Duration SAMPLES_LINGER = Duration.ofSeconds(1);
+    /**
+     * {@link #SAMPLES_LINGER} of a live run: the live aggregator reads the samples as they come, and a stall is
+     * alerted once its first empty window has closed (its end plus the 2 s grace) and its samples have arrived.
+     */
+    static final Duration LIVE_SAMPLES_LINGER = Duration.ofMillis(250);
     /** How long the aggregator may take to join its group and restore its state once the load has ended. */
     static final Duration AGGREGATOR_START_TIMEOUT = Duration.ofSeconds(60);
 
@@ -111,9 +122,10 @@ final class LocalPipeline implements AutoCloseable {
                 StreamsConfig.producerPrefix(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION), "1"));
     }
 
-    /** The run's Kafka producer settings: sample blocks linger {@link #SAMPLES_LINGER}. */
-    static Map<String, Object> producerConfig() {
-        return Map.of(ProducerConfig.LINGER_MS_CONFIG, (int) SAMPLES_LINGER.toMillis());
+    /** The run's Kafka producer settings: sample blocks linger {@link #SAMPLES_LINGER} ({@code live}: less). */
+    static Map<String, Object> producerConfig(boolean live) {
+        return Map.of(ProducerConfig.LINGER_MS_CONFIG,
+                (int) (live ? LIVE_SAMPLES_LINGER : SAMPLES_LINGER).toMillis());
     }
 
     String bootstrapServers() {
@@ -127,12 +139,29 @@ final class LocalPipeline implements AutoCloseable {
      *
      * @param spool blocks are spooled per these settings while Kafka is slow (null: no spool)
      * @param stop  receives the runner, so a signal can end the run cleanly
+     * @param view  whether the aggregator runs during the load, with its live page
      */
-    Outcome run(RunPlan plan, Path outDir, SpoolSettings spool, GracefulStop stop) {
-        // the aggregator starts after the load: beside it, it would take CPU from the database and the workers (its
-        // own work, and the broker's fetches and transactions for it)
+    Outcome run(RunPlan plan, Path outDir, SpoolSettings spool, GracefulStop stop, LiveView view) {
+        LiveAggregator live = null;
+        if (view.on()) {
+            console.println("starting the live aggregator in a JVM of its own ...");
+            live = LiveAggregator.start(kafka.bootstrapServers(), view, outDir);
+            console.println("live page: " + live.page() + " (the aggregator's log: " + live.log() + ")");
+        }
+        try {
+            return run(plan, outDir, spool, stop, live);
+        } finally {
+            if (live != null) {
+                live.close();
+            }
+        }
+    }
+
+    private Outcome run(RunPlan plan, Path outDir, SpoolSettings spool, GracefulStop stop, LiveAggregator live) {
+        // without --live the aggregator starts after the load: beside it, it would take CPU from the database and the
+        // workers (its own work, and the broker's fetches and transactions for it)
         RunResult result = BenchmarkRunner.run(plan, KafkaEmission.to(kafka.bootstrapServers())
-                .kafkaConfig(producerConfig()).spool(spool).build(), console, stop::attach);
+                .kafkaConfig(producerConfig(live != null)).spool(spool).build(), console, stop::attach);
 
         Map<Integer, Long> sentByStep = new LinkedHashMap<>();
         for (StepResult s : result.steps()) {
@@ -142,12 +171,21 @@ final class LocalPipeline implements AutoCloseable {
         long aggregated;
         String aggregationProblem = null;
         String summariesProblem;
-        console.printf(Locale.ROOT, "aggregating the run's %,d samples, which waited in Kafka while the load ran ...%n",
-                sent);
+        boolean liveRuns = live != null && live.alive();
+        if (liveRuns) {
+            console.printf(Locale.ROOT, "waiting for the live aggregator to count the run's %,d samples ...%n", sent);
+        } else {
+            if (live != null) {
+                console.println("the live aggregator stopped during the run (see " + live.log() + "); aggregating"
+                        + " here from what it committed");
+            }
+            console.printf(Locale.ROOT,
+                    "aggregating the run's %,d samples, which waited in Kafka while the load ran ...%n", sent);
+        }
         ProgressLines lines = new ProgressLines(console, sent);
         Path stateDir = createStateDir();
         try (AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of());
-             Aggregator aggregator = startAggregator(stateDir)) {
+             Aggregator aggregator = liveRuns ? null : startAggregator(stateDir)) {
             try {
                 progress.awaitCountsWhileCounting(plan.runId(), sentByStep, AGGREGATION_TIMEOUT, lines::counted);
             } catch (AggregationIncompleteException e) {
@@ -255,7 +293,7 @@ final class LocalPipeline implements AutoCloseable {
         kafka.close();
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         try (var paths = Files.walk(dir)) {
             paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {

@@ -6,6 +6,7 @@ import io.tailstream.producer.RunPlan;
 import io.tailstream.producer.RunResult;
 import io.tailstream.producer.driver.StepResult;
 import io.tailstream.producer.emit.SpoolSettings;
+import io.tailstream.producer.plan.LiveView;
 import io.tailstream.reporter.archive.Archiver;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -23,12 +24,14 @@ public final class LocalRuns {
      * @param console progress and summary (stderr when {@code json} is set, so stdout carries only the JSON)
      * @param json    print the step results as one JSON document on stdout
      * @param spool   blocks are spooled per these settings while Kafka is slow (null: no spool)
+     * @param view    whether the aggregator runs during the load, with its live page
      * @return 0 when every step ran to its end, {@link Cli#EXIT_INTERRUPTED} when a signal stopped the run
      * @throws UserFacingException when a step failed or a target went away (after archiving and reporting what was
      *                             measured before), when the pipeline lost or duplicated a sample, or when the
      *                             aggregator did not publish the run's summaries
      */
-    public static int runLocally(RunPlan plan, Path outDir, PrintStream console, boolean json, SpoolSettings spool) {
+    public static int runLocally(RunPlan plan, Path outDir, PrintStream console, boolean json, SpoolSettings spool,
+                                 LiveView view) {
         Path archive = outDir.resolve("archive");
         if (Archiver.holdsRun(archive, plan.runId())) {
             // checked before the run: its samples live in a broker deleted at exit, and files of another broker's
@@ -43,7 +46,7 @@ public final class LocalRuns {
                     console.println("run " + plan.runId() + ": stopped before its first step; nothing was measured");
                     return Cli.EXIT_INTERRUPTED;
                 }
-                outcome = pipeline.run(plan, outDir, spool, stop);
+                outcome = pipeline.run(plan, outDir, spool, stop, view);
             }
             return finish(plan, outcome, console, json);
         }

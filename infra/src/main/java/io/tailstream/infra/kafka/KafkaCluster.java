@@ -1,6 +1,7 @@
 package io.tailstream.infra.kafka;
 
 import io.tailstream.infra.process.ChildJvm;
+import io.tailstream.infra.process.LowestPriority;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tailstream.infra.process.LowestPriority;
 import io.tailstream.schemas.TopicSpec;
 import io.tailstream.schemas.Topics;
 import java.nio.file.Files;

@@ -60,8 +60,23 @@ public final class PlanFile {
         return load(file, runId, System::getenv);
     }
 
+    /**
+     * How the plan in {@code file} asks a local run to be watched: its keys {@code live}, {@code liveHttp} and
+     * {@code alertWebhook}.
+     *
+     * @throws PlanException if the file cannot be read or is invalid
+     */
+    public static LiveView liveView(Path file) {
+        return root(read(file), file.toString()).live;
+    }
+
     /** Reads {@code file} with {@code env} standing in for the environment. */
     public static RunPlan load(Path file, String runId, Function<String, String> env) {
+        String base = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
+        return parse(read(file), file.toString(), base, runId, env);
+    }
+
+    private static String read(Path file) {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
@@ -70,8 +85,7 @@ public final class PlanFile {
         } catch (IOException e) {
             throw new PlanException(file.toString(), 0, 0, "", "cannot read: " + e.getMessage(), e);
         }
-        String base = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
-        return parse(text, file.toString(), base, runId, env);
+        return text;
     }
 
     /**
@@ -82,6 +96,10 @@ public final class PlanFile {
      */
     public static RunPlan parse(String yaml, String fileName, String defaultName, String runId,
                                 Function<String, String> env) {
+        return toPlan(root(yaml, fileName), fileName, defaultName, runId, env);
+    }
+
+    private static Root root(String yaml, String fileName) {
         Root root;
         try {
             com.fasterxml.jackson.databind.JsonNode tree = YAML.readTree(yaml);
@@ -97,7 +115,7 @@ public final class PlanFile {
             throw new PlanException(fileName, loc == null ? 0 : loc.getLineNr(), loc == null ? 0 : loc.getColumnNr(),
                     "", "not valid YAML: " + e.getOriginalMessage(), e);
         }
-        return toPlan(root, fileName, defaultName, runId, env);
+        return root;
     }
 
     private static RunPlan toPlan(Root root, String fileName, String defaultName, String runId,

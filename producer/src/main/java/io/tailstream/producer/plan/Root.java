@@ -40,6 +40,7 @@ final class Root {
     List<String> accept = List.of();
     ProducersEntry producers;
     boolean serverCounters = true;
+    LiveView live = LiveView.OFF;
 
     @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
     Root(@JsonProperty(value = "targets", required = true) List<TargetEntry> targets,
@@ -117,6 +118,21 @@ final class Root {
     @JsonSetter("serverCounters")
     void serverCounters(boolean v) {
         serverCounters = v;
+    }
+
+    @JsonSetter("live")
+    void live(boolean v) {
+        live = live.with(v, null, null);
+    }
+
+    @JsonSetter("liveHttp")
+    void liveHttp(String v) {
+        live = live.with(null, LiveView.address(v), null);
+    }
+
+    @JsonSetter("alertWebhook")
+    void alertWebhook(String v) {
+        live = live.with(null, null, LiveView.webhook(v));
     }
 
     @JsonSetter("plateau")

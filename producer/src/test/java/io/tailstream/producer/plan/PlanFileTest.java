@@ -96,6 +96,33 @@ class PlanFileTest {
     }
 
     @Test
+    void liveView_offByDefault_readFromItsKeys(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws java.io.IOException {
+        Path minimal = java.nio.file.Files.writeString(dir.resolve("m.yaml"), MINIMAL);
+        assertThat(PlanFile.liveView(minimal)).isEqualTo(LiveView.OFF);
+        String keys = "live: true\nliveHttp: 0.0.0.0:9464\nalertWebhook: https://hooks.example/soak\n";
+        Path watched = java.nio.file.Files.writeString(dir.resolve("w.yaml"), MINIMAL + keys);
+        assertThat(PlanFile.liveView(watched)).isEqualTo(new LiveView(true, "0.0.0.0:9464",
+                java.net.URI.create("https://hooks.example/soak")));
+        // the keys are the local pipeline's: the run itself is the same plan
+        assertThat(PlanFile.parse(MINIMAL + keys, "p.yaml", "p", "r", ENV).toString())
+                .isEqualTo(PlanFile.parse(MINIMAL, "p.yaml", "p", "r", ENV).toString());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "alertWebhook: ftp://hooks.example/x | 6:15 | alertWebhook | must be an http:// or https:// URL",
+            "liveHttp: 9464                      | 6:11 | liveHttp     | must be HOST:PORT, was '9464'",
+            "liveHttp: localhost:70000           | 6:11 | liveHttp     | port must be in 0..65535, was 70000",
+            "live: sometimes                     | 6:7  | live         | sometimes"})
+    void liveView_badValue_isLocated(String line, String where, String key, String message,
+                                     @org.junit.jupiter.api.io.TempDir Path dir) throws java.io.IOException {
+        Path file = java.nio.file.Files.writeString(dir.resolve("p.yaml"), MINIMAL + line + "\n");
+        assertThatThrownBy(() -> PlanFile.liveView(file)).isInstanceOf(PlanException.class)
+                .hasMessageContaining("p.yaml:" + where).hasMessageContaining(key).hasMessageContaining(message);
+    }
+
+    @Test
     void minimal_takesTheCommandLineDefaults_andTheFileNameAsPlanName() {
         RunPlan plan = PlanFile.parse(MINIMAL, "eval.yaml", "eval", "r", ENV);
         assertThat(plan.planName()).isEqualTo("eval");

@@ -1,4 +1,4 @@
-package io.tailstream.infra.kafka;
+package io.tailstream.infra.process;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -32,13 +32,13 @@ import org.slf4j.LoggerFactory;
  * says so. Under a cgroup CPU controller (systemd units, containers) the cgroup's share comes first and the session
  * group does not apply.
  */
-final class LowestPriority {
+public final class LowestPriority {
 
     private static final Logger log = LoggerFactory.getLogger(LowestPriority.class);
     /** Linux's number for {@code SCHED_IDLE}, as {@code /proc/PID/task/TID/stat} shows a thread's policy. */
-    static final int SCHED_IDLE = 5;
+    public static final int SCHED_IDLE = 5;
     /** The lowest priority a nice value gives, and the nice value of the process's session group. */
-    static final int LOWEST_NICE = 19;
+    public static final int LOWEST_NICE = 19;
     private static final List<List<String>> PREFIXES = List.of(
             List.of("setsid", "chrt", "--idle", "0"),
             List.of("chrt", "--idle", "0"));
@@ -54,7 +54,7 @@ final class LowestPriority {
      * of {@code setsid chrt --idle 0} and {@code chrt --idle 0} that runs {@code true} on this machine, else none.
      * Probed once per JVM.
      */
-    static synchronized List<String> commandPrefix() {
+    public static synchronized List<String> commandPrefix() {
         if (prefix == null) {
             prefix = PREFIXES.stream().filter(LowestPriority::works).findFirst().orElse(List.of());
             log.debug("lowest priority for child processes: {}", prefix.isEmpty() ? "not available" : prefix);
@@ -86,7 +86,7 @@ final class LowestPriority {
      *
      * @return whether the group now has nice {@value #LOWEST_NICE}
      */
-    static boolean lowerSessionGroup(long pid) {
+    public static boolean lowerSessionGroup(long pid) {
         if (sessionOf(pid).orElse(-1) != pid) {
             log.debug("process {} does not lead a session of its own: its scheduling group is left as it is", pid);
             return false;
@@ -114,7 +114,7 @@ final class LowestPriority {
     }
 
     /** The nice value of {@code pid}'s scheduling group ({@code /proc/PID/autogroup}), if the kernel has groups. */
-    static OptionalInt groupNice(long pid) {
+    public static OptionalInt groupNice(long pid) {
         try {
             // "/autogroup-93 nice 19"
             String[] words = Files.readString(Path.of("/proc", String.valueOf(pid), "autogroup"),
@@ -126,19 +126,19 @@ final class LowestPriority {
     }
 
     /** The session id of process {@code pid} (field 6 of {@code /proc/PID/stat}), if there is one. */
-    static OptionalLong sessionOf(long pid) {
+    public static OptionalLong sessionOf(long pid) {
         String[] fields = statFields(Path.of("/proc", String.valueOf(pid), "stat"));
         return fields == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(fields[6 - 3]));
     }
 
     /** The scheduling policy of thread {@code tid} of process {@code pid} (field 41 of its stat), if any. */
-    static OptionalInt policyOf(long pid, long tid) {
+    public static OptionalInt policyOf(long pid, long tid) {
         String[] fields = statFields(Path.of("/proc", String.valueOf(pid), "task", String.valueOf(tid), "stat"));
         return fields == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(fields[41 - 3]));
     }
 
     /** The thread ids of process {@code pid}; empty if it is gone or this is no Linux. */
-    static List<Long> threadsOf(long pid) {
+    public static List<Long> threadsOf(long pid) {
         try (Stream<Path> tasks = Files.list(Path.of("/proc", String.valueOf(pid), "task"))) {
             return tasks.map(t -> Long.parseLong(t.getFileName().toString())).toList();
         } catch (IOException | RuntimeException e) {
