@@ -53,7 +53,7 @@ class ModuleApiTest {
                     "event.TargetInfo", "event.WindowPart", "event.WindowStats",
                     "histogram.LatencyFigures", "histogram.LatencyHistograms"),
             // the rules results are judged by, one place each
-            "analysis", Set.of("PercentChange", "Plateau", "RoundStats", "ScaleOut", "SweepPeak",
+            "analysis", Set.of("PercentChange", "Plateau", "RoundStats", "ScaleOut", "SoakTrend", "SweepPeak",
                     "change.ChangePoint", "change.ChangePointDetector", "change.ChangePointSettings",
                     "change.SegmentComparison",
                     "counters.CounterMove", "counters.CounterReadings", "counters.CounterSeries",
@@ -73,7 +73,7 @@ class ModuleApiTest {
             // an aggregator, its configuration and status, its HTTP endpoints
             "aggregator", Set.of("AggregationIncompleteException", "AggregationProgress", "Aggregator",
                     "AggregatorConfig", "AggregatorStatus", "alert.AlertWebhook",
-                    "http.LiveWindows", "http.MetricsServer", "http.MonitorServer", "http.OpenWindows",
+                    "http.LiveReplay", "http.LiveWindows", "http.MetricsServer", "http.MonitorServer", "http.OpenWindows",
                     "stall.StallConfig", "topology.TopologyListener"),
             // the archiver, the archive's queries, the report
             "reporter", Set.of("archive.ArchiveProgress", "archive.ArchiveSummary", "archive.Archiver",

@@ -24,8 +24,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The live monitor's view of a running aggregator: the last {@code windowsKept} base windows of every scope
- * (run, step, op) and the stalls of every step, fed by the topology as it emits them ({@link TopologyListener}), and
- * the Micrometer meters that expose the latest figures.
+ * (run, step, op), the stalls of every step, each step's whole course from its roll-ups ({@link StepTimeline}) and
+ * each producer's client health, fed by the topology as it emits them ({@link TopologyListener}) or, after a
+ * restart, by {@link LiveReplay}; and the Micrometer meters that expose the latest figures.
  *
  * <p>Why a listener and not a consumer of the output topics or a store: the windows are already in hand on the
  * stream thread, so there is no second consumer group, no deserialization and no extra changelog; the cost is one
@@ -45,7 +46,9 @@ public final class LiveWindows implements TopologyListener {
     public static final int DEFAULT_WINDOWS_KEPT = 120;
     /** Runs kept by default. */
     public static final int DEFAULT_MAX_RUNS = 32;
-    private static final int ENDED_STALLS_KEPT = 20;
+    /** Ended stalls kept per step for the timeline; {@link #runs()} shows the newest {@link #ENDED_STALLS_SHOWN}. */
+    private static final int ENDED_STALLS_KEPT = 1_000;
+    private static final int ENDED_STALLS_SHOWN = 20;
 
     private final MeterRegistry registry;
     private final int windowsKept;
@@ -70,7 +73,19 @@ public final class LiveWindows implements TopologyListener {
 
     @Override
     public void onWindow(WindowStats window) {
-        step(window.runId(), window.stepId()).scope(window.op()).add(window);
+        Step step = step(window.runId(), window.stepId());
+        step.scope(window.op()).add(window);
+        if (WindowStats.ALL_OPS.equals(window.op())) {
+            step.timeline.window(window);
+        }
+    }
+
+    /** The all-ops roll-ups make the step's timeline. */
+    @Override
+    public void onRollup(WindowStats rollup) {
+        if (WindowStats.ALL_OPS.equals(rollup.op())) {
+            step(rollup.runId(), rollup.stepId()).timeline.rollup(rollup);
+        }
     }
 
     @Override
@@ -109,7 +124,7 @@ public final class LiveWindows implements TopologyListener {
         for (Run run : runs.values()) {
             List<StepView> steps = new ArrayList<>();
             for (Step step : run.steps.values()) {
-                steps.add(step.view());
+                steps.add(step.view(ENDED_STALLS_SHOWN));
             }
             steps.sort(Comparator.comparingInt(StepView::step));
             out.add(new RunView(run.id, steps));
@@ -117,6 +132,40 @@ public final class LiveWindows implements TopologyListener {
         out.sort(Comparator.comparing(RunView::run));
         return out;
     }
+
+    /**
+     * A step's whole course so far: its roll-up points, soak figures and stalls (the newest
+     * {@value #ENDED_STALLS_KEPT} ended ones and every open one, by start); null if the step is unknown.
+     */
+    TimelineView timeline(String runId, int stepId) {
+        Run run = runs.get(runId);
+        Step step = run == null ? null : run.steps.get(stepId);
+        if (step == null) {
+            return null;
+        }
+        StepView now = step.view(Integer.MAX_VALUE);
+        List<StallEvent> stalls = new ArrayList<>(now.endedStalls());
+        stalls.addAll(now.openStalls());
+        stalls.sort(Comparator.comparingLong(StallEvent::startEpochMs));
+        return new TimelineView(step.timeline.points(), step.timeline.trend(), stalls,
+                now.errorsTotal().getOrDefault(WindowStats.ALL_OPS, 0L));
+    }
+
+    /** The producers of a run with their latest client health (empty if the run is unknown). */
+    List<ProducerGauges.Health> producers(String runId) {
+        Run run = runs.get(runId);
+        if (run == null) {
+            return List.of();
+        }
+        List<ProducerGauges.Health> out = new ArrayList<>();
+        run.producers.forEach((id, gauges) -> out.add(gauges.view(id)));
+        out.sort(Comparator.comparing(ProducerGauges.Health::producerId));
+        return out;
+    }
+
+    /** A step's timeline ({@link #timeline}). */
+    record TimelineView(List<StepTimeline.Point> points, StepTimeline.Trend trend, List<StallEvent> stalls,
+                               long errorsTotal) {}
 
     /** A run's steps. */
     public record RunView(String run, List<StepView> steps) {}
@@ -201,6 +250,7 @@ public final class LiveWindows implements TopologyListener {
         final Map<String, StallEvent> open = new ConcurrentHashMap<>();
         /** Ended stalls by key, at most {@link #ENDED_STALLS_KEPT} (guarded by this). */
         final NavigableMap<String, StallEvent> ended = new TreeMap<>();
+        final StepTimeline timeline = new StepTimeline();
         final List<Meter> meters;
 
         Step(String runId, int stepId) {
@@ -236,7 +286,8 @@ public final class LiveWindows implements TopologyListener {
             }
         }
 
-        StepView view() {
+        /** The step's latest figures, with at most {@code endedShown} ended stalls, the newest. */
+        StepView view(int endedShown) {
             Map<String, WindowStats> latest = new TreeMap<>();
             Map<String, Long> errors = new TreeMap<>();
             for (Scope scope : scopes.values()) {
@@ -253,6 +304,7 @@ public final class LiveWindows implements TopologyListener {
                 endedNow = new ArrayList<>(ended.values());
             }
             endedNow.sort(Comparator.comparingLong(StallEvent::startEpochMs).reversed());
+            endedNow = endedNow.subList(0, Math.min(endedShown, endedNow.size()));
             return new StepView(runId, stepId, latest, errors, openNow, endedNow);
         }
     }

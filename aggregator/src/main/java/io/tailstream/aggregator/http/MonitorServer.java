@@ -126,8 +126,9 @@ public final class MonitorServer implements AutoCloseable {
                 case "/api/runs" -> sendJson(exchange, Map.of("runs", runs()));
                 case "/api/status" -> sendJson(exchange, status.get());
                 case "/api/windows" -> sendJson(exchange, windows(query(exchange.getRequestURI().getRawQuery())));
+                case "/api/timeline" -> sendJson(exchange, timeline(query(exchange.getRequestURI().getRawQuery())));
                 default -> ReadOnlyHttp.sendText(exchange, 404, "no such resource: " + path
-                        + " (try /, /metrics, /api/status, /api/runs, /api/windows)\n");
+                        + " (try /, /metrics, /api/status, /api/runs, /api/windows, /api/timeline)\n");
             }
         } catch (BadRequest e) {
             ReadOnlyHttp.sendText(exchange, 400, e.getMessage() + "\n");
@@ -186,6 +187,50 @@ public final class MonitorServer implements AutoCloseable {
             out.put("open", null);
             out.put("openUnavailable", String.valueOf(e.getMessage()));
         }
+        return out;
+    }
+
+    /**
+     * A step's whole course so far ({@link LiveWindows#timeline}): its roll-up points, soak figures, stalls and errors,
+     * and the run's producers with their latest client health.
+     */
+    private Map<String, Object> timeline(Map<String, String> query) {
+        String run = query.get("run");
+        if (run == null || run.isEmpty()) {
+            throw new BadRequest("query parameter 'run' is required, e.g. /api/timeline?run=R&step=1");
+        }
+        int step = intParam(query, "step", null, 0, Integer.MAX_VALUE);
+        LiveWindows.TimelineView t = live.timeline(run, step);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("run", run);
+        out.put("step", step);
+        List<Map<String, Object>> points = new ArrayList<>();
+        for (StepTimeline.Point p : t == null ? List.<StepTimeline.Point>of() : t.points()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("startEpochMs", p.startMs());
+            m.put("endEpochMs", p.endMs());
+            m.put("count", p.count());
+            m.put("errors", p.errors());
+            m.put("qps", p.qps());
+            m.put("tps", p.tps());
+            m.put("p99Micros", p.p99Micros());
+            m.put("maxMicros", p.maxMicros());
+            points.add(m);
+        }
+        out.put("points", points);
+        out.put("trend", t == null ? null : t.trend());
+        out.put("stalls", t == null ? List.of() : t.stalls());
+        out.put("errorsTotal", t == null ? 0 : t.errorsTotal());
+        List<Map<String, Object>> producers = new ArrayList<>();
+        for (ProducerGauges.Health h : live.producers(run)) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("producerId", h.producerId());
+            m.put("reports", h.reports());
+            m.put("clientBoundReports", h.clientBoundReports());
+            m.put("latest", h.latest());
+            producers.add(m);
+        }
+        out.put("producers", producers);
         return out;
     }
 

@@ -19,6 +19,9 @@ import java.util.function.ToDoubleFunction;
 final class ProducerGauges {
 
     private volatile ClientHealth health;
+    /** Health reports seen, and of them those that said client-bound (guarded by this). */
+    private long reports;
+    private long clientBoundReports;
     /** Each step's {@code step_ended}, the last per step (a re-sent event replaces its first copy). */
     private final Map<Integer, StepEnded> ends = new ConcurrentHashMap<>();
     final List<Meter> meters;
@@ -62,7 +65,24 @@ final class ProducerGauges {
         return ends.values().stream().mapToLong(value).sum();
     }
 
-    void health(ClientHealth h) {
+    /**
+     * A producer's client health for the live page.
+     *
+     * @param latest             its latest health report
+     * @param reports            health reports seen (once a second while it runs)
+     * @param clientBoundReports of them, those that said it was client-bound
+     */
+    record Health(String producerId, ClientHealth latest, long reports, long clientBoundReports) {}
+
+    synchronized Health view(String producerId) {
+        return new Health(producerId, health, reports, clientBoundReports);
+    }
+
+    synchronized void health(ClientHealth h) {
+        reports++;
+        if (h.clientBound()) {
+            clientBoundReports++;
+        }
         ClientHealth previous = health;
         if (previous == null || h.atEpochMs() >= previous.atEpochMs()) {
             health = h;

@@ -209,6 +209,7 @@ public final class AggregatorTopology {
                         .withName("run-summaries-out"));
         outputs.get("step-rollups")
                 .mapValues(v -> ((StepOutput.Rollup) v).window(), Named.as("rollup-unwrap"))
+                .peek((key, rollup) -> listener.onRollup(rollup), Named.as("rollup-listener"))
                 .to(Topics.WINDOWS, Produced.with(Serdes.String(), windowSerde).withName("rollups-out"));
 
         return builder.build();

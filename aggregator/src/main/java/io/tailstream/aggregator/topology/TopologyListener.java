@@ -21,6 +21,12 @@ public interface TopologyListener {
     /** A base window on its way to {@code tailstream.windows}: a closed window, or a late correction of one. */
     default void onWindow(WindowStats window) {}
 
+    /**
+     * A roll-up window (10 s, 60 s, ... of merged base windows) on its way to {@code tailstream.windows}: complete, or
+     * a roll-up late correction ({@code lateCount == count}).
+     */
+    default void onRollup(WindowStats rollup) {}
+
     /** A stall event on its way to {@code tailstream.stalls} (open while it lasts, once more when it ends). */
     default void onStall(StallEvent stall) {}
 
@@ -46,6 +52,11 @@ public interface TopologyListener {
             @Override
             public void onWindow(WindowStats window) {
                 each.forEach(l -> l.onWindow(window));
+            }
+
+            @Override
+            public void onRollup(WindowStats rollup) {
+                each.forEach(l -> l.onRollup(rollup));
             }
 
             @Override

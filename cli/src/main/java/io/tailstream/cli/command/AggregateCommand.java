@@ -6,6 +6,7 @@ import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.aggregator.AggregatorStatus;
 import io.tailstream.aggregator.alert.AlertWebhook;
+import io.tailstream.aggregator.http.LiveReplay;
 import io.tailstream.aggregator.http.LiveWindows;
 import io.tailstream.aggregator.http.MonitorServer;
 import io.tailstream.aggregator.http.OpenWindows;
@@ -197,6 +198,14 @@ public final class AggregateCommand implements Callable<Integer> {
         List<TopologyListener> listeners = new ArrayList<>();
         if (httpAddress != null) {
             listeners.add(live);
+            // before the aggregator starts, so that what it emits next comes after what the page was rebuilt from
+            LiveReplay.Result replayed = LiveReplay.replay(kafka.bootstrapServers, kafkaConfig,
+                    LiveReplay.DEFAULT_SPAN, window.toMillis(), live, line -> System.out.println("aggregator: live"
+                            + " page: " + line));
+            System.out.printf(java.util.Locale.ROOT, "aggregator: live page rebuilt from the last %d h of windows,"
+                    + " stalls and control events: %,d records (%,d unreadable, skipped) in %.1f s%n",
+                    LiveReplay.DEFAULT_SPAN.toHours(), replayed.records(), replayed.skipped(),
+                    replayed.took().toMillis() / 1000.0);
         }
         if (alerts != null) {
             alerts.bindTo(registry);

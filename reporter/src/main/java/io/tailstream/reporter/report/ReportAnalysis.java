@@ -2,6 +2,7 @@ package io.tailstream.reporter.report;
 
 import io.tailstream.analysis.PercentChange;
 import io.tailstream.analysis.ScaleOut;
+import io.tailstream.analysis.SoakTrend;
 import io.tailstream.analysis.SweepPeak;
 import io.tailstream.reporter.report.Environment.TargetEnv;
 import io.tailstream.reporter.report.Evidence.StepData;
@@ -37,32 +38,11 @@ final class ReportAnalysis {
         }
         double from = measureStartMs / 1000.0;
         List<double[]> m = points.subList(0, points.size() - 1).stream().filter(p -> p[0] >= from).toList();
-        int n = m.size();
-        if (n < 2) {
+        if (m.size() < 2) {
             return null;
         }
-        double sumT = 0;
-        double sumQ = 0;
-        for (double[] p : m) {
-            sumT += (p[0] - from) / 3600;
-            sumQ += p[1];
-        }
-        double meanT = sumT / n;
-        double mean = sumQ / n;
-        double sxy = 0;
-        double sxx = 0;
-        double var = 0;
-        for (double[] p : m) {
-            double dt = (p[0] - from) / 3600 - meanT;
-            sxy += dt * (p[1] - mean);
-            sxx += dt * dt;
-            var += (p[1] - mean) * (p[1] - mean);
-        }
-        double slope = sxx > 0 ? sxy / sxx : 0;
-        double firstEnd = m.get(0)[0] + 3600;
-        double lastStart = m.get(n - 1)[0] - 3600;
-        double first = m.stream().filter(p -> p[0] < firstEnd).mapToDouble(p -> p[1]).average().orElse(0);
-        double last = m.stream().filter(p -> p[0] > lastStart).mapToDouble(p -> p[1]).average().orElse(0);
+        SoakTrend trend = new SoakTrend();
+        m.forEach(p -> trend.add(p[0], p[1]));
         double end = from + s.measureMs() / 1000.0;
         int count = 0;
         double stallSeconds = 0;
@@ -72,9 +52,9 @@ final class ReportAnalysis {
                 stallSeconds += Math.max(0, Math.min(end, x.endMs() / 1000.0) - Math.max(from, x.startMs() / 1000.0));
             }
         }
-        return new Soak(s.runId(), s.stepId(), s.target(), s.workload(), s.threads(), n / 3600.0, mean,
-                first, last, mean > 0 ? slope / mean * 100 : 0, mean > 0 ? Math.sqrt(var / n) / mean * 100 : 0,
-                count, stallSeconds, stallSeconds / (s.measureMs() / 1000.0) * 100);
+        return new Soak(s.runId(), s.stepId(), s.target(), s.workload(), s.threads(), m.size() / 3600.0,
+                trend.meanQps(), trend.firstHourQps(), trend.lastHourQps(), trend.trendPctPerHour(),
+                trend.jitterPct(), count, stallSeconds, stallSeconds / (s.measureMs() / 1000.0) * 100);
     }
 
     /** The workload's rows with deltas against the baseline target's row at the same thread count. */
