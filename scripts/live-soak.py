@@ -166,11 +166,21 @@ def main():
                                     "--virtual-time-budget=15000", "--window-size=1300,1400",
                                     "--screenshot=" + os.path.abspath(shot), page],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            with open("/proc/%d/autogroup" % shooter.pid, "w") as group:
-                group.write("19")
-        except OSError:
-            pass  # no autogroups here: SCHED_IDLE alone
+        # only once setsid has made it a session of its own: before, its group is this script's (and its shell's)
+        for _ in range(100):
+            try:
+                with open("/proc/%d/stat" % shooter.pid) as stat:
+                    session = int(stat.read().rsplit(")", 1)[1].split()[3])
+            except (OSError, ValueError, IndexError):
+                break
+            if session == shooter.pid:
+                try:
+                    with open("/proc/%d/autogroup" % shooter.pid, "w") as group:
+                        group.write("19")
+                except OSError:
+                    pass  # no autogroups here: SCHED_IDLE alone
+                break
+            time.sleep(0.02)
         try:
             shooter.wait(timeout=140)
         except subprocess.TimeoutExpired:

@@ -57,7 +57,7 @@ class ModuleApiTest {
                     "change.ChangePoint", "change.ChangePointDetector", "change.ChangePointSettings",
                     "change.SegmentComparison",
                     "counters.CounterMove", "counters.CounterReadings", "counters.CounterSeries",
-                    "counters.StallExplanation",
+                    "counters.ServerLines", "counters.StallExplanation",
                     "interval.BlockBootstrap", "interval.Fieller", "interval.PercentInterval"),
             "infra", Set.of("kafka.EmbeddedKafka", "kafka.KafkaCluster", "kafka.TopicProvisioner",
                     "process.ChildJvm", "process.LowestPriority"),
@@ -73,8 +73,8 @@ class ModuleApiTest {
             // an aggregator, its configuration and status, its HTTP endpoints
             "aggregator", Set.of("AggregationIncompleteException", "AggregationProgress", "Aggregator",
                     "AggregatorConfig", "AggregatorStatus", "alert.AlertWebhook",
-                    "http.LiveReplay", "http.LiveWindows", "http.MetricsServer", "http.MonitorServer", "http.OpenWindows",
-                    "stall.StallConfig", "topology.TopologyListener"),
+                    "http.LiveReplay", "http.LiveWindows", "http.MetricsServer", "http.MonitorServer",
+                    "http.OpenWindows", "stall.StallConfig", "topology.TopologyListener"),
             // the archiver, the archive's queries, the report
             "reporter", Set.of("archive.ArchiveProgress", "archive.ArchiveSummary", "archive.Archiver",
                     "archive.ArchiverConfig", "archive.ArchiverStatus",

@@ -7,8 +7,10 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.tailstream.aggregator.topology.TopologyListener;
+import io.tailstream.analysis.counters.ServerLines;
 import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
+import io.tailstream.schemas.event.ServerCounters;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.WindowStats;
@@ -100,6 +102,8 @@ public final class LiveWindows implements TopologyListener {
             run(h.runId()).producer(h.producerId()).health(h);
         } else if (event instanceof StepEnded e) {
             run(e.runId()).producer(e.producerId()).ended(e);
+        } else if (event instanceof ServerCounters c) {
+            step(c.runId(), c.stepId()).timeline.server(c);
         }
     }
 
@@ -148,7 +152,7 @@ public final class LiveWindows implements TopologyListener {
         stalls.addAll(now.openStalls());
         stalls.sort(Comparator.comparingLong(StallEvent::startEpochMs));
         return new TimelineView(step.timeline.points(), step.timeline.trend(), stalls,
-                now.errorsTotal().getOrDefault(WindowStats.ALL_OPS, 0L));
+                now.errorsTotal().getOrDefault(WindowStats.ALL_OPS, 0L), step.timeline.serverLines());
     }
 
     /** The producers of a run with their latest client health (empty if the run is unknown). */
@@ -165,7 +169,7 @@ public final class LiveWindows implements TopologyListener {
 
     /** A step's timeline ({@link #timeline}). */
     record TimelineView(List<StepTimeline.Point> points, StepTimeline.Trend trend, List<StallEvent> stalls,
-                               long errorsTotal) {}
+                        long errorsTotal, ServerLines.Lines server) {}
 
     /** A run's steps. */
     public record RunView(String run, List<StepView> steps) {}

@@ -2,6 +2,7 @@ package io.tailstream.aggregator.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tailstream.analysis.counters.ServerLines;
 import io.tailstream.schemas.event.Json;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.WindowStats;
@@ -221,6 +222,10 @@ public final class MonitorServer implements AutoCloseable {
         out.put("trend", t == null ? null : t.trend());
         out.put("stalls", t == null ? List.of() : t.stalls());
         out.put("errorsTotal", t == null ? 0 : t.errorsTotal());
+        Map<String, Object> server = new LinkedHashMap<>();
+        server.put("sessions", t == null ? List.of() : lines(t.server().sessions()));
+        server.put("pressure", t == null ? List.of() : lines(t.server().pressure()));
+        out.put("server", server);
         List<Map<String, Object>> producers = new ArrayList<>();
         for (ProducerGauges.Health h : live.producers(run)) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -231,6 +236,23 @@ public final class MonitorServer implements AutoCloseable {
             producers.add(m);
         }
         out.put("producers", producers);
+        return out;
+    }
+
+    /** Lines as {@code label}, {@code atEpochMs} and {@code values} (null for a failed reading). */
+    private static List<Map<String, Object>> lines(List<ServerLines.Line> lines) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (ServerLines.Line l : lines) {
+            List<Double> values = new ArrayList<>(l.values().length);
+            for (double v : l.values()) {
+                values.add(Double.isNaN(v) ? null : v);
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("label", l.label());
+            m.put("atEpochMs", l.atMs());
+            m.put("values", values);
+            out.add(m);
+        }
         return out;
     }
 

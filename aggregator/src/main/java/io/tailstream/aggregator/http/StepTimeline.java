@@ -1,6 +1,9 @@
 package io.tailstream.aggregator.http;
 
 import io.tailstream.analysis.SoakTrend;
+import io.tailstream.analysis.counters.CounterReadings;
+import io.tailstream.analysis.counters.ServerLines;
+import io.tailstream.schemas.event.ServerCounters;
 import io.tailstream.schemas.event.WindowStats;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,12 +13,13 @@ import java.util.TreeMap;
 
 /**
  * One step's whole course so far, for the live page: its all-ops roll-ups (a point per 10 s and per 60 s window,
- * whatever sizes the aggregator rolls up) and the soak figures of its measured base windows ({@link SoakTrend}: mean,
- * macro trend, jitter, first and last hour).
+ * whatever sizes the aggregator rolls up), the soak figures of its measured base windows ({@link SoakTrend}: mean,
+ * macro trend, jitter, first and last hour) and the server's side ({@link ServerLines}: the highest values of the
+ * target's readings per 10 s, from the first producer that read it).
  *
- * <p>Bounded: at most {@link #POINTS_KEPT} points per roll-up size (12 hours of 10 s points, 3 days of 60 s ones),
- * the oldest dropped first, and the soak figures in constant memory but for the last hour's windows. About 100
- * bytes a point: a 12-hour step takes about 0.5 MB.
+ * <p>Bounded: at most {@link #POINTS_KEPT} points per roll-up size (12 hours of 10 s points, 3 days of 60 s ones)
+ * and as many 10 s server buckets, the oldest dropped first, and the soak figures in constant memory but for the last
+ * hour's windows: a 12-hour step takes a few MB (measured in the benchmarks).
  *
  * <p>What it shows is what the aggregator emitted as it went, so it can differ from the archive's figures in one
  * corner: a roll-up late correction adds its samples, count and rates to its point (its P99 stays the window's
@@ -26,7 +30,10 @@ import java.util.TreeMap;
  */
 final class StepTimeline {
 
-    /** Points kept per roll-up size. */
+    /** Marks a bucket with a good reading among its values. */
+    private static final String READ = "";
+
+    /** Points kept per roll-up size (and 10 s buckets of the server's readings). */
     static final int POINTS_KEPT = 4_320;
 
     /**
@@ -54,9 +61,19 @@ final class StepTimeline {
     record Trend(long windows, double meanQps, double trendPctPerHour, double jitterPct, double firstHourQps,
                  double lastHourQps) {}
 
+    /** The server's readings are bucketed by this: as the 10 s roll-ups. */
+    static final long SERVER_BUCKET_MS = 10_000;
+
     /** Roll-up length in ms → points by start (guarded by this). */
     private final NavigableMap<Long, NavigableMap<Long, Point>> rollups = new TreeMap<>();
     private final SoakTrend trend = new SoakTrend();
+    /**
+     * Per 10 s bucket, the highest value of each gauge the server lines read ({@link ServerLines#read}) in the
+     * bucket's readings; an empty map for a bucket whose readings all failed (guarded by this).
+     */
+    private final NavigableMap<Long, Map<String, Long>> server = new TreeMap<>();
+    /** The producer whose readings are kept: the first that sent any (producers of a step read one server). */
+    private String serverProducer;
     private long trendThroughMs = Long.MIN_VALUE;
 
     /** A roll-up window of the step's all-ops scope: a new point, the same again, or a late correction. */
@@ -85,6 +102,42 @@ final class StepTimeline {
             trend.add(w.windowStartEpochMs() / 1000.0, w.qps());
             trendThroughMs = w.windowStartEpochMs();
         }
+    }
+
+    /** A reading of the step's target by one of its producers, kept as its bucket's highest values. */
+    synchronized void server(ServerCounters reading) {
+        if (serverProducer == null) {
+            serverProducer = reading.producerId();
+        } else if (!serverProducer.equals(reading.producerId())) {
+            return;
+        }
+        long bucket = Math.floorDiv(reading.atEpochMs(), SERVER_BUCKET_MS) * SERVER_BUCKET_MS;
+        Map<String, Long> max = server.computeIfAbsent(bucket, k -> new TreeMap<>());
+        if (reading.error() == null) {
+            reading.gauges().forEach((name, value) -> {
+                if (ServerLines.read(name)) {
+                    max.merge(name, value, Math::max);
+                }
+            });
+            max.putIfAbsent(READ, 1L);
+        }
+        while (server.size() > POINTS_KEPT) {
+            server.pollFirstEntry();
+        }
+    }
+
+    /** The server lines over the step so far, a point per 10 s: the highest values of its readings. */
+    synchronized ServerLines.Lines serverLines() {
+        CounterReadings readings = new CounterReadings();
+        server.forEach((at, max) -> {
+            readings.reading(at, max.containsKey(READ));
+            max.forEach((name, value) -> {
+                if (!name.equals(READ)) {
+                    readings.value(at, name, false, value);
+                }
+            });
+        });
+        return ServerLines.of(readings.series());
     }
 
     /**

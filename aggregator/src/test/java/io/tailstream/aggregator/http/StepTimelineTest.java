@@ -7,6 +7,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tailstream.analysis.SoakTrend;
 import io.tailstream.schemas.event.ClientHealth;
+import io.tailstream.schemas.event.ServerCounters;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.WindowStats;
 import java.util.List;
@@ -116,6 +117,28 @@ class StepTimelineTest {
         assertThat(live.producers("other")).isEmpty();
     }
 
+    @Test
+    void server_theHighestReadingsPer10s_ofTheFirstProducer_asTheReportsLines() {
+        // bucket 0: two readings; bucket 1: a failed reading only; bucket 2: a lock wait
+        live.onControl(counters("p1", T0 + 1_000, Map.of("Threads_running", 3L, "Innodb_buffer_pool_pages_dirty",
+                50L, "Innodb_buffer_pool_pages_total", 1000L, "Com_select", 9L), null));
+        live.onControl(counters("p1", T0 + 2_000, Map.of("Threads_running", 5L, "Innodb_buffer_pool_pages_dirty",
+                40L, "Innodb_buffer_pool_pages_total", 1000L), null));
+        live.onControl(counters("p2", T0 + 3_000, Map.of("Threads_running", 64L), null)); // another producer
+        live.onControl(counters("p1", T0 + 11_000, Map.of(), "timeout"));
+        live.onControl(counters("p1", T0 + 21_000, Map.of("Threads_running", 9L, "state.Waiting for backup lock",
+                8L, "Innodb_row_lock_current_waits", 1L, "Innodb_buffer_pool_pages_dirty", 90L,
+                "Innodb_buffer_pool_pages_total", 1000L), null));
+
+        var lines = live.timeline("r", 1).server();
+        assertThat(lines.sessions()).extracting(l -> l.label()).containsExactly("running", "waiting on a lock");
+        assertThat(lines.sessions().get(0).atMs()).containsExactly(T0, T0 + 10_000, T0 + 20_000);
+        assertThat(lines.sessions().get(0).values()).containsExactly(5, Double.NaN, 9);
+        assertThat(lines.sessions().get(1).values()).containsExactly(0, Double.NaN, 9);
+        assertThat(lines.pressure()).extracting(l -> l.label()).containsExactly("dirty pages %");
+        assertThat(lines.pressure().get(0).values()).containsExactly(5.0, Double.NaN, 9.0);
+    }
+
     private static WindowStats window(long startMs, long lengthMs, long count, long errors, long late) {
         return window(startMs, lengthMs, count, errors, late, count * 1000.0 / lengthMs, 0);
     }
@@ -133,6 +156,10 @@ class StepTimelineTest {
 
     private static StallEvent stall(long startMs, long endMs, boolean open) {
         return new StallEvent("r", 1, StallEvent.HARD, startMs, endMs, open, 100, 0, 1000, 0, List.of(), endMs);
+    }
+
+    private static ServerCounters counters(String producer, long at, Map<String, Long> gauges, String error) {
+        return new ServerCounters("r", at, producer, 1, "db", gauges, Map.of(), 500, error);
     }
 
     private static ClientHealth health(String producer, long at, boolean bound) {

@@ -9,6 +9,7 @@ import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.event.ClientHealth;
 import io.tailstream.schemas.event.ControlEvent;
 import io.tailstream.schemas.event.Json;
+import io.tailstream.schemas.event.ServerCounters;
 import io.tailstream.schemas.event.StallEvent;
 import io.tailstream.schemas.event.WindowStats;
 import io.tailstream.schemas.histogram.LatencyHistograms;
@@ -28,7 +29,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * The live view's memory over a long soak: publishes {@code hours} of a soak's output to a broker, as the
  * aggregator would have (one step, all ops and two ops: a 1 s window of each with its latency histogram, 10 s and
- * 60 s roll-ups of the step, a producer's client health every second, a 5 s stall every 10 minutes), then replays it
+ * 60 s roll-ups of the step, a producer's client health and its reading of the server's counters every second, a 5 s
+ * stall every 10 minutes), then replays it
  * into a fresh {@link LiveWindows} with {@link LiveReplay} (what a restarted aggregator does), printing the heap in
  * use after a full collection every simulated hour, and the replay's speed.
  *
@@ -121,6 +123,7 @@ public final class LiveViewMemoryMain {
                 }
                 sent += send(producer, Topics.CONTROL, new ClientHealth("soak", start, "p1", 1, 40, 95, 0, 0,
                         Map.of("db", 0.2), false));
+                sent += send(producer, Topics.CONTROL, reading(start, random));
                 if (s % 600 == 300) {
                     sent += send(producer, Topics.STALLS, new StallEvent("soak", 1, StallEvent.HARD, start,
                             start + 5_000, false, 2_000, 0, 2_000, 0, List.of(WindowStats.ALL_OPS), start + 8_000));
@@ -131,11 +134,30 @@ public final class LiveViewMemoryMain {
         return sent;
     }
 
+    /** A MariaDB reading: the gauges and counters the producer reads, with changing values. */
+    private static ServerCounters reading(long at, SplittableRandom random) {
+        Map<String, Long> gauges = new java.util.TreeMap<>();
+        for (String name : List.of("Threads_running", "Threads_connected", "Innodb_buffer_pool_pages_dirty",
+                "Innodb_buffer_pool_pages_total", "Innodb_buffer_pool_pages_free", "Innodb_checkpoint_age",
+                "Innodb_checkpoint_max_age", "Innodb_row_lock_current_waits", "trx_rseg_history_len",
+                "Innodb_history_list_length", "state.Sending data", "state.Waiting for table metadata lock")) {
+            gauges.put(name, random.nextLong(1, 100_000));
+        }
+        Map<String, Long> counters = new java.util.TreeMap<>();
+        for (String name : List.of("Innodb_os_log_written", "Innodb_data_written", "Innodb_data_fsyncs",
+                "Innodb_buffer_pool_pages_flushed", "Innodb_row_lock_waits", "Innodb_row_lock_time", "Com_commit",
+                "Com_select", "Com_insert", "Com_update", "Com_delete", "Slow_queries", "Questions",
+                "Bytes_received", "Bytes_sent", "Innodb_rows_read", "Innodb_rows_inserted")) {
+            counters.put(name, at + random.nextLong(1_000_000));
+        }
+        return new ServerCounters("soak", at, "p1", 1, "db", gauges, counters, 900, null);
+    }
+
     private static long send(KafkaProducer<byte[], byte[]> producer, String topic, Object value) {
         String key = value instanceof WindowStats w ? w.scopeKey()
                 : value instanceof StallEvent s ? s.key() : "soak";
         long at = value instanceof WindowStats w ? w.windowEndEpochMs()
-                : value instanceof StallEvent s ? s.endEpochMs() : ((ClientHealth) value).atEpochMs();
+                : value instanceof StallEvent s ? s.endEpochMs() : ((ControlEvent) value).atEpochMs();
         producer.send(new ProducerRecord<>(topic, null, at, key.getBytes(StandardCharsets.UTF_8), Json.write(value)));
         return 1;
     }

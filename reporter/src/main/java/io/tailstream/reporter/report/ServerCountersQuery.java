@@ -3,6 +3,7 @@ package io.tailstream.reporter.report;
 import io.tailstream.analysis.counters.CounterMove;
 import io.tailstream.analysis.counters.CounterReadings;
 import io.tailstream.analysis.counters.CounterSeries;
+import io.tailstream.analysis.counters.ServerLines;
 import io.tailstream.analysis.counters.StallExplanation;
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
@@ -16,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -26,11 +26,11 @@ import java.util.stream.Collectors;
  */
 final class ServerCountersQuery {
 
-    /** What the charts read: the sessions running and waiting, and the inputs of the two ratios. */
-    private static final String CHART_NAMES = "c.name IN ('Threads_running', 'Innodb_row_lock_current_waits',"
-            + " 'sessions.active', 'sessions.executing', 'sessions.blocked', 'Innodb_buffer_pool_pages_dirty',"
-            + " 'Innodb_buffer_pool_pages_total', 'Innodb_checkpoint_age', 'Innodb_checkpoint_max_age',"
-            + " 'checkpoint_age', 'max_wal_size') OR c.name LIKE 'state.Waiting%' OR c.name LIKE 'wait.Lock:%'";
+    /** What the charts read ({@link ServerLines}): the sessions running and waiting, the inputs of the two ratios. */
+    private static final String CHART_NAMES = "c.name IN (" + ServerLines.NAMES.stream()
+            .map(ArchiveDatabase::sqlString).collect(Collectors.joining(", ")) + ")"
+            + ServerLines.PREFIXES.stream().map(p -> " OR starts_with(c.name, " + ArchiveDatabase.sqlString(p) + ")")
+            .collect(Collectors.joining());
 
     private ServerCountersQuery() {}
 
@@ -110,58 +110,22 @@ final class ServerCountersQuery {
         }
     }
 
-    /** The chart lines of one step's series; a line the product does not report is left out. */
+    /** The chart lines of one step's series ({@link ServerLines}), down-sampled. */
     static ServerChart chart(List<CounterSeries> series) {
-        Map<String, CounterSeries> byName = series.stream()
-                .collect(Collectors.toMap(CounterSeries::name, Function.identity(), (a, b) -> a));
-        List<ServerChart.Line> sessions = new ArrayList<>();
-        CounterSeries running = first(byName, "Threads_running", "sessions.active", "sessions.executing");
-        if (running != null) {
-            sessions.add(line(ServerChart.RUNNING, running.atMs(), running.values()));
-            double[] waiting = new double[running.values().length];
-            for (int k = 0; k < waiting.length; k++) {
-                waiting[k] = Double.isNaN(running.values()[k]) ? Double.NaN : 0;
-            }
-            for (CounterSeries s : series) {
-                if (s.name().startsWith("state.Waiting") || s.name().startsWith("wait.Lock:")
-                        || s.name().equals("Innodb_row_lock_current_waits") || s.name().equals("sessions.blocked")) {
-                    for (int k = 0; k < waiting.length; k++) {
-                        if (!Double.isNaN(s.values()[k])) {
-                            waiting[k] += s.values()[k];
-                        }
-                    }
-                }
-            }
-            sessions.add(line(ServerChart.WAITING, running.atMs(), waiting));
-        }
-        List<ServerChart.Line> pressure = new ArrayList<>();
-        CounterSeries dirty = byName.get(StallExplanation.DIRTY_PAGES_PCT);
-        if (dirty != null) {
-            pressure.add(line(ServerChart.DIRTY_PCT, dirty.atMs(), dirty.values()));
-        }
-        CounterSeries age = byName.get(StallExplanation.CHECKPOINT_AGE_PCT);
-        if (age != null) {
-            pressure.add(line(ServerChart.CHECKPOINT_PCT, age.atMs(), age.values()));
-        }
-        return new ServerChart(sessions, pressure);
-    }
-
-    private static CounterSeries first(Map<String, CounterSeries> byName, String... names) {
-        for (String n : names) {
-            if (byName.containsKey(n)) {
-                return byName.get(n);
-            }
-        }
-        return null;
+        ServerLines.Lines lines = ServerLines.of(series);
+        return new ServerChart(lines.sessions().stream().map(ServerCountersQuery::line).toList(),
+                lines.pressure().stream().map(ServerCountersQuery::line).toList());
     }
 
     /** A line down-sampled like the step's own series, its lowest and highest point per bucket kept. */
-    private static ServerChart.Line line(String label, long[] atMs, double[] values) {
+    private static ServerChart.Line line(ServerLines.Line l) {
+        long[] atMs = l.atMs();
+        double[] values = l.values();
         int[] keep = Downsample.minMax(values, Downsample.DEFAULT_BUCKETS);
         double[] t = new double[keep.length];
         for (int i = 0; i < keep.length; i++) {
             t[i] = atMs[keep[i]] / 1000.0;
         }
-        return new ServerChart.Line(label, t, Downsample.pick(values, keep));
+        return new ServerChart.Line(l.label(), t, Downsample.pick(values, keep));
     }
 }
