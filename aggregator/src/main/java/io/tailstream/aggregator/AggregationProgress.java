@@ -18,6 +18,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -191,7 +192,7 @@ public final class AggregationProgress implements AutoCloseable {
      */
     public void awaitCounts(String runId, Map<Integer, Long> expectedByStep, Duration timeout)
             throws InterruptedException, AggregationIncompleteException {
-        awaitCounts(runId, expectedByStep, timeout, false, counted -> { });
+        awaitCounts(runId, expectedByStep, timeout, false, counted -> { }, () -> true);
     }
 
     /**
@@ -206,11 +207,24 @@ public final class AggregationProgress implements AutoCloseable {
     public void awaitCountsWhileCounting(String runId, Map<Integer, Long> expectedByStep, Duration stallTimeout,
                                          LongConsumer onCounted)
             throws InterruptedException, AggregationIncompleteException {
-        awaitCounts(runId, expectedByStep, stallTimeout, true, onCounted);
+        awaitCounts(runId, expectedByStep, stallTimeout, true, onCounted, () -> true);
     }
 
-    private void awaitCounts(String runId, Map<Integer, Long> expectedByStep, Duration timeout,
-                             boolean progressExtends, LongConsumer onCounted)
+    /**
+     * {@link #awaitCountsWhileCounting(String, Map, Duration, LongConsumer)} for as long as {@code aggregating} says
+     * the aggregator runs, asked before every poll: an aggregator of another process that has died counts nothing
+     * more, and waiting out {@code stallTimeout} for it would only delay whoever takes over.
+     *
+     * @return true once every step is counted; false as soon as {@code aggregating} says no before that
+     */
+    public boolean awaitCountsWhileCounting(String runId, Map<Integer, Long> expectedByStep, Duration stallTimeout,
+                                            LongConsumer onCounted, BooleanSupplier aggregating)
+            throws InterruptedException, AggregationIncompleteException {
+        return awaitCounts(runId, expectedByStep, stallTimeout, true, onCounted, aggregating);
+    }
+
+    private boolean awaitCounts(String runId, Map<Integer, Long> expectedByStep, Duration timeout,
+                                boolean progressExtends, LongConsumer onCounted, BooleanSupplier aggregating)
             throws InterruptedException, AggregationIncompleteException {
         long deadline = System.nanoTime() + timeout.toNanos();
         long countedBefore = 0;
@@ -218,6 +232,8 @@ public final class AggregationProgress implements AutoCloseable {
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException("interrupted while waiting for run " + runId + " to be aggregated");
             }
+            // asked before the poll: whatever it committed before it stopped is read below, then it is asked again
+            boolean stillAggregating = aggregating.getAsBoolean();
             poll(POLL);
             long countedNow = countedSamples(runId);
             if (countedNow > countedBefore) {
@@ -235,7 +251,10 @@ public final class AggregationProgress implements AutoCloseable {
                 over |= c > e.getValue();
             }
             if (complete) {
-                return;
+                return true;
+            }
+            if (!over && !stillAggregating) {
+                return false;
             }
             if (over || System.nanoTime() - deadline >= 0) {
                 String why = describe(runId, expectedByStep, timeout, progressExtends, over);
@@ -252,15 +271,30 @@ public final class AggregationProgress implements AutoCloseable {
      */
     public String awaitSummaries(String runId, Collection<Integer> steps, Duration timeout)
             throws InterruptedException {
+        return awaitSummaries(runId, steps, timeout, () -> true);
+    }
+
+    /**
+     * {@link #awaitSummaries(String, Collection, Duration)} for as long as {@code aggregating} says the aggregator
+     * runs, asked before every poll.
+     *
+     * @return null once they are published; else, at the timeout or once {@code aggregating} says no, what is missing
+     */
+    public String awaitSummaries(String runId, Collection<Integer> steps, Duration timeout,
+                                 BooleanSupplier aggregating) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException("interrupted while waiting for the summaries of run " + runId);
             }
+            boolean stillAggregating = aggregating.getAsBoolean();
             poll(POLL);
             String missing = missingSummaries(runId, steps);
             if (missing == null) {
                 return null;
+            }
+            if (!stillAggregating) {
+                return "run " + runId + ": the aggregator stopped; " + missing;
             }
             if (System.nanoTime() - deadline >= 0) {
                 return "run " + runId + ": after " + timeout.toMillis() + " ms " + missing;

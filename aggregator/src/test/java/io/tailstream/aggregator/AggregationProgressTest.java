@@ -16,6 +16,7 @@ import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * What {@link AggregationProgress} counts: the samples of a step's base windows, late corrections included, and not
@@ -60,6 +61,38 @@ class AggregationProgressTest {
         progress.awaitCounts("r", Map.of(1, 202L, 2, 7L), Duration.ZERO);
         assertThatThrownBy(() -> progress.awaitCounts("r", Map.of(1, 201L), Duration.ZERO))
                 .isInstanceOf(AggregationIncompleteException.class).hasMessageContaining("double counting");
+    }
+
+    @Test
+    @Timeout(60)
+    void anAggregatorThatStopped_endsTheWaitAtOnce_afterWhatItCommittedIsRead() throws Exception {
+        window(1, T0, T0 + 1_000, 10);
+        Duration hours = Duration.ofHours(1);
+
+        assertThat(progress.awaitCountsWhileCounting("r", Map.of(1, 20L), hours, c -> { }, () -> false)).isFalse();
+        assertThat(progress.countedSamples("r")).as("read before giving up").isEqualTo(10);
+        assertThat(progress.awaitCountsWhileCounting("r", Map.of(1, 10L), hours, c -> { }, () -> false))
+                .as("complete counts are complete, whoever counted them").isTrue();
+        assertThatThrownBy(() -> progress.awaitCountsWhileCounting("r", Map.of(1, 9L), hours, c -> { }, () -> false))
+                .isInstanceOf(AggregationIncompleteException.class).hasMessageContaining("double counting");
+        assertThat(progress.awaitSummaries("r", List.of(1), hours, () -> false))
+                .isEqualTo("run r: the aggregator stopped; no summary for step(s) [1]; no run summary");
+    }
+
+    @Test
+    @Timeout(60)
+    void anAggregatorThatRuns_isWaitedFor_untilItHasCounted() throws Exception {
+        window(1, T0, T0 + 1_000, 10);
+        int[] asked = {0};
+        // the second window arrives after the wait has polled a few times
+        boolean counted = progress.awaitCountsWhileCounting("r", Map.of(1, 15L), Duration.ofHours(1), c -> { }, () -> {
+            if (++asked[0] == 3) {
+                consumer.schedulePollTask(() -> window(1, T0 + 1_000, T0 + 2_000, 5));
+            }
+            return true;
+        });
+        assertThat(counted).isTrue();
+        assertThat(asked[0]).isGreaterThanOrEqualTo(3);
     }
 
     private void window(int step, long start, long end, long count) {

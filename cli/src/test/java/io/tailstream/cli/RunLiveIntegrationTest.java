@@ -129,7 +129,7 @@ class RunLiveIntegrationTest {
             String console = run.text();
             assertThat(exit).as(console).isZero();
             assertThat(console).contains("waiting for the live aggregator to count the run's")
-                    .doesNotContain("the live aggregator stopped during the run");
+                    .doesNotContain("the live aggregator stopped");
             Matcher counts = Pattern.compile("samples: ([\\d,]+) sent = ([\\d,]+) aggregated = ([\\d,]+) archived")
                     .matcher(console);
             assertThat(counts.find()).as(console).isTrue();
@@ -157,6 +157,83 @@ class RunLiveIntegrationTest {
                      + ofLock.get(1).get("endEpochMs").asLong())) {
             rs.next();
             assertThat(rs.getLong(1)).as("the alerted stall in the archive").isPositive();
+        }
+    }
+
+    @Test
+    void liveAggregatorKilled_theRunAggregatesTheRest_andCountsEverySampleOnce() throws Exception {
+        MySqlTestServer server = PasswordEnvTarget.require();
+        Path plan = dir.resolve("killed.yaml");
+        Files.writeString(plan, """
+                name: killed
+                targets:
+                  - name: mariadb
+                    url: "%s"
+                    user: %s
+                    passwordEnv: %s
+                workloads:
+                  - name: oltp_point_select
+                    options: {tables: 1, table_size: 1000}
+                threads: [2]
+                rate: 2000
+                warmup: 1s
+                duration: 20s
+                reportInterval: 1
+                prepare: true
+                live: true
+                """.formatted(server.url(), server.user(), PasswordEnvTarget.PASSWORD_ENV));
+        String runId = "live-killed-1";
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        try (BackgroundRun run = BackgroundRun.start(plan, dir.resolve("out"), runId)) {
+            run.await(() -> PAGE.matcher(run.console()).find(), "the live page's address");
+            Matcher m = PAGE.matcher(run.console());
+            assertThat(m.find()).isTrue();
+            URI page = URI.create(m.group(1));
+            run.awaitTransactions(2);
+            // it has committed windows of the run: what it counted must not be counted again after it dies
+            run.await(() -> {
+                try {
+                    return get(http, page.resolve("/api/runs")).contains("\"" + runId + "\"");
+                } catch (Exception e) {
+                    return false;
+                }
+            }, "the run on the live page");
+            ProcessHandle child = ProcessHandle.current().descendants()
+                    .filter(p -> commandLine(p).contains("aggregate")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no aggregate process among "
+                            + ProcessHandle.current().descendants().map(p -> p.pid() + " " + commandLine(p))
+                            .toList()));
+            // as a crash would: no last commit; what it processed since its last one is processed again
+            assertThat(child.destroyForcibly()).isTrue();
+            child.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+            int exit = run.finish(600);
+            String console = run.text();
+            assertThat(exit).as(console).isZero();
+            assertThat(console).contains("the live aggregator stopped (see " + dir.resolve("out")
+                    .resolve("live-aggregator.log") + "); aggregating here from what it committed");
+            Matcher counts = Pattern.compile("samples: ([\\d,]+) sent = ([\\d,]+) aggregated = ([\\d,]+) archived")
+                    .matcher(console);
+            assertThat(counts.find()).as(console).isTrue();
+            assertThat(counts.group(2)).isEqualTo(counts.group(1));
+            assertThat(counts.group(3)).isEqualTo(counts.group(1));
+            assertThat(console).doesNotContain("did not publish");
+        }
+        try (ArchiveDatabase db = ArchiveDatabase.open(dir.resolve("out").resolve("archive"));
+             Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM summaries WHERE run_id = '" + runId + "'")) {
+            rs.next();
+            assertThat(rs.getLong(1)).as("the step's summaries, from the aggregator that took over").isPositive();
+        }
+    }
+
+    /** The process's arguments, program first; empty once it has gone. */
+    private static List<String> commandLine(ProcessHandle process) {
+        try {
+            String raw = Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
+            return List.of(raw.split("\0"));
+        } catch (java.io.IOException e) {
+            return List.of();
         }
     }
 

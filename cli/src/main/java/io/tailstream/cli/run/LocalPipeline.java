@@ -171,23 +171,20 @@ final class LocalPipeline implements AutoCloseable {
         long aggregated;
         String aggregationProblem = null;
         String summariesProblem;
-        boolean liveRuns = live != null && live.alive();
-        if (liveRuns) {
+        if (live != null && live.alive()) {
             console.printf(Locale.ROOT, "waiting for the live aggregator to count the run's %,d samples ...%n", sent);
-        } else {
-            if (live != null) {
-                console.println("the live aggregator stopped during the run (see " + live.log() + "); aggregating"
-                        + " here from what it committed");
-            }
-            console.printf(Locale.ROOT,
-                    "aggregating the run's %,d samples, which waited in Kafka while the load ran ...%n", sent);
         }
         ProgressLines lines = new ProgressLines(console, sent);
         Path stateDir = createStateDir();
-        try (AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of());
-             Aggregator aggregator = liveRuns ? null : startAggregator(stateDir)) {
+        Aggregator here = null;
+        try (AggregationProgress progress = AggregationProgress.open(kafka.bootstrapServers(), Map.of())) {
             try {
-                progress.awaitCountsWhileCounting(plan.runId(), sentByStep, AGGREGATION_TIMEOUT, lines::counted);
+                boolean counted = live != null && progress.awaitCountsWhileCounting(plan.runId(), sentByStep,
+                        AGGREGATION_TIMEOUT, lines::counted, live::alive);
+                if (!counted) {
+                    here = takeOver(live, sent, stateDir);
+                    progress.awaitCountsWhileCounting(plan.runId(), sentByStep, AGGREGATION_TIMEOUT, lines::counted);
+                }
             } catch (AggregationIncompleteException e) {
                 // archived and reported all the same: the counts below say what is missing
                 aggregationProblem = "the aggregator's windows do not account for every sample sent: "
@@ -195,8 +192,16 @@ final class LocalPipeline implements AutoCloseable {
             }
             aggregated = progress.countedSamples(plan.runId());
             // the archiver takes what is committed when it starts: a summary committed after it would be missing
-            summariesProblem = progress.awaitSummaries(plan.runId(), stepsWithSamples(sentByStep),
-                    AGGREGATION_TIMEOUT);
+            List<Integer> steps = stepsWithSamples(sentByStep);
+            if (here == null && live != null) {
+                summariesProblem = progress.awaitSummaries(plan.runId(), steps, AGGREGATION_TIMEOUT, live::alive);
+                if (summariesProblem != null && !live.alive()) {
+                    here = takeOver(live, sent, stateDir);
+                    summariesProblem = progress.awaitSummaries(plan.runId(), steps, AGGREGATION_TIMEOUT);
+                }
+            } else {
+                summariesProblem = progress.awaitSummaries(plan.runId(), steps, AGGREGATION_TIMEOUT);
+            }
         } catch (AggregatorNotStartedException e) {
             // what was sent is archived and reported all the same, with the reason nothing was aggregated
             aggregated = 0;
@@ -206,6 +211,9 @@ final class LocalPipeline implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new UserFacingException("interrupted while waiting for the aggregator", e);
         } finally {
+            if (here != null) {
+                here.close();
+            }
             deleteRecursively(stateDir);
         }
 
@@ -243,6 +251,21 @@ final class LocalPipeline implements AutoCloseable {
                         100.0 * counted / total);
             }
         }
+    }
+
+    /**
+     * Starts the aggregator in this JVM once the load has ended: the run has no live aggregator, or it stopped before
+     * it had counted and summarized the run. It goes on from what the live one committed (the same application id:
+     * its offsets, and its state from the changelogs), so nothing is counted twice.
+     */
+    private Aggregator takeOver(LiveAggregator live, long sent, Path stateDir) throws InterruptedException {
+        if (live != null) {
+            console.println("the live aggregator stopped (see " + live.log() + "); aggregating here from what it"
+                    + " committed");
+        }
+        console.printf(Locale.ROOT, "aggregating the run's %,d samples, which waited in Kafka while the load ran"
+                + " ...%n", sent);
+        return startAggregator(stateDir);
     }
 
     /** Steps that sent samples: each has windows, so the aggregator publishes a summary of it. */
