@@ -4,11 +4,12 @@ import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.producer.target.Target;
 import io.tailstream.producer.target.TargetConnections;
 import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The TPC-C load of 1 and 2 warehouses into the local MariaDB ({@link MySqlTestServer}). */
-class TpccLoadMariaDbIntegrationTest {
+/** The TPC-C load of 1 and 2 warehouses and the five transactions in the local MariaDB ({@link MySqlTestServer}). */
+class TpccMariaDbIntegrationTest {
 
     @ParameterizedTest
     @ValueSource(ints = {1, 2})
@@ -21,6 +22,15 @@ class TpccLoadMariaDbIntegrationTest {
             } finally {
                 TpccLoader.drop(tc.dataSource(), System.out);
             }
+        }
+    }
+
+    @Test
+    void transactions_changeWhatTheySpecify_andKeepTheConditions() throws Exception {
+        MySqlTestServer server = MySqlTestServer.require();
+        Target target = Target.of("mariadb-local", server.url(), server.user(), server::password);
+        try (TargetConnections tc = TargetConnections.open(target, 5)) {
+            TpccTransactionsContract.check(tc.dataSource(), tc.dialect());
         }
     }
 }

@@ -1,0 +1,126 @@
+package io.tailstream.producer.workload.tpcc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tailstream.producer.target.Dialect;
+import io.tailstream.producer.workload.TransactionOutcome;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.sql.DataSource;
+
+/**
+ * The five transactions on a database loaded with 2 warehouses, four terminals at once: what each committed
+ * transaction must have changed, counted from the tables (orders and new orders made and delivered, payments in the
+ * history and the year-to-date sums), nothing left by a rolled-back New-Order, and consistency conditions 1 to 4
+ * holding afterwards. Conflicts between the terminals (deadlocks, serialization failures) roll back as they would in
+ * a run, and must leave the conditions holding too.
+ */
+final class TpccTransactionsContract {
+
+    private static final int WAREHOUSES = 2;
+    private static final int TERMINALS = 4;
+    private static final int TRANSACTIONS = 250;
+
+    private TpccTransactionsContract() {
+    }
+
+    static void check(DataSource dataSource, Dialect dialect) throws Exception {
+        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+        TpccLoader.create(dataSource, dialect, quiet);
+        new TpccLoader(WAREHOUSES).load(dataSource, 2, quiet, rows -> { });
+        TpccRandom.Constants run = TpccRandom.Constants.forRun(TpccLoader.LOAD_CONSTANTS,
+                new java.util.SplittableRandom(99));
+
+        ExecutorService pool = Executors.newFixedThreadPool(TERMINALS);
+        List<Future<long[]>> terminals = new ArrayList<>();
+        for (int t = 0; t < TERMINALS; t++) {
+            int terminal = t;
+            terminals.add(pool.submit(() -> {
+                long[] committed = new long[TpccSession.OPS.size() + 1]; // the last: rolled back on a conflict
+                try (Connection c = dataSource.getConnection();
+                     TpccSession session = new TpccSession(c, dialect, new TpccRandom(1_000 + terminal, run),
+                             new TpccSession.Terminal(1 + terminal % WAREHOUSES, 1 + terminal), WAREHOUSES)) {
+                    TransactionOutcome out = new TransactionOutcome();
+                    for (int i = 0; i < TRANSACTIONS; i++) {
+                        out.reset();
+                        try {
+                            session.execute(out);
+                            committed[out.opIndex()]++;
+                        } catch (SQLException e) {
+                            assertThat(dialect.classify(e).name()).as("%s", e)
+                                    .isIn("DEADLOCK", "LOCK_WAIT_TIMEOUT");
+                            committed[committed.length - 1]++;
+                        }
+                        assertThat(out.statements()).isPositive();
+                    }
+                }
+                return committed;
+            }));
+        }
+        long[] done = new long[TpccSession.OPS.size() + 1];
+        for (Future<long[]> f : terminals) {
+            long[] one = f.get();
+            for (int i = 0; i < done.length; i++) {
+                done[i] += one[i];
+            }
+        }
+        pool.shutdown();
+
+        long n = WAREHOUSES;
+        long newOrders = done[TpccSession.NEW_ORDER];
+        long payments = done[TpccSession.PAYMENT];
+        long all = TERMINALS * (long) TRANSACTIONS;
+        assertThat(done[done.length - 1]).as("conflicts").isLessThan(all / 10);
+        // the mix: 45 / 43 / 4 / 4 / 4 of 1,000, within six standard deviations of each share
+        assertThat(newOrders + done[TpccSession.NEW_ORDER_ROLLBACK]).isBetween(450L - 95, 450L + 95);
+        assertThat(payments).isBetween(430L - 95, 430L + 95);
+        try (Connection c = dataSource.getConnection()) {
+            assertThat(one(c, "SELECT COUNT(*) FROM orders")).isEqualTo(30_000 * n + newOrders);
+            assertThat(one(c, "SELECT SUM(d_next_o_id - 3001) FROM district")).isEqualTo(newOrders);
+            long delivered = one(c, "SELECT COUNT(*) FROM orders WHERE o_id > 2100 AND o_carrier_id IS NOT NULL");
+            assertThat(one(c, "SELECT COUNT(*) FROM new_order")).isEqualTo(9_000 * n + newOrders - delivered);
+            assertThat(delivered).as("delivered orders: up to 10 a Delivery")
+                    .isBetween(1L, 10L * done[TpccSession.DELIVERY]);
+            assertThat(one(c, "SELECT COUNT(*) FROM order_line WHERE ol_o_id > 2100 AND ol_o_id <= 3000"
+                    + " AND ol_delivery_d IS NOT NULL")).isPositive();
+            assertThat(one(c, "SELECT COUNT(*) FROM order_line WHERE ol_i_id = " + TpccSession.UNUSED_ITEM))
+                    .as("nothing of a rolled-back New-Order").isZero();
+            assertThat(one(c, "SELECT COUNT(*) FROM history")).isEqualTo(30_000 * n + payments);
+            BigDecimal paid = decimal(c, "SELECT SUM(h_amount) - " + 300_000 * n + " FROM history");
+            assertThat(decimal(c, "SELECT SUM(w_ytd) - " + 300_000 * n + " FROM warehouse")).isEqualByComparingTo(paid);
+            assertThat(decimal(c, "SELECT SUM(c_ytd_payment) - " + 300_000 * n + " FROM customer"))
+                    .isEqualByComparingTo(paid);
+            assertThat(one(c, "SELECT SUM(c_payment_cnt) FROM customer")).isEqualTo(30_000 * n + payments);
+            assertThat(one(c, "SELECT SUM(c_delivery_cnt) FROM customer")).isEqualTo(delivered);
+            assertThat(TpccConsistency.check(c)).allSatisfy(r ->
+                    assertThat(r.holds()).as("condition %d after the transactions: %s", r.number(), r.rule())
+                            .isTrue());
+        } finally {
+            TpccLoader.drop(dataSource, quiet);
+        }
+    }
+
+    private static long one(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static BigDecimal decimal(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getBigDecimal(1);
+        }
+    }
+}
