@@ -72,7 +72,7 @@ final class CommandInputs {
     }
 
     /**
-     * The workloads with their options: {@code --tables}, {@code --table-size} and every {@code --option KEY=VALUE},
+     * The workloads with their options: {@code --tables}, {@code --table-size}, {@code --warehouses} and every {@code --option KEY=VALUE},
      * validated as a plan file's {@code workloads[].options} are (an unknown key names the valid ones).
      */
     static List<WorkloadSpec> workloads(WorkloadOptions o, CommandLine cl) {
@@ -82,6 +82,9 @@ final class CommandInputs {
         }
         if (o.tableSize != null) {
             options.put("table_size", String.valueOf(o.tableSize));
+        }
+        if (o.warehouses != null) {
+            options.put("warehouses", String.valueOf(o.warehouses));
         }
         Map<String, String> given = new LinkedHashMap<>();
         for (String kv : o.options) {

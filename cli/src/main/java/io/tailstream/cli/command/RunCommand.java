@@ -179,9 +179,10 @@ public final class RunCommand implements Callable<Integer> {
 
     /** Options a plan file sets itself. */
     static final List<String> PLAN_KEYS = List.of("--url", "--user", "--password-env", "--target-name", "--workload",
-            "--tables", "--table-size", "--option", "--read-only-url", "--threads", "--warmup", "--duration",
-            "--rounds", "--report-interval", "--prepare", "--transactions", "--rate", "--plateau", "--plateau-patience",
-            "--client-cpu-limit", "--reconnect-timeout", "--producers", "--producer-threads", "--join-timeout");
+            "--tables", "--table-size", "--warehouses", "--option", "--read-only-url", "--threads", "--warmup",
+            "--duration", "--rounds", "--report-interval", "--prepare", "--transactions", "--rate", "--plateau",
+            "--plateau-patience", "--client-cpu-limit", "--reconnect-timeout", "--producers", "--producer-threads",
+            "--join-timeout");
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

@@ -8,7 +8,7 @@ public final class WorkloadOptions {
     @Option(names = "--workload", paramLabel = "NAME", split = ",", defaultValue = "oltp_read_write",
             description = "Workload(s), comma separated: the sysbench scripts oltp_point_select, oltp_read_only,"
                     + " oltp_read_write, oltp_write_only, oltp_insert, oltp_update_index, oltp_update_non_index,"
-                    + " oltp_delete; ycsb_load, ycsb_a .. ycsb_f; large_row_insert (docs/workloads.md; default:"
+                    + " oltp_delete; ycsb_load, ycsb_a .. ycsb_f; large_row_insert; tpcc (docs/workloads.md; default:"
                     + " ${DEFAULT-VALUE}).")
     public java.util.List<String> workloads;
 
@@ -17,6 +17,9 @@ public final class WorkloadOptions {
 
     @Option(names = "--table-size", paramLabel = "ROWS", description = "Rows per table (sysbench default 10000).")
     public Integer tableSize;
+
+    @Option(names = "--warehouses", paramLabel = "N", description = "TPC-C warehouses (tpcc; default 1).")
+    public Integer warehouses;
 
     @Option(names = {"-o", "--option"}, paramLabel = "KEY=VALUE",
             description = "A workload option, as a plan file's workloads[].options gives it: sysbench's"

@@ -6,6 +6,7 @@ import io.tailstream.producer.target.SqlResources;
 import io.tailstream.producer.time.Clock;
 import io.tailstream.producer.time.EpochAnchor;
 import io.tailstream.producer.workload.TransactionOutcome;
+import io.tailstream.producer.workload.WorkerSlot;
 import io.tailstream.producer.workload.WorkloadSession;
 import io.tailstream.schemas.block.SampleStatus;
 import io.tailstream.schemas.histogram.LatencyHistograms;
@@ -186,7 +187,8 @@ final class Worker implements Runnable {
     /** Opens the workload's session on {@code c}; on failure closes it and holds neither. */
     private void connect(Connection c) throws SQLException {
         try {
-            session = run.spec.workload().open(c, run.dialect, run.seedBase + index);
+            session = run.spec.workload().open(c, run.dialect,
+                    new WorkerSlot(index, run.spec.threads(), run.seedBase + index));
         } catch (SQLException | RuntimeException e) {
             SqlResources.closeAll(e instanceof SQLException se ? se : null, c);
             throw e;

@@ -53,6 +53,23 @@ public record OptionValues(String family, Map<String, String> values) {
         }
     }
 
+    /**
+     * {@code defaults} overridden by {@code given}, whose keys may spell {@code _} as {@code -} and use any case; a key
+     * {@code defaults} lacks is refused with the list of known ones.
+     */
+    public static OptionValues overriding(String family, Map<String, String> defaults, Map<String, String> given) {
+        Map<String, String> m = new java.util.HashMap<>(defaults);
+        given.forEach((k, v) -> {
+            String key = k.strip().toLowerCase(Locale.ROOT).replace('-', '_');
+            if (!m.containsKey(key)) {
+                throw new IllegalArgumentException("unknown " + family + " '" + k + "'; known: "
+                        + new java.util.TreeSet<>(defaults.keySet()));
+            }
+            m.put(key, v == null ? "" : v.strip());
+        });
+        return new OptionValues(family, m);
+    }
+
     /** Refuses {@code v < min}, naming the key. */
     public static void atLeast(String family, String key, long v, long min) {
         if (v < min) {

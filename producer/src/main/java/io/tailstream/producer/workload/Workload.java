@@ -84,4 +84,12 @@ public interface Workload {
      * @param seed seeds the session's random numbers; different workers get different seeds
      */
     WorkloadSession open(Connection connection, Dialect dialect, long seed) throws SQLException;
+
+    /**
+     * Opens the session of the worker at {@code slot}: {@link #open(Connection, Dialect, long)} with its seed, unless
+     * the workload divides its data between the workers.
+     */
+    default WorkloadSession open(Connection connection, Dialect dialect, WorkerSlot slot) throws SQLException {
+        return open(connection, dialect, slot.seed());
+    }
 }

@@ -3,6 +3,7 @@ package io.tailstream.producer.workload;
 import io.tailstream.producer.workload.largerow.LargeRowInsertWorkload;
 import io.tailstream.producer.workload.sysbench.OltpScript;
 import io.tailstream.producer.workload.sysbench.SysbenchOltpWorkload;
+import io.tailstream.producer.workload.tpcc.TpccWorkload;
 import io.tailstream.producer.workload.ycsb.YcsbPreset;
 import io.tailstream.producer.workload.ycsb.YcsbWorkload;
 import java.util.LinkedHashMap;
@@ -24,6 +25,7 @@ public final class Workloads {
             m.put(preset.workloadName(), options -> YcsbWorkload.create(preset, options));
         }
         m.put(LargeRowInsertWorkload.NAME, LargeRowInsertWorkload::create);
+        m.put(TpccWorkload.NAME, TpccWorkload::create);
         FACTORIES = Map.copyOf(m);
     }
 

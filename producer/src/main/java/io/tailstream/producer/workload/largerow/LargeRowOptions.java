@@ -1,11 +1,8 @@
 package io.tailstream.producer.workload.largerow;
 
 import io.tailstream.producer.workload.OptionValues;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * Options of the large-row insert workload. Immutable; validated at construction.
@@ -41,16 +38,7 @@ record LargeRowOptions(int tables, int valueBytes, int indexKeyBytes, int rowsPe
 
     /** Defaults overridden by {@code options} ({@code -} and {@code _} interchangeable). */
     public static LargeRowOptions parse(Map<String, String> options) {
-        Map<String, String> m = new HashMap<>(defaults().toMap());
-        options.forEach((k, v) -> {
-            String key = k.strip().toLowerCase(Locale.ROOT).replace('-', '_');
-            if (!m.containsKey(key)) {
-                throw new IllegalArgumentException("unknown " + FAMILY + " '" + k + "'; known: "
-                        + new TreeSet<>(defaults().toMap().keySet()));
-            }
-            m.put(key, v == null ? "" : v.strip());
-        });
-        OptionValues v = new OptionValues(FAMILY, m);
+        OptionValues v = OptionValues.overriding(FAMILY, defaults().toMap(), options);
         return new LargeRowOptions(v.intValue("tables"), v.intValue("value_bytes"), v.intValue("index_key_bytes"),
                 v.intValue("rows_per_insert"), v.integer("rows_per_table"));
     }

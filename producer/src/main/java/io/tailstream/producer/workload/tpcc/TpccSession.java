@@ -74,6 +74,7 @@ final class TpccSession implements WorkloadSession {
 
     @Override
     public void execute(TransactionOutcome out) throws SQLException {
+        out.reset();
         int card = random.uniform(1, 100);
         int op = card <= 45 ? NEW_ORDER : card <= 88 ? PAYMENT : card <= 92 ? ORDER_STATUS : card <= 96 ? DELIVERY
                 : STOCK_LEVEL;
