@@ -17,8 +17,8 @@ import java.util.List;
 
 /**
  * One TPC-C terminal on one connection: bound to a home warehouse and a district (clause 5.2.2), it runs the five
- * transactions in the standard mix (New-Order 45%, Payment 43%, Order-Status, Delivery and Stock-Level 4% each) with
- * their inputs drawn as clause 2.4.1 to 2.8.1 draw them, without keying or think times. A New-Order whose last item
+ * transactions in the standard mix (New-Order 45%, Payment 43%, Order-Status, Delivery and Stock-Level 4% each,
+ * dealt by {@link TpccMix}) with their inputs drawn as clause 2.4.1 to 2.8.1 draw them, without keying or think times. A New-Order whose last item
  * is the specified unused id (1% of them) reads the item, finds none and rolls back: op {@link #NEW_ORDER_ROLLBACK},
  * not an error.
  */
@@ -41,6 +41,7 @@ final class TpccSession implements WorkloadSession {
     }
 
     private final TpccRandom random;
+    private final TpccMix mix;
     private final Terminal terminal;
     private final int warehouses;
     private final TransactionControl tx;
@@ -51,6 +52,7 @@ final class TpccSession implements WorkloadSession {
     TpccSession(Connection c, Dialect dialect, TpccRandom random, Terminal terminal, int warehouses)
             throws SQLException {
         this.random = random;
+        this.mix = new TpccMix(random);
         this.terminal = terminal;
         this.warehouses = warehouses;
         TransactionControl t = dialect.transactions(c);
@@ -75,9 +77,7 @@ final class TpccSession implements WorkloadSession {
     @Override
     public void execute(TransactionOutcome out) throws SQLException {
         out.reset();
-        int card = random.uniform(1, 100);
-        int op = card <= 45 ? NEW_ORDER : card <= 88 ? PAYMENT : card <= 92 ? ORDER_STATUS : card <= 96 ? DELIVERY
-                : STOCK_LEVEL;
+        int op = mix.next();
         out.op(op);
         out.statement();
         tx.begin();

@@ -55,7 +55,9 @@ public final class TpccWorkload implements Workload {
      */
     @Override
     public double queriesPerTransaction() {
-        return 0.45 * 48 + 0.43 * 9.6 + 0.04 * (5.6 + 72 + 4);
+        return TpccMix.share(TpccSession.NEW_ORDER) * 48 + TpccMix.share(TpccSession.PAYMENT) * 9.6
+                + TpccMix.share(TpccSession.ORDER_STATUS) * 5.6 + TpccMix.share(TpccSession.DELIVERY) * 72
+                + TpccMix.share(TpccSession.STOCK_LEVEL) * 4;
     }
 
     @Override
