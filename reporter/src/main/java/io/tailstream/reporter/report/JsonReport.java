@@ -57,6 +57,12 @@ final class JsonReport {
             n.set("threadLevels", Json.MAPPER.valueToTree(w.threadLevels()));
             n.set("sweep", Json.MAPPER.valueToTree(w.sweep()));
             n.set("costs", Json.MAPPER.valueToTree(w.costs()));
+            ArrayNode tpcc = n.putArray("tpcc");
+            for (TpccRow t : w.tpcc()) {
+                ObjectNode tn = Json.MAPPER.valueToTree(t);
+                tn.put("withinSpecification", t.withinSpecification());
+                tpcc.add(tn);
+            }
         }
         root.set("scaleOut", Json.MAPPER.valueToTree(model.scaleOut()));
         ArrayNode checks = root.putArray("checklist");

@@ -120,6 +120,31 @@ final class MarkdownReport {
         if (!w.costs().isEmpty()) {
             costs(b, w, msg);
         }
+        if (!w.tpcc().isEmpty()) {
+            tpcc(b, w, msg);
+        }
+    }
+
+    /** The TPC-C figures: one line per row, then each transaction type's share and P90 against its limit. */
+    private static void tpcc(StringBuilder b, WorkloadSummary w, Messages msg) {
+        b.append("\n### ").append(msg.get("tpcc.title")).append("\n\n");
+        header(b, List.of(msg.get("summary.target"), msg.get("summary.threads"), msg.get("tpcc.type"),
+                msg.get("tpcc.completed"), msg.get("summary.tps"), msg.get("tpcc.share"), msg.get("tpcc.p90"),
+                msg.get("tpcc.limit")));
+        for (TpccRow t : w.tpcc()) {
+            b.append(mdRow(t.target(), String.valueOf(t.threads()), msg.get("tpcc.tpmC") + " " + num(t.tpmC())
+                    + ", " + msg.get("tpcc.nopm") + " " + num(t.nopm()) + ", " + msg.get("tpcc.rolledBack") + " "
+                    + (t.rolledBackPct() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", t.rolledBackPct()))
+                    + (t.costPer1000TpmC() == null ? "" : ", " + msg.get("tpcc.costPer1000") + " "
+                            + String.format(Locale.ROOT, "%,.2f", t.costPer1000TpmC()) + " " + t.currency()),
+                    "", "", "", "", msg.get("tpcc.within." + t.withinSpecification())));
+            for (TpccRow.Type x : t.types()) {
+                b.append(mdRow(t.target(), String.valueOf(t.threads()), msg.get("tpcc.type." + x.type()),
+                        String.valueOf(x.completed()), num(x.tps()), String.format(Locale.ROOT, "%.2f%%",
+                                x.sharePct()), x.p90Ms() == null ? "-" : ms(x.p90Ms()),
+                        String.format(Locale.ROOT, "%.0f s", x.limitMs() / 1000)));
+            }
+        }
     }
 
     /** The cost table (at the peak, and at the compared concurrency when there is one), then the cost items. */

@@ -79,7 +79,8 @@ final class ReportLoader {
             List<SummaryRow> rows = hasSamples ? SummaryQuery.rows(db, selected.stream().map(RunInfo::runId).toList())
                     : List.of();
             timer.lap("summary");
-            List<WorkloadSummary> workloads = SummaryQuery.workloads(rows, options, targets);
+            List<WorkloadSummary> workloads = TpccQuery.attach(db, selected.stream().map(RunInfo::runId).toList(),
+                    SummaryQuery.workloads(rows, options, targets), targets);
             List<Stall> stalls = ServerCountersQuery.explain(db, inRuns, StallsQuery.stalls(db, inRuns, steps));
             List<StallDetection> detection = StallsQuery.detection(db, inRuns, steps, stalls);
             timer.lap("stalls");

@@ -14,15 +14,30 @@ import java.util.List;
  * @param incomplete   the partial figures of each step that did not complete (failed, interrupted, never
  *                     ended), one row per step with its {@link SummaryRow#outcome()}: shown marked, never pooled
  *                     into {@code rows}, never in a sweep, cost or verdict
+ * @param tpcc         TPC-C figures of each of {@code rows}, in their order (empty for the other workloads)
  */
 public record WorkloadSummary(String workload, List<SummaryRow> rows, boolean ralWal, List<Integer> threadLevels,
-                              List<Sweep> sweep, List<Cost> costs, Integer atThreads, List<SummaryRow> incomplete) {
+                              List<Sweep> sweep, List<Cost> costs, Integer atThreads, List<SummaryRow> incomplete,
+                              List<TpccRow> tpcc) {
     public WorkloadSummary {
         rows = List.copyOf(rows);
         threadLevels = List.copyOf(threadLevels);
         sweep = List.copyOf(sweep);
         costs = List.copyOf(costs);
         incomplete = List.copyOf(incomplete);
+        tpcc = List.copyOf(tpcc);
+    }
+
+    /** A workload without TPC-C figures. */
+    public WorkloadSummary(String workload, List<SummaryRow> rows, boolean ralWal, List<Integer> threadLevels,
+                           List<Sweep> sweep, List<Cost> costs, Integer atThreads, List<SummaryRow> incomplete) {
+        this(workload, rows, ralWal, threadLevels, sweep, costs, atThreads, incomplete, List.of());
+    }
+
+    /** This workload with the TPC-C figures of its rows. */
+    public WorkloadSummary withTpcc(List<TpccRow> figures) {
+        return new WorkloadSummary(workload, rows, ralWal, threadLevels, sweep, costs, atThreads, incomplete,
+                figures);
     }
 
     /** A workload whose steps all completed. */

@@ -1,0 +1,99 @@
+package io.tailstream.reporter.report;
+
+import io.tailstream.reporter.archive.ArchiveLayout;
+import io.tailstream.reporter.query.ArchiveDatabase;
+import io.tailstream.reporter.report.Environment.TargetEnv;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * Reads what {@link TpccFigures} computes from: per target and concurrency of the workload {@code tpcc}, the
+ * latency counts of the completed steps' measured samples by op and outcome (the steps the summary row pools), and
+ * the steps' warehouses. Stateless.
+ */
+final class TpccQuery {
+
+    /** The workload's name, as the producer registers it. */
+    static final String WORKLOAD = "tpcc";
+
+    // %1$s: the run ids as literals; the workload's name
+    private static final String COUNTS = """
+            SELECT st.target, st.threads, s.op, s.status = 'ok' AS ok, s.latency_us, count(*) AS n
+            FROM samples s JOIN steps st ON s.run_id = st.run_id AND s.step_id = st.step_id
+            WHERE s.run_id IN (%1$s) AND st.run_id IN (%1$s) AND st.workload = %2$s AND st.outcome = 'completed'
+              AND NOT s.warmup
+            GROUP BY ALL
+            ORDER BY 1, 2, 3, 4, 5
+            """;
+    private static final String WAREHOUSES = """
+            SELECT DISTINCT target, threads, CAST(json_extract_string(options, '$.warehouses') AS INTEGER)
+            FROM steps WHERE run_id IN (%1$s) AND workload = %2$s AND outcome = 'completed'
+            ORDER BY 1, 2, 3
+            """;
+
+    private TpccQuery() {}
+
+    /** {@code workloads} with the TPC-C figures of the {@code tpcc} one's completed rows attached. */
+    static List<WorkloadSummary> attach(ArchiveDatabase db, Collection<String> runIds, List<WorkloadSummary> workloads,
+                                        Map<String, TargetEnv> targets) throws SQLException {
+        if (workloads.stream().noneMatch(w -> w.workload().equals(WORKLOAD)) || !db.has(ArchiveLayout.SAMPLES)) {
+            return workloads;
+        }
+        String runs = runIds.stream().map(ArchiveDatabase::sqlString).collect(Collectors.joining(", "));
+        String workload = ArchiveDatabase.sqlString(WORKLOAD);
+        Map<String, List<TpccFigures.Counts>> counts = new TreeMap<>();
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery(COUNTS.formatted(runs, workload))) {
+            TpccFigures.Counts current = null;
+            while (rs.next()) {
+                String key = key(rs.getString(1), rs.getInt(2));
+                String op = rs.getString(3);
+                boolean ok = rs.getBoolean(4);
+                List<TpccFigures.Counts> mine = counts.computeIfAbsent(key, k -> new ArrayList<>());
+                if (current == null || mine.isEmpty() || mine.get(mine.size() - 1) != current
+                        || !current.op().equals(op) || current.ok() != ok) {
+                    current = new TpccFigures.Counts(op, ok, new TreeMap<>());
+                    mine.add(current);
+                }
+                current.byLatencyUs().put(rs.getLong(5), rs.getLong(6));
+            }
+        }
+        Map<String, TreeSet<Integer>> warehouses = new TreeMap<>();
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery(WAREHOUSES.formatted(runs, workload))) {
+            while (rs.next()) {
+                int w = rs.getInt(3);
+                if (!rs.wasNull()) {
+                    warehouses.computeIfAbsent(key(rs.getString(1), rs.getInt(2)), k -> new TreeSet<>()).add(w);
+                }
+            }
+        }
+        List<WorkloadSummary> out = new ArrayList<>();
+        for (WorkloadSummary w : workloads) {
+            if (!w.workload().equals(WORKLOAD)) {
+                out.add(w);
+                continue;
+            }
+            List<TpccRow> rows = new ArrayList<>();
+            for (SummaryRow r : w.rows()) {
+                String key = key(r.target(), r.threads());
+                rows.add(TpccFigures.row(r, List.copyOf(warehouses.getOrDefault(key, new TreeSet<>())),
+                        counts.getOrDefault(key, List.of()), targets.get(r.target())));
+            }
+            out.add(w.withTpcc(rows));
+        }
+        return out;
+    }
+
+    private static String key(String target, int threads) {
+        return target + '\u0000' + threads;
+    }
+}

@@ -1,0 +1,103 @@
+package io.tailstream.reporter.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.tailstream.reporter.report.Environment.TargetEnv;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** {@link TpccFigures} on counts whose figures are known by construction. */
+class TpccFiguresTest {
+
+    @Test
+    void nearestRank_isTheSortedValueAtCeilOfPN() {
+        Random rnd = new Random(5);
+        for (int trial = 0; trial < 200; trial++) {
+            int n = 1 + rnd.nextInt(500);
+            List<Long> values = new ArrayList<>();
+            NavigableMap<Long, Long> counts = new TreeMap<>();
+            for (int i = 0; i < n; i++) {
+                long v = rnd.nextInt(50);
+                values.add(v);
+                counts.merge(v, 1L, Long::sum);
+            }
+            Collections.sort(values);
+            assertThat(TpccFigures.nearestRank(counts, 90)).isEqualTo(values.get((int) Math.ceil(0.9 * n) - 1));
+        }
+        assertThat(TpccFigures.nearestRank(new TreeMap<>(), 90)).isNull();
+    }
+
+    @Test
+    void tpmC_countsRolledBackNewOrders_nopmOnlyTheCommitted_failuresNeither() {
+        // two minutes; 900 New-Orders committed, 10 rolled back, 5 failed; the other types in their minimum shares
+        List<TpccFigures.Counts> counts = List.of(
+                counts("new_order", true, Map.of(4_000L, 800L, 9_000L, 100L)),
+                counts("new_order_rollback", true, Map.of(2_000L, 10L)),
+                counts("new_order", false, Map.of(50_000L, 5L)),
+                counts("payment", true, Map.of(1_000L, 860L)),
+                counts("order_status", true, Map.of(500L, 80L)),
+                counts("delivery", true, Map.of(90_000_000L, 80L)),
+                counts("stock_level", true, Map.of(3_000L, 79L)));
+        TargetEnv target = new TargetEnv("db", "MariaDB", "10.11", null, 1, 600.0, "EUR", null, null, List.of(),
+                null);
+        TpccRow r = TpccFigures.row(row(120), List.of(2), counts, target);
+        assertThat(r.newOrders()).isEqualTo(910);
+        assertThat(r.rolledBack()).isEqualTo(10);
+        assertThat(r.tpmC()).isCloseTo(455, within(1e-9));
+        assertThat(r.nopm()).isCloseTo(450, within(1e-9));
+        assertThat(r.rolledBackPct()).isCloseTo(1000.0 / 910, within(1e-9));
+        assertThat(r.tpmCPerWarehouse()).isCloseTo(227.5, within(1e-9));
+        assertThat(r.costPer1000TpmC()).isCloseTo(600 / 455.0 * 1000, within(1e-9));
+        assertThat(r.currency()).isEqualTo("EUR");
+        TpccRow.Type no = r.types().get(0);
+        assertThat(no.type()).isEqualTo("new_order");
+        assertThat(no.completed()).isEqualTo(910);
+        assertThat(no.errors()).isEqualTo(5);
+        assertThat(no.tps()).isCloseTo(910 / 120.0, within(1e-9));
+        // rank ceil(0.9 x 910) = 819 is past the 810 at or below 4 ms, so 9 ms; the failed 50 ms never count
+        assertThat(no.p90Ms()).isEqualTo(9.0);
+        long all = 910 + 860 + 80 + 80 + 79;
+        assertThat(r.types()).extracting(TpccRow.Type::type)
+                .containsExactly("new_order", "payment", "order_status", "delivery", "stock_level");
+        assertThat(r.types().get(1).sharePct()).isCloseTo(86000.0 / all, within(1e-9));
+        // Payment 860 of 2009 is 42.8%: below its 43% minimum; Stock-Level 79 of 2009 is 3.93%: below 4%
+        assertThat(r.types().get(1).meetsMinimumShare()).isFalse();
+        assertThat(r.types().get(2).meetsMinimumShare()).isFalse();
+        assertThat(r.types().get(4).meetsMinimumShare()).isFalse();
+        // Delivery's 90 s exceeds its 80 s limit; the others are within theirs
+        assertThat(r.types().get(3).withinLimit()).isFalse();
+        assertThat(r.types().stream().filter(t -> !t.type().equals("delivery"))).allMatch(TpccRow.Type::withinLimit);
+        assertThat(r.withinSpecification()).isFalse();
+    }
+
+    @Test
+    void withinSpecification_whenEveryTypeMeetsItsLimitAndShare_noCostWithoutOne() {
+        List<TpccFigures.Counts> counts = List.of(counts("new_order", true, Map.of(4_999_999L, 45L)),
+                counts("payment", true, Map.of(5_000_000L, 43L)),
+                counts("order_status", true, Map.of(1L, 4L)),
+                counts("delivery", true, Map.of(80_000_000L, 4L)),
+                counts("stock_level", true, Map.of(20_000_000L, 4L)));
+        TpccRow r = TpccFigures.row(row(60), List.of(1, 2), counts, null);
+        assertThat(r.withinSpecification()).isTrue();
+        assertThat(r.rolledBackPct()).isZero();
+        assertThat(r.tpmCPerWarehouse()).as("steps of different warehouses").isNull();
+        assertThat(r.costPer1000TpmC()).isNull();
+        assertThat(r.currency()).isNull();
+    }
+
+    private static TpccFigures.Counts counts(String op, boolean ok, Map<Long, Long> byLatency) {
+        return new TpccFigures.Counts(op, ok, new TreeMap<>(byLatency));
+    }
+
+    private static SummaryRow row(double seconds) {
+        return new SummaryRow("db", "tpcc", 8, 1, 0, seconds, 0, 0, 0, 0, 0, 0, 0, null, null, List.of(), List.of(),
+                null);
+    }
+}
