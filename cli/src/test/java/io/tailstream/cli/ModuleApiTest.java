@@ -46,7 +46,8 @@ class ModuleApiTest {
             "schemas", Set.of("TopicSpec", "Topics",
                     "block.BlockHeader", "block.CorruptBlockException", "block.SampleBlock",
                     "block.SampleBlockDecoder", "block.SampleBlockEncoder", "block.SampleStatus", "block.SampleVisitor",
-                    "event.ClientHealth", "event.ControlEvent", "event.Json", "event.JsonSerde", "event.ProducerReady",
+                    "event.ClientHealth", "event.ControlEvent", "event.DataChecked", "event.Json", "event.JsonSerde",
+                    "event.ProducerReady",
                     "event.RttProbe", "event.RunEnded", "event.RunSettings", "event.RunStarted", "event.RunSummary",
                     "event.Secrets", "event.ServerCounters", "event.StallEvent", "event.StepEnded", "event.StepGo",
                     "event.StepStarted", "event.StepSummary",
@@ -92,7 +93,7 @@ class ModuleApiTest {
             // Freemarker calls only public methods of public classes; the report template reads the model's parts
             Stream.of("Check", "Cost", "Environment", "FairnessProfile", "RunInfo", "ScaleOutRow", "ServerChart",
                             "Soak", "Stall", "StallDetection", "StepInfo", "StepSeries", "SummaryRow", "Text",
-                            "Verdict", "WorkloadSummary")
+                            "TpccRow", "Verdict", "WorkloadSummary")
                     .map(type -> Map.entry("reporter.report." + type,
                             "read by the report template (Freemarker needs public classes)")))
             .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue));

@@ -71,6 +71,13 @@ class RunTpccIntegrationTest {
                 assertThat(tpmC.find()).as("the report's TPC-C table").isTrue();
                 assertThat(Double.parseDouble(tpmC.group(1))).isCloseTo(completedNewOrders * 60e6 / spanUs,
                         org.assertj.core.data.Offset.offset(1e-6));
+                // after the step the producer checked the consistency conditions on the database: they hold
+                assertThat(run.out()).contains("data checked in").contains("consistency_4 holds")
+                        .doesNotContain("BROKEN");
+                assertThat(longValue(db, "SELECT count(*) FROM control WHERE type = 'data_checked'"
+                        + " AND json_extract_string(event, '$.checks[3].name') = 'consistency_4'"
+                        + " AND NOT json_extract(event, '$.checks[*].held')::VARCHAR LIKE '%false%'")).isEqualTo(1);
+                assertThat(html).contains("data-key=\"consistency\" data-value=\"held\"");
             }
         } finally {
             RunFailuresIntegrationTest.execute(PasswordEnvTarget.args("cleanup", target));

@@ -18,24 +18,30 @@ import io.tailstream.producer.target.TargetConnections;
 import io.tailstream.producer.time.Clock;
 import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSpec;
+import io.tailstream.schemas.event.DataChecked;
 import io.tailstream.schemas.event.RttProbe;
+import io.tailstream.schemas.event.Secrets;
 import io.tailstream.schemas.event.StepEnded;
 import io.tailstream.schemas.event.StepStarted;
 import io.tailstream.schemas.event.TargetInfo;
 import java.io.PrintStream;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * Runs the steps of one run, one at a time, each with its control events: describes the target (with its data size
  * where the dialect reads it cheaply), measures the round trip, agrees the start with the other producers of a shared
- * run and takes this producer's share, publishes {@code StepStarted}, drives the workers with the {@link StepDriver} (the
- * server's counters read meanwhile), finishes the step's emission whatever the outcome, and publishes {@code StepEnded}. One per run, used from the
- * run's thread only; remembers whether any step was client-bound, for {@code RunEnded}.
+ * run and takes this producer's share, publishes {@code StepStarted}, drives the workers with the {@link StepDriver}
+ * (the server's counters read meanwhile), finishes the step's emission whatever the outcome, publishes
+ * {@code StepEnded}, then the workload's checks of the data ({@code DataChecked}, TPC-C's consistency conditions).
+ * One per run, used from the run's thread only; remembers whether any step was client-bound, for {@code RunEnded}.
  */
 final class StepRunner {
 
@@ -157,7 +163,38 @@ final class StepRunner {
                 result.loadGenCpuPct() < 0 ? null : result.loadGenCpuPct(),
                 result.processCpuPct() < 0 ? null : result.processCpuPct()));
         console.println(result.summary());
+        if (stopSignal.reason() == null) {
+            checkData(tc, spec, start);
+        }
         return result;
+    }
+
+    /**
+     * The workload's checks of the data the step left, by the step's first producer only (the others would check
+     * the same data), published and printed; an error that kept them from running is published as their result.
+     */
+    private void checkData(TargetConnections tc, StepSpec spec, StepCoordinator.Start start) {
+        Workload workload = spec.workload();
+        if (!workload.checksData()
+                || !start.participants().isEmpty() && !start.participants().get(0).equals(sink.producerId())) {
+            return;
+        }
+        long atMs = nowMs();
+        long t0 = System.nanoTime();
+        List<DataChecked.Check> checks = List.of();
+        String error = null;
+        try (Connection c = tc.dataSourceFor(workload).getConnection()) {
+            checks = workload.checkData(c, tc.dialect());
+        } catch (SQLException e) {
+            error = Secrets.redactUrl(SqlErrors.describe(e));
+        }
+        DataChecked checked = new DataChecked(plan.runId(), atMs, sink.producerId(), spec.stepId(),
+                spec.targetName(), workload.name(), checks, (System.nanoTime() - t0) / 1000, error);
+        sink.publish(checked);
+        console.printf(Locale.ROOT, "== %s: data checked in %.1f s: %s%n", spec.describe(),
+                checked.readMicros() / 1e6, error != null ? "could not check: " + error
+                        : checks.stream().map(k -> k.name() + (k.held() ? " holds" : " BROKEN: " + k.detail()))
+                                .collect(Collectors.joining(", ")));
     }
 
     /**

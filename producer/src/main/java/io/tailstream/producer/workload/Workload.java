@@ -1,6 +1,7 @@
 package io.tailstream.producer.workload;
 
 import io.tailstream.producer.target.Dialect;
+import io.tailstream.schemas.event.DataChecked;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -91,5 +92,18 @@ public interface Workload {
      */
     default WorkloadSession open(Connection connection, Dialect dialect, WorkerSlot slot) throws SQLException {
         return open(connection, dialect, slot.seed());
+    }
+
+    /** Whether {@link #checkData} checks anything after a step; false by default. */
+    default boolean checksData() {
+        return false;
+    }
+
+    /**
+     * Checks the data a step left (TPC-C: its consistency conditions), after the step on a connection of its own and
+     * in one snapshot of the data; each check in the workload's order. Called only when {@link #checksData()}.
+     */
+    default List<DataChecked.Check> checkData(Connection connection, Dialect dialect) throws SQLException {
+        return List.of();
     }
 }

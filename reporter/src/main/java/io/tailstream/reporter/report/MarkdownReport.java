@@ -137,7 +137,8 @@ final class MarkdownReport {
                     + (t.rolledBackPct() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", t.rolledBackPct()))
                     + (t.costPer1000TpmC() == null ? "" : ", " + msg.get("tpcc.costPer1000") + " "
                             + String.format(Locale.ROOT, "%,.2f", t.costPer1000TpmC()) + " " + t.currency()),
-                    "", "", "", "", msg.get("tpcc.within." + t.withinSpecification())));
+                    "", "", "", msg.get("tpcc.within." + t.withinSpecification()),
+                    msg.get("tpcc.consistency") + ": " + msg.format(t.consistency().text())));
             for (TpccRow.Type x : t.types()) {
                 b.append(mdRow(t.target(), String.valueOf(t.threads()), msg.get("tpcc.type." + x.type()),
                         String.valueOf(x.completed()), num(x.tps()), String.format(Locale.ROOT, "%.2f%%",

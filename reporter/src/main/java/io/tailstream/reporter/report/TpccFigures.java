@@ -72,7 +72,7 @@ final class TpccFigures {
         return new TpccRow(row.target(), row.threads(), warehouses, minutes, newOrders, rolledBack, tpmC,
                 minutes > 0 ? committed / minutes : 0, newOrders == 0 ? null : rolledBack * 100.0 / newOrders,
                 warehouses.size() == 1 ? tpmC / warehouses.get(0) : null, types, cost,
-                cost == null ? null : target.currency());
+                cost == null ? null : target.currency(), TpccRow.Consistency.unchecked(row.rounds()));
     }
 
     /**

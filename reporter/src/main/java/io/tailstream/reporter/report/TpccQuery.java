@@ -3,6 +3,8 @@ package io.tailstream.reporter.report;
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.report.Environment.TargetEnv;
+import io.tailstream.schemas.event.DataChecked;
+import io.tailstream.schemas.event.Json;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -16,8 +18,9 @@ import java.util.stream.Collectors;
 
 /**
  * Reads what {@link TpccFigures} computes from: per target and concurrency of the workload {@code tpcc}, the
- * latency counts of the completed steps' measured samples by op and outcome (the steps the summary row pools), and
- * the steps' warehouses. Stateless.
+ * latency counts of the completed steps' measured samples by op and outcome (the steps the summary row pools), the
+ * steps' warehouses, and the consistency checks the producer ran after them ({@code data_checked} control events).
+ * Stateless.
  */
 final class TpccQuery {
 
@@ -37,6 +40,15 @@ final class TpccQuery {
             SELECT DISTINCT target, threads, CAST(json_extract_string(options, '$.warehouses') AS INTEGER)
             FROM steps WHERE run_id IN (%1$s) AND workload = %2$s AND outcome = 'completed'
             ORDER BY 1, 2, 3
+            """;
+
+    // the data checks after the completed steps, oldest step first; %1$s: the run ids; %2$s: the workload's name
+    private static final String CHECKS = """
+            SELECT st.target, st.threads, c.run_id, c.step_id, c.event
+            FROM control c JOIN steps st ON c.run_id = st.run_id AND c.step_id = st.step_id
+            WHERE c.run_id IN (%1$s) AND st.run_id IN (%1$s) AND c.type = 'data_checked' AND st.workload = %2$s
+              AND st.outcome = 'completed'
+            ORDER BY st.started_at_ms, c.run_id, c.step_id
             """;
 
     private TpccQuery() {}
@@ -76,6 +88,16 @@ final class TpccQuery {
                 }
             }
         }
+        Map<String, List<String[]>> checks = new TreeMap<>();
+        if (db.has(ArchiveLayout.CONTROL)) {
+            try (Statement st = db.connection().createStatement();
+                 ResultSet rs = st.executeQuery(CHECKS.formatted(runs, workload))) {
+                while (rs.next()) {
+                    checks.computeIfAbsent(key(rs.getString(1), rs.getInt(2)), k -> new ArrayList<>())
+                            .add(new String[] {rs.getString(3) + "#" + rs.getInt(4), rs.getString(5)});
+                }
+            }
+        }
         List<WorkloadSummary> out = new ArrayList<>();
         for (WorkloadSummary w : workloads) {
             if (!w.workload().equals(WORKLOAD)) {
@@ -86,11 +108,30 @@ final class TpccQuery {
             for (SummaryRow r : w.rows()) {
                 String key = key(r.target(), r.threads());
                 rows.add(TpccFigures.row(r, List.copyOf(warehouses.getOrDefault(key, new TreeSet<>())),
-                        counts.getOrDefault(key, List.of()), targets.get(r.target())));
+                        counts.getOrDefault(key, List.of()), targets.get(r.target()))
+                        .withConsistency(consistency(r.rounds(), checks.getOrDefault(key, List.of()))));
             }
             out.add(w.withTpcc(rows));
         }
         return out;
+    }
+
+    /** The checks after a row's steps: each {run#step, data_checked event JSON}. */
+    private static TpccRow.Consistency consistency(int steps, List<String[]> events) {
+        java.util.Set<String> checkedSteps = new TreeSet<>();
+        List<String> broken = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
+        for (String[] e : events) {
+            DataChecked checked = Json.read(e[1], DataChecked.class);
+            if (checked.error() != null) {
+                errors.add(e[0] + ": " + checked.error());
+                continue;
+            }
+            checkedSteps.add(e[0]);
+            checked.checks().stream().filter(c -> !c.held())
+                    .forEach(c -> broken.add(e[0] + " " + c.name() + ": " + c.detail()));
+        }
+        return new TpccRow.Consistency(steps, checkedSteps.size(), broken, errors);
     }
 
     private static String key(String target, int threads) {

@@ -17,13 +17,58 @@ import java.util.List;
  * @param types           the five transaction types, in the specification's order
  * @param costPer1000TpmC the target's monthly cost / tpmC * 1000, or null without a cost
  * @param currency        the cost's currency, or null
+ * @param consistency     the consistency conditions as checked after the pooled steps
  */
 public record TpccRow(String target, int threads, List<Integer> warehouses, double minutes, long newOrders,
                       long rolledBack, double tpmC, double nopm, Double rolledBackPct, Double tpmCPerWarehouse,
-                      List<Type> types, Double costPer1000TpmC, String currency) {
+                      List<Type> types, Double costPer1000TpmC, String currency, Consistency consistency) {
     public TpccRow {
         warehouses = List.copyOf(warehouses);
         types = List.copyOf(types);
+    }
+
+    /** This row with the consistency checks of its steps. */
+    TpccRow withConsistency(Consistency checked) {
+        return new TpccRow(target, threads, warehouses, minutes, newOrders, rolledBack, tpmC, nopm, rolledBackPct,
+                tpmCPerWarehouse, types, costPer1000TpmC, currency, checked);
+    }
+
+    /**
+     * The consistency conditions 1 to 4 as the producer checked them on the database after each step of the row.
+     *
+     * @param steps   the steps of the row
+     * @param checked the steps after which the checks ran
+     * @param broken  each condition that did not hold, as {@code run#step condition: what was found}
+     * @param errors  each step whose checks could not run, as {@code run#step: why}
+     */
+    public record Consistency(int steps, int checked, List<String> broken, List<String> errors) {
+        public Consistency {
+            broken = List.copyOf(broken);
+            errors = List.copyOf(errors);
+        }
+
+        /** No step checked (the option {@code check} off, or producers without the checks). */
+        static Consistency unchecked(int steps) {
+            return new Consistency(steps, 0, List.of(), List.of());
+        }
+
+        /** {@code held}, {@code partly} (held where checked), {@code broken}, {@code error} or {@code unchecked}. */
+        public String status() {
+            return !broken.isEmpty() ? "broken" : checked == steps && steps > 0 ? "held" : checked > 0 ? "partly"
+                    : !errors.isEmpty() ? "error" : "unchecked";
+        }
+
+        /** The status as a sentence. */
+        public Text text() {
+            String status = status();
+            return switch (status) {
+                case "broken" -> Text.of("tpcc.consistency.broken", String.join("; ", broken));
+                case "held" -> Text.of("tpcc.consistency.held", steps);
+                case "partly" -> Text.of("tpcc.consistency.partly", checked, steps);
+                case "error" -> Text.of("tpcc.consistency.error", String.join("; ", errors));
+                default -> Text.of("tpcc.consistency.unchecked");
+            };
+        }
     }
 
     /** Whether every type's 90th percentile is within its limit and every type meets its minimum share. */

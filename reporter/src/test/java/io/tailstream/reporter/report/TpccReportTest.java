@@ -7,10 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tailstream.reporter.ProofRun;
 import io.tailstream.reporter.ProofRun.Failure;
 import io.tailstream.reporter.ProofRun.Spec;
+import io.tailstream.reporter.SyntheticRun;
 import io.tailstream.reporter.TestArchives;
 import io.tailstream.reporter.query.ArchiveDatabase;
+import io.tailstream.schemas.Topics;
 import io.tailstream.schemas.block.SampleStatus;
+import io.tailstream.schemas.event.DataChecked;
 import io.tailstream.schemas.event.Json;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -45,9 +49,40 @@ class TpccReportTest {
     static void archiveAndLoad() throws Exception {
         ProofRun run = new ProofRun("tpcc-proof", 23, 1_767_000_000_000L,
                 List.of(TPCC, TPCC.withRound(2), TPCC.withRound(3).withFailAfter(900), OTHER), true);
+        // the producer's checks after the steps: the first held, the second found condition 2 broken, and the
+        // third round, which failed, is not the row's
+        List<DataChecked.Check> held = List.of(new DataChecked.Check("consistency_1", true, null),
+                new DataChecked.Check("consistency_2", true, null));
+        check(run, 1, held);
+        check(run, 2, List.of(held.get(0), new DataChecked.Check("consistency_2", false, "1 of 10 districts break"
+                + " D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID) in each district")));
+        check(run, 3, List.of(new DataChecked.Check("consistency_1", false, "1 of 1 warehouses break it")));
         archive = dir.resolve("archive");
         TestArchives.write(archive, run.records);
         model = ReportGenerator.load(archive, ReportOptions.allRuns());
+    }
+
+    private static void check(ProofRun run, int step, List<DataChecked.Check> checks) {
+        run.records.add(new SyntheticRun.Rec(Topics.CONTROL, 0, run.runId.getBytes(StandardCharsets.UTF_8),
+                Json.write(new DataChecked(run.runId, 1_767_000_100_000L + step, ProofRun.PRODUCERS.get(0), step,
+                        "mariadb", "tpcc", checks, 2_000_000, null))));
+    }
+
+    @Test
+    void theConsistencyChecks_ofThePooledStepsOnly_brokenWhereOneDidNotHold() throws Exception {
+        TpccRow.Consistency c = workload("tpcc").tpcc().get(0).consistency();
+        assertThat(c.steps()).isEqualTo(2);
+        assertThat(c.checked()).isEqualTo(2);
+        assertThat(c.broken()).containsExactly("tpcc-proof#2 consistency_2: 1 of 10 districts break D_NEXT_O_ID - 1"
+                + " = max(O_ID) = max(NO_O_ID) in each district");
+        assertThat(c.status()).isEqualTo("broken");
+        String html = ReportGenerator.render(model, Locale.ENGLISH);
+        assertThat(html).contains("data-key=\"consistency\" data-value=\"broken\"")
+                .contains("broken: tpcc-proof#2 consistency_2");
+        assertThat(new TpccRow.Consistency(2, 2, List.of(), List.of()).status()).isEqualTo("held");
+        assertThat(new TpccRow.Consistency(2, 1, List.of(), List.of("r#2: timeout")).status()).isEqualTo("partly");
+        assertThat(new TpccRow.Consistency(2, 0, List.of(), List.of("r#2: timeout")).status()).isEqualTo("error");
+        assertThat(TpccRow.Consistency.unchecked(2).status()).isEqualTo("unchecked");
     }
 
     @Test

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
  * Low-volume events on {@link io.tailstream.schemas.Topics#CONTROL}, JSON with a {@code "type"} discriminator.
  * Together they describe a run: what was planned and against which targets, when each step started and ended, how
  * many blocks and samples each producer sent (so consumers can prove they saw all of them), the client's health and
- * the target's own counters while it ran. When several load generators share a run, {@link ProducerReady} and
- * {@link StepGo} are how they agree on each step's start.
+ * the target's own counters while it ran, the checks of its data after a step. When several load generators share
+ * a run, {@link ProducerReady} and {@link StepGo} are how they agree on each step's start.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
@@ -20,6 +20,7 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = RunEnded.class, name = RunEnded.TYPE),
         @JsonSubTypes.Type(value = ProducerReady.class, name = ProducerReady.TYPE),
         @JsonSubTypes.Type(value = StepGo.class, name = StepGo.TYPE),
+        @JsonSubTypes.Type(value = DataChecked.class, name = DataChecked.TYPE),
 })
 public sealed interface ControlEvent permits RunStarted, RunEnded, StepEvent {
 

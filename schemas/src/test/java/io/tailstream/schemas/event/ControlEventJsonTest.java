@@ -63,6 +63,25 @@ class ControlEventJsonTest {
             new ServerCounters("run-5", 3_000, "p-1", 3, "mariadb-local", null, null, 2_000_115,
                     "Connection is not available, request timed out after 2000ms"));
 
+    /** Version 6: a workload's checks of the data after a step, one not holding, and checks that could not run. */
+    static final List<ControlEvent> EVENTS_V6 = List.of(
+            new DataChecked("run-6", 4_000, "p-1", 3, "mariadb-local", "tpcc", List.of(
+                    new DataChecked.Check("consistency_1", true, null),
+                    new DataChecked.Check("consistency_2", false, "2 districts, first (1, 4): d_next_o_id - 1 = 3001,"
+                            + " max(o_id) = 3002, max(no_o_id) = 3002")), 812_000, null),
+            new DataChecked("run-6", 5_000, "p-1", 4, "mariadb-local", "tpcc", null, 3_115,
+                    "Table 'tpcc.district' doesn't exist"));
+
+    @Test
+    void goldenJson_v6_staysReadable() throws IOException {
+        assertGolden("/golden/control-events-v6.jsonl", EVENTS_V6);
+        DataChecked checked = (DataChecked) EVENTS_V6.get(0);
+        assertThat(checked.allHeld()).isFalse();
+        assertThat(checked.stepIdOrNull()).isEqualTo(3);
+        assertThat(((DataChecked) EVENTS_V6.get(1)).checks()).isEmpty();
+        assertThat(((DataChecked) EVENTS_V6.get(1)).allHeld()).isFalse();
+    }
+
     @Test
     void goldenJson_v5_staysReadable_withCountersSortedByName() throws IOException {
         assertGolden("/golden/control-events-v5.jsonl", EVENTS_V5);

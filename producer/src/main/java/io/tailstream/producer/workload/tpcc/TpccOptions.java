@@ -8,8 +8,10 @@ import java.util.Map;
  * Options of the {@code tpcc} workload. Immutable; validated at construction.
  *
  * @param warehouses the warehouses {@code prepare} loads and the terminals are bound to
+ * @param check      whether each step is followed by a check of the consistency conditions 1 to 4 (reads every
+ *                   order line: seconds per ten warehouses)
  */
-record TpccOptions(int warehouses) {
+record TpccOptions(int warehouses, boolean check) {
 
     static final String FAMILY = "tpcc option";
 
@@ -17,19 +19,21 @@ record TpccOptions(int warehouses) {
         OptionValues.atLeast(FAMILY, "warehouses", warehouses, 1);
     }
 
-    /** One warehouse. */
+    /** One warehouse, checked after each step. */
     static TpccOptions defaults() {
-        return new TpccOptions(1);
+        return new TpccOptions(1, true);
     }
 
     /** Defaults overridden by {@code options} ({@code -} and {@code _} interchangeable). */
     static TpccOptions parse(Map<String, String> options) {
-        return new TpccOptions(OptionValues.overriding(FAMILY, defaults().toMap(), options).intValue("warehouses"));
+        OptionValues values = OptionValues.overriding(FAMILY, defaults().toMap(), options);
+        return new TpccOptions(values.intValue("warehouses"), values.bool("check"));
     }
 
     Map<String, String> toMap() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("warehouses", String.valueOf(warehouses));
+        m.put("check", String.valueOf(check));
         return m;
     }
 }

@@ -5,6 +5,7 @@ import io.tailstream.producer.workload.LoadProgress;
 import io.tailstream.producer.workload.WorkerSlot;
 import io.tailstream.producer.workload.Workload;
 import io.tailstream.producer.workload.WorkloadSession;
+import io.tailstream.schemas.event.DataChecked;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -17,7 +18,8 @@ import javax.sql.DataSource;
 /**
  * TPC-C (specification revision 5.11) as a workload: {@code prepare} creates and loads the nine tables for the
  * option {@code warehouses}; each worker is a terminal bound to a warehouse and a district, running the standard mix
- * without keying or think times ({@link TpccSession}). Each transaction's sample carries its kind as its op.
+ * without keying or think times ({@link TpccSession}). Each transaction's sample carries its kind as its op. After
+ * each step the consistency conditions are checked ({@link #checkData}) unless the option {@code check} is off.
  */
 public final class TpccWorkload implements Workload {
 
@@ -108,6 +110,30 @@ public final class TpccWorkload implements Workload {
                 new SplittableRandom(slot.seed()));
         return new TpccSession(connection, dialect, new TpccRandom(slot.seed(), run),
                 terminal(slot.index(), options.warehouses()), options.warehouses());
+    }
+
+    @Override
+    public boolean checksData() {
+        return options.check();
+    }
+
+    /**
+     * The consistency conditions 1 to 4, in one REPEATABLE READ transaction: a snapshot in which every committed
+     * transaction kept them, even while other producers' terminals still run.
+     */
+    @Override
+    public List<DataChecked.Check> checkData(Connection connection, Dialect dialect) throws SQLException {
+        connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+        connection.setAutoCommit(false);
+        List<TpccConsistency.Result> results;
+        try {
+            results = TpccConsistency.check(connection);
+        } finally {
+            connection.rollback();
+        }
+        return results.stream().map(r -> new DataChecked.Check("consistency_" + r.number(), r.holds(),
+                r.holds() ? null : r.violations() + " of " + r.checked()
+                        + (r.number() == 1 ? " warehouses" : " districts") + " break " + r.rule())).toList();
     }
 
     /** Worker {@code index}'s warehouse and district. */
