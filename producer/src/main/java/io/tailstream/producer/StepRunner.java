@@ -198,13 +198,21 @@ final class StepRunner {
     }
 
     /**
-     * This producer's part of a step the producers of a shared run agreed on: its threads, and (threads split) its
-     * share of the transaction limit and of the open-loop rate, in proportion to its threads; null when the
-     * transaction limit leaves it none.
+     * This producer's part of a step the producers of a shared run agreed on: its threads, where its workers stand
+     * among all the step's, and (threads split) its share of the transaction limit and of the open-loop rate, in
+     * proportion to its threads; null when the transaction limit leaves it none.
      */
     private StepSpec share(StepSpec spec, StepCoordinator.Start start) {
-        if (start.participants().isEmpty() || !plan.producers().splitThreads()) {
+        if (start.participants().isEmpty()) {
             return spec;
+        }
+        boolean split = plan.producers().splitThreads();
+        ProducerGroup.Workers workers = ProducerGroup.workers(spec.threads(), start.participants(),
+                sink.producerId(), split);
+        if (!split) {
+            return new StepSpec(spec.stepId(), spec.targetName(), spec.workload(), spec.threads(), spec.round(),
+                    spec.warmup(), spec.measure(), spec.intervalSeconds(), spec.ignoredErrors(), spec.transactions(),
+                    spec.rate(), workers.first(), workers.all());
         }
         Long transactions = spec.transactions();
         if (transactions != null) {
@@ -216,7 +224,8 @@ final class StepRunner {
         }
         Double rate = spec.rate() == null ? null : spec.rate() * start.threads() / spec.threads();
         return new StepSpec(spec.stepId(), spec.targetName(), spec.workload(), start.threads(), spec.round(),
-                spec.warmup(), spec.measure(), spec.intervalSeconds(), spec.ignoredErrors(), transactions, rate);
+                spec.warmup(), spec.measure(), spec.intervalSeconds(), spec.ignoredErrors(), transactions, rate,
+                workers.first(), workers.all());
     }
 
     /** Waits for the agreed start; false when the run was stopped meanwhile. */

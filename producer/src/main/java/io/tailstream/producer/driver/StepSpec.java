@@ -24,6 +24,10 @@ import java.util.Set;
  *                        ends, if {@code measure} has not ended it first; null for time only
  * @param rate            open loop: total intended transactions per second, split evenly over the threads; null
  *                        for closed loop
+ * @param firstWorker     the index of this producer's first worker among all workers of the step (0 alone; in a run
+ *                        shared by several producers, the workers of the producers before it): a workload that binds
+ *                        workers to its data (TPC-C's terminals) numbers them over every producer
+ * @param allWorkers      the step's workers over every producer ({@code threads} alone)
  */
 public record StepSpec(
         int stepId,
@@ -36,7 +40,9 @@ public record StepSpec(
         int intervalSeconds,
         Set<SampleStatus> ignoredErrors,
         Long transactions,
-        Double rate) {
+        Double rate,
+        int firstWorker,
+        int allWorkers) {
 
     public StepSpec {
         Objects.requireNonNull(workload, "workload");
@@ -51,6 +57,18 @@ public record StepSpec(
         if (rate != null && (!(rate > 0) || rate.isInfinite() || rate / threads > 1e9)) {
             throw new IllegalArgumentException("rate must be > 0 and at most 1e9 per thread, was " + rate);
         }
+        if (firstWorker < 0 || firstWorker + threads > allWorkers) {
+            throw new IllegalArgumentException("workers " + firstWorker + " to " + (firstWorker + threads - 1)
+                    + " are not among the step's " + allWorkers);
+        }
+    }
+
+    /** The step of one producer: its workers are all the step's. */
+    public StepSpec(int stepId, String targetName, Workload workload, int threads, int round, Duration warmup,
+                    Duration measure, int intervalSeconds, Set<SampleStatus> ignoredErrors, Long transactions,
+                    Double rate) {
+        this(stepId, targetName, workload, threads, round, warmup, measure, intervalSeconds, ignoredErrors,
+                transactions, rate, 0, threads);
     }
 
     /**

@@ -188,7 +188,7 @@ final class Worker implements Runnable {
     private void connect(Connection c) throws SQLException {
         try {
             session = run.spec.workload().open(c, run.dialect,
-                    new WorkerSlot(index, run.spec.threads(), run.seedBase + index));
+                    new WorkerSlot(run.spec.firstWorker() + index, run.spec.allWorkers(), run.seedBase + index));
         } catch (SQLException | RuntimeException e) {
             SqlResources.closeAll(e instanceof SQLException se ? se : null, c);
             throw e;

@@ -73,6 +73,35 @@ public record ProducerGroup(int count, boolean splitThreads, Duration joinTimeou
         return new StepCoordinator.Start(true, agreed.startAtEpochMs(), running, mine, null);
     }
 
+    /**
+     * Where a producer's workers stand among all the step's workers.
+     *
+     * @param first the index of its first worker
+     * @param all   the step's workers over every producer
+     */
+    public record Workers(int first, int all) {}
+
+    /**
+     * Numbers the step's workers over its producers: each producer's workers continue after those of the producers
+     * before it (in {@code participants} order), so together they are numbered 0 to all - 1 exactly as one producer
+     * with every thread would number them.
+     *
+     * @param threads      the step's threads in the plan
+     * @param participants the producers that run the step, sorted
+     * @param splitThreads whether the producers split {@code threads} ({@link #threadsOf}) or each runs them all
+     */
+    public static Workers workers(int threads, List<String> participants, String producerId, boolean splitThreads) {
+        int index = participants.indexOf(producerId);
+        if (index < 0) {
+            throw new IllegalArgumentException(producerId + " is not among " + participants);
+        }
+        int first = 0;
+        for (String p : participants.subList(0, index)) {
+            first += splitThreads ? share(threads, participants, p) : threads;
+        }
+        return new Workers(first, splitThreads ? threads : threads * participants.size());
+    }
+
     /** {@code amount} shared out like the threads ({@link #threadsOf}); each producer's part, summing to {@code amount}. */
     public static int share(long amount, List<String> participants, String producerId) {
         int index = participants.indexOf(producerId);

@@ -26,6 +26,32 @@ class ProducerGroupTest {
     }
 
     @Test
+    void workers_numberedOverTheProducers_asOneProducerWithEveryThreadNumbersThem() {
+        for (boolean split : new boolean[] {true, false}) {
+            ProducerGroup g = new ProducerGroup(3, split, null);
+            for (int threads = 1; threads <= 20; threads++) {
+                List<String> running = split && threads < 3 ? THREE.subList(0, threads) : THREE;
+                java.util.BitSet seen = new java.util.BitSet();
+                int all = -1;
+                for (String p : running) {
+                    ProducerGroup.Workers w = ProducerGroup.workers(threads, running, p, split);
+                    int mine = g.threadsOf(threads, running, p);
+                    assertThat(seen.get(w.first(), w.first() + mine).isEmpty()).as("no worker twice").isTrue();
+                    seen.set(w.first(), w.first() + mine);
+                    all = w.all();
+                }
+                assertThat(all).isEqualTo(split ? threads : 3 * threads);
+                assertThat(seen.cardinality()).isEqualTo(all);
+                assertThat(seen.nextClearBit(0)).isEqualTo(all);
+            }
+        }
+        assertThat(ProducerGroup.workers(8, THREE, "b", true)).isEqualTo(new ProducerGroup.Workers(3, 8));
+        assertThat(ProducerGroup.workers(8, THREE, "c", false)).isEqualTo(new ProducerGroup.Workers(16, 24));
+        assertThatThrownBy(() -> ProducerGroup.workers(8, THREE, "d", true))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void eachRunsTheFullCount() {
         ProducerGroup g = new ProducerGroup(3, false, Duration.ofSeconds(30));
         assertThat(THREE.stream().map(p -> g.threadsOf(5, THREE, p))).containsExactly(5, 5, 5);
