@@ -19,7 +19,8 @@ import org.HdrHistogram.Recorder;
 /**
  * One worker thread: borrows a connection, opens a workload session and runs transactions until the step's end,
  * back to back (closed loop) or at the intended starts of an {@link OpenLoopPacer} (open loop), and stops early when
- * the step's transaction budget is used up or the step is stopped. When lost connections are ignored and its
+ * the step's transaction budget is used up or the step is stopped. In closed loop it waits before a transaction
+ * as long as the session asks ({@link WorkloadSession#pauseNanos()}: TPC-C's keying and think times). When lost connections are ignored and its
  * connection dies, it drops connection and session and reconnects, emitting nothing meanwhile. Its interval
  * counters are written by this thread only and read by the reporter ({@code setOpaque}/{@code getOpaque}: single
  * writer, no lock); its measurement totals are read after {@link Thread#join()}.
@@ -76,6 +77,8 @@ final class Worker implements Runnable {
     /** First wait between reconnect attempts; it doubles up to {@link #RECONNECT_MAX_BACKOFF_NANOS}. */
     static final long RECONNECT_MIN_BACKOFF_NANOS = 10_000_000L;
     static final long RECONNECT_MAX_BACKOFF_NANOS = 1_000_000_000L;
+    /** A session's pause is waited in slices of this, so a stop ends it promptly. */
+    static final long PAUSE_SLICE_NANOS = 50_000_000L;
 
     Worker(StepRun run, int index, SampleWriter writer, Clock clock, EpochAnchor anchor) {
         this.run = run;
@@ -117,6 +120,11 @@ final class Worker implements Runnable {
             while (!run.stop) {
                 if (session == null && !reconnect()) {
                     break;
+                }
+                long pause = pacer == null ? session.pauseNanos() : 0;
+                if (pause > 0) {
+                    pause(pause);
+                    continue;
                 }
                 long intended;
                 if (pacer != null) {
@@ -176,6 +184,15 @@ final class Worker implements Runnable {
                 run.fail("worker " + index + " cannot hand over its last samples: " + e.getMessage(), e);
             }
             run.loadGen.retireCurrentThread();
+        }
+    }
+
+    /** Waits {@code nanos}, or less when the step ends or stops first. */
+    private void pause(long nanos) {
+        long until = clock.nanoTime() + nanos;
+        long left;
+        while (!run.stop && (left = Math.min(until - clock.nanoTime(), run.endNanos - clock.nanoTime())) > 0) {
+            clock.park(Math.min(left, PAUSE_SLICE_NANOS));
         }
     }
 

@@ -15,6 +15,15 @@ public interface WorkloadSession extends AutoCloseable {
      */
     void execute(TransactionOutcome outcome) throws SQLException;
 
+    /**
+     * How long the worker waits before this session's next transaction, ns, asked once: a second call returns 0 until
+     * the next transaction (TPC-C's keying and think times; 0, the default: at once). The wait is not part of any
+     * transaction's latency; a worker in open loop does not wait.
+     */
+    default long pauseNanos() {
+        return 0;
+    }
+
     /** Closes the statements; the connection stays open (it belongs to the pool). */
     @Override
     void close() throws SQLException;

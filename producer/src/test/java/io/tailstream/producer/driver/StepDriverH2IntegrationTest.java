@@ -32,6 +32,29 @@ class StepDriverH2IntegrationTest {
     }
 
     @Test
+    void aSessionsPause_comesBetweenTransactions_outsideTheirLatency_andEndsWithTheStep() {
+        // 100 ms before every transaction: in a measurement of 1 s the worker runs at most 10, each starting at least
+        // 100 ms after the one before it ended (the pause inside a latency would leave no gap)
+        long pauseMicros = 100_000;
+        StepSpec spec = new StepSpec(1, "h2", new PausedWorkload(pauseMicros * 1000), 1, 1, Duration.ZERO,
+                Duration.ofSeconds(1), 0, Set.of());
+        RecordingEmission emission = new RecordingEmission();
+        run(spec, "driver-pause", emission);
+        List<Sample> samples = emission.samples();
+        assertThat(samples).isNotEmpty().hasSizeLessThanOrEqualTo(10);
+        for (int i = 1; i < samples.size(); i++) {
+            assertThat(samples.get(i).startEpochMicros() - samples.get(i - 1).endEpochMicros())
+                    .as("gap before transaction %d", i).isGreaterThanOrEqualTo(pauseMicros - 1);
+        }
+        // a pause far longer than the step ends with the step, not after it
+        long started = System.nanoTime();
+        StepResult longPause = run(new StepSpec(2, "h2", new PausedWorkload(3_600_000_000_000L), 2, 1, Duration.ZERO,
+                Duration.ofMillis(300), 0, Set.of()), "driver-long-pause", new RecordingEmission());
+        assertThat(longPause.transactions()).isZero();
+        assertThat(System.nanoTime() - started).as("ns until the step returned").isLessThan(60_000_000_000L);
+    }
+
+    @Test
     void failedTransactions_countedApart_neverInThePercentiles_throughputIsWorkDone() {
         // every 4th transaction of a worker fails at its 2nd of 3 statements with a deadlock (ignored): exactly 400
         // measured transactions, so at least one worker measures 200 and fails at least 50 of them

@@ -25,6 +25,12 @@ final class TpccFigures {
     private static final Map<String, Double> LIMIT_MS = Map.of("new_order", 5_000.0, "payment", 5_000.0,
             "order_status", 5_000.0, "delivery", 80_000.0, "stock_level", 20_000.0);
 
+    /**
+     * The most New-Orders a warehouse's 10 terminals complete a minute with keying and think times: 45% of the
+     * 60 s / 20.99 s mean cycle of the mix, times 10.
+     */
+    static final double MAX_TPMC_PER_WAREHOUSE = 12.86;
+
     private TpccFigures() {}
 
     /**
@@ -38,8 +44,13 @@ final class TpccFigures {
         }
     }
 
-    /** The figures of {@code row} (its measured span and concurrency) from its samples' latency counts. */
-    static TpccRow row(SummaryRow row, List<Integer> warehouses, List<Counts> counts, TargetEnv target) {
+    /**
+     * The figures of {@code row} (its measured span and concurrency) from its samples' latency counts.
+     *
+     * @param thinkTimes whether every pooled step ran with keying and think times
+     */
+    static TpccRow row(SummaryRow row, List<Integer> warehouses, boolean thinkTimes, List<Counts> counts,
+                       TargetEnv target) {
         double seconds = row.measuredSeconds();
         double minutes = seconds / 60;
         long rolledBack = completed(counts, NEW_ORDER_ROLLBACK);
@@ -72,7 +83,9 @@ final class TpccFigures {
         return new TpccRow(row.target(), row.threads(), warehouses, minutes, newOrders, rolledBack, tpmC,
                 minutes > 0 ? committed / minutes : 0, newOrders == 0 ? null : rolledBack * 100.0 / newOrders,
                 warehouses.size() == 1 ? tpmC / warehouses.get(0) : null, types, cost,
-                cost == null ? null : target.currency(), TpccRow.Consistency.unchecked(row.rounds()));
+                cost == null ? null : target.currency(), TpccRow.Consistency.unchecked(row.rounds()),
+                thinkTimes && warehouses.size() == 1 ? tpmC / (MAX_TPMC_PER_WAREHOUSE * warehouses.get(0)) * 100
+                        : null);
     }
 
     /**

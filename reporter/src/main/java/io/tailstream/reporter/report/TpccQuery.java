@@ -37,7 +37,8 @@ final class TpccQuery {
             ORDER BY 1, 2, 3, 4, 5
             """;
     private static final String WAREHOUSES = """
-            SELECT DISTINCT target, threads, CAST(json_extract_string(options, '$.warehouses') AS INTEGER)
+            SELECT DISTINCT target, threads, CAST(json_extract_string(options, '$.warehouses') AS INTEGER),
+                   coalesce(json_extract_string(options, '$.think_times') = 'true', false)
             FROM steps WHERE run_id IN (%1$s) AND workload = %2$s AND outcome = 'completed'
             ORDER BY 1, 2, 3
             """;
@@ -79,13 +80,16 @@ final class TpccQuery {
             }
         }
         Map<String, TreeSet<Integer>> warehouses = new TreeMap<>();
+        Map<String, Boolean> thinkTimes = new TreeMap<>();
         try (Statement st = db.connection().createStatement();
              ResultSet rs = st.executeQuery(WAREHOUSES.formatted(runs, workload))) {
             while (rs.next()) {
+                String key = key(rs.getString(1), rs.getInt(2));
                 int w = rs.getInt(3);
                 if (!rs.wasNull()) {
-                    warehouses.computeIfAbsent(key(rs.getString(1), rs.getInt(2)), k -> new TreeSet<>()).add(w);
+                    warehouses.computeIfAbsent(key, k -> new TreeSet<>()).add(w);
                 }
+                thinkTimes.merge(key, rs.getBoolean(4), Boolean::logicalAnd);
             }
         }
         Map<String, List<String[]>> checks = new TreeMap<>();
@@ -108,7 +112,8 @@ final class TpccQuery {
             for (SummaryRow r : w.rows()) {
                 String key = key(r.target(), r.threads());
                 rows.add(TpccFigures.row(r, List.copyOf(warehouses.getOrDefault(key, new TreeSet<>())),
-                        counts.getOrDefault(key, List.of()), targets.get(r.target()))
+                        thinkTimes.getOrDefault(key, false), counts.getOrDefault(key, List.of()),
+                        targets.get(r.target()))
                         .withConsistency(consistency(r.rounds(), checks.getOrDefault(key, List.of()))));
             }
             out.add(w.withTpcc(rows));

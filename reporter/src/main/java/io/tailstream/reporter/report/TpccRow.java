@@ -18,10 +18,13 @@ import java.util.List;
  * @param costPer1000TpmC the target's monthly cost / tpmC * 1000, or null without a cost
  * @param currency        the cost's currency, or null
  * @param consistency     the consistency conditions as checked after the pooled steps
+ * @param efficiencyPct   with keying and think times (every pooled step): tpmC in % of the specification's maximum
+ *                        of 12.86 per warehouse; null without them or when the steps differ in warehouses
  */
 public record TpccRow(String target, int threads, List<Integer> warehouses, double minutes, long newOrders,
                       long rolledBack, double tpmC, double nopm, Double rolledBackPct, Double tpmCPerWarehouse,
-                      List<Type> types, Double costPer1000TpmC, String currency, Consistency consistency) {
+                      List<Type> types, Double costPer1000TpmC, String currency, Consistency consistency,
+                      Double efficiencyPct) {
     public TpccRow {
         warehouses = List.copyOf(warehouses);
         types = List.copyOf(types);
@@ -30,7 +33,7 @@ public record TpccRow(String target, int threads, List<Integer> warehouses, doub
     /** This row with the consistency checks of its steps. */
     TpccRow withConsistency(Consistency checked) {
         return new TpccRow(target, threads, warehouses, minutes, newOrders, rolledBack, tpmC, nopm, rolledBackPct,
-                tpmCPerWarehouse, types, costPer1000TpmC, currency, checked);
+                tpmCPerWarehouse, types, costPer1000TpmC, currency, checked, efficiencyPct);
     }
 
     /**

@@ -90,6 +90,11 @@ final class TpccRandom {
         return random.nextInt(x, y + 1);
     }
 
+    /** A uniform double in {@code (0, 1]}: never 0, so its logarithm is finite. */
+    double unitOpenAtZero() {
+        return 1.0 - random.nextDouble();
+    }
+
     /** True with probability {@code percent} / 100. */
     boolean percent(int percent) {
         return random.nextInt(100) < percent;

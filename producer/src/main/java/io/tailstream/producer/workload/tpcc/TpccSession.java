@@ -18,7 +18,8 @@ import java.util.List;
 /**
  * One TPC-C terminal on one connection: bound to a home warehouse and a district (clause 5.2.2), it runs the five
  * transactions in the standard mix (New-Order 45%, Payment 43%, Order-Status, Delivery and Stock-Level 4% each,
- * dealt by {@link TpccMix}) with their inputs drawn as clause 2.4.1 to 2.8.1 draw them, without keying or think times. A New-Order whose last item
+ * dealt by {@link TpccMix}) with their inputs drawn as clause 2.4.1 to 2.8.1 draw them, without keying or think
+ * times unless paced ({@link TpccPacing}: the session asks its worker to wait before each transaction). A New-Order whose last item
  * is the specified unused id (1% of them) reads the item, finds none and rolls back: op {@link #NEW_ORDER_ROLLBACK},
  * not an error.
  */
@@ -42,6 +43,12 @@ final class TpccSession implements WorkloadSession {
 
     private final TpccRandom random;
     private final TpccMix mix;
+    /** Keying and think times, or null without them. */
+    private final TpccPacing pacing;
+    /** The type of the next transaction, drawn ahead when pacing needs its keying time; -1 when not drawn. */
+    private int next = -1;
+    /** The wait the terminal asks for before its next transaction, ns. */
+    private long pause;
     private final Terminal terminal;
     private final int warehouses;
     private final TransactionControl tx;
@@ -49,10 +56,15 @@ final class TpccSession implements WorkloadSession {
     private final TpccStatements s;
     private final PreparedStatement[] noStock = new PreparedStatement[TpccScale.DISTRICTS_PER_WAREHOUSE];
 
-    TpccSession(Connection c, Dialect dialect, TpccRandom random, Terminal terminal, int warehouses)
+    TpccSession(Connection c, Dialect dialect, TpccRandom random, Terminal terminal, int warehouses, boolean paced)
             throws SQLException {
         this.random = random;
         this.mix = new TpccMix(random);
+        this.pacing = paced ? new TpccPacing(random) : null;
+        if (paced) {
+            next = mix.next();
+            pause = pacing.keyingNanos(next);
+        }
         this.terminal = terminal;
         this.warehouses = warehouses;
         TransactionControl t = dialect.transactions(c);
@@ -77,7 +89,9 @@ final class TpccSession implements WorkloadSession {
     @Override
     public void execute(TransactionOutcome out) throws SQLException {
         out.reset();
-        int op = mix.next();
+        int op = next >= 0 ? next : mix.next();
+        next = -1;
+        pause = 0;
         out.op(op);
         out.statement();
         tx.begin();
@@ -95,14 +109,31 @@ final class TpccSession implements WorkloadSession {
             } else {
                 tx.rollback();
             }
+            pace(op);
         } catch (SQLException e) {
             try {
                 tx.rollback();
             } catch (SQLException r) {
                 e.addSuppressed(r);
             }
+            pace(op);
             throw e;
         }
+    }
+
+    /** With pacing, the think time after {@code op} and the keying time of the next transaction, drawn now. */
+    private void pace(int op) {
+        if (pacing != null) {
+            next = mix.next();
+            pause = pacing.thinkNanos(op) + pacing.keyingNanos(next);
+        }
+    }
+
+    @Override
+    public long pauseNanos() {
+        long p = pause;
+        pause = 0;
+        return p;
     }
 
     /** Clause 2.4.2; false when its unused item makes it roll back. */

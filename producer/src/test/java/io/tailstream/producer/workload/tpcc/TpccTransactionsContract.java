@@ -23,7 +23,7 @@ import javax.sql.DataSource;
  * transaction must have changed, counted from the tables (orders and new orders made and delivered, payments in the
  * history and the year-to-date sums), nothing left by a rolled-back New-Order, and consistency conditions 1 to 4
  * holding afterwards. Conflicts between the terminals (deadlocks, serialization failures) roll back as they would in
- * a run, and must leave the conditions holding too.
+ * a run, and must leave the conditions holding too. Then a terminal with keying and think times asks for them.
  */
 final class TpccTransactionsContract {
 
@@ -49,7 +49,7 @@ final class TpccTransactionsContract {
                 long[] committed = new long[TpccSession.OPS.size() + 1]; // the last: rolled back on a conflict
                 try (Connection c = dataSource.getConnection();
                      TpccSession session = new TpccSession(c, dialect, new TpccRandom(1_000 + terminal, run),
-                             new TpccSession.Terminal(1 + terminal % WAREHOUSES, 1 + terminal), WAREHOUSES)) {
+                             new TpccSession.Terminal(1 + terminal % WAREHOUSES, 1 + terminal), WAREHOUSES, false)) {
                     TransactionOutcome out = new TransactionOutcome();
                     for (int i = 0; i < TRANSACTIONS; i++) {
                         try {
@@ -105,6 +105,7 @@ final class TpccTransactionsContract {
             assertThat(TpccConsistency.check(c)).allSatisfy(r ->
                     assertThat(r.holds()).as("condition %d after the transactions: %s", r.number(), r.rule())
                             .isTrue());
+            checkPacing(dataSource, dialect);
         } finally {
             TpccLoader.drop(dataSource, quiet);
         }
@@ -121,6 +122,38 @@ final class TpccTransactionsContract {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             return rs.getBigDecimal(1);
+        }
+    }
+
+    /**
+     * A paced terminal on the loaded tables: before its first transaction it asks for the keying time of that
+     * transaction's type, after each one for a think time of that type (0 to 10 times its mean) plus the keying time
+     * of the next; each pause is asked once.
+     */
+    private static void checkPacing(DataSource dataSource, Dialect dialect) throws Exception {
+        TpccRandom.Constants run = TpccRandom.Constants.forRun(TpccLoader.LOAD_CONSTANTS,
+                new java.util.SplittableRandom(7));
+        try (Connection c = dataSource.getConnection();
+             TpccSession session = new TpccSession(c, dialect, new TpccRandom(77, run),
+                     new TpccSession.Terminal(1, 1), WAREHOUSES, true)) {
+            TransactionOutcome out = new TransactionOutcome();
+            long pause = session.pauseNanos();
+            assertThat(session.pauseNanos()).as("asked once").isZero();
+            int previous = -1;
+            for (int i = 0; i < 200; i++) {
+                session.execute(out);
+                int type = out.opIndex() == TpccSession.NEW_ORDER_ROLLBACK ? TpccSession.NEW_ORDER : out.opIndex();
+                long think = pause - (long) (TpccPacing.KEYING_S[type] * 1e9);
+                if (previous < 0) {
+                    assertThat(think).as("the first pause: keying only").isZero();
+                } else {
+                    assertThat(think).as("think time after transaction %d", i - 1).isBetween(0L,
+                            (long) (TpccPacing.THINK_MEAN_S[previous] * TpccPacing.THINK_TRUNCATION * 1e9));
+                }
+                previous = type;
+                pause = session.pauseNanos();
+                assertThat(session.pauseNanos()).isZero();
+            }
         }
     }
 }

@@ -18,7 +18,7 @@ class TpccWorkloadTest {
     void registered_withItsOptions() {
         Workload w = Workloads.create(new WorkloadSpec("tpcc", Map.of("warehouses", "3")));
         assertThat(w.name()).isEqualTo("tpcc");
-        assertThat(w.options()).containsExactly(Map.entry("warehouses", "3"), Map.entry("check", "true"));
+        assertThat(w.options()).containsExactly(Map.entry("warehouses", "3"), Map.entry("check", "true"), Map.entry("think_times", "false"));
         assertThat(w.checksData()).isTrue();
         assertThat(Workloads.create(new WorkloadSpec("tpcc", Map.of("check", "false"))).checksData()).isFalse();
         assertThat(w.dataSetKey()).isEqualTo("tpcc:warehouses=3");
@@ -26,13 +26,13 @@ class TpccWorkloadTest {
                 "new_order_rollback");
         assertThat(w.tables()).hasSize(9).contains("order_line", "new_order", "orders");
         assertThat(Workloads.create(new WorkloadSpec("tpcc", Map.of())).options())
-                .containsExactly(Map.entry("warehouses", "1"), Map.entry("check", "true"));
+                .containsExactly(Map.entry("warehouses", "1"), Map.entry("check", "true"), Map.entry("think_times", "false"));
     }
 
     @Test
     void badOptions_areRefused_naming_theKey() {
         assertThatThrownBy(() -> TpccWorkload.create(Map.of("tables", "8")))
-                .hasMessage("workload tpcc: unknown tpcc option 'tables'; known: [check, warehouses]");
+                .hasMessage("workload tpcc: unknown tpcc option 'tables'; known: [check, think_times, warehouses]");
         assertThatThrownBy(() -> TpccWorkload.create(Map.of("warehouses", "0")))
                 .hasMessage("workload tpcc: tpcc option warehouses must be >= 1, was 0");
         assertThatThrownBy(() -> TpccWorkload.create(Map.of("warehouses", "two")))
