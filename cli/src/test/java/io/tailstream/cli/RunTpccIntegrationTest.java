@@ -62,6 +62,13 @@ class RunTpccIntegrationTest {
                     assertThat((double) n).as(type[0]).isCloseTo(cards / 100 * measured,
                             org.assertj.core.data.Offset.offset(8 * cards * (1 - cards / 100)));
                 }
+                // 1% of New-Orders roll back on their unused item: binomial, within six standard deviations
+                long newOrders = longValue(db, "SELECT count(*) FROM samples WHERE status = 'ok'"
+                        + " AND op IN ('new_order', 'new_order_rollback')");
+                long rolledBack = longValue(db, "SELECT count(*) FROM samples WHERE status = 'ok'"
+                        + " AND op = 'new_order_rollback'");
+                assertThat((double) rolledBack).isCloseTo(0.01 * newOrders,
+                        org.assertj.core.data.Offset.offset(6 * Math.sqrt(newOrders * 0.01 * 0.99)));
                 // the report's tpmC: New-Orders completed (rolled back ones included) per minute of the measurement
                 long completedNewOrders = longValue(db, "SELECT count(*) FROM samples WHERE NOT warmup"
                         + " AND status = 'ok' AND op IN ('new_order', 'new_order_rollback')");
