@@ -31,8 +31,8 @@ class RunTpccIntegrationTest {
         assertThat(prepare.exitCode()).as(prepare.out() + prepare.err()).isZero();
         try {
             RunFailuresIntegrationTest.Outcome run = RunFailuresIntegrationTest.execute(PasswordEnvTarget.args("run",
-                    target, new String[] {"--threads", "4", "--warmup", "1s", "--duration", "10s",
-                            "--report-interval", "0", "--out", out.toString()}));
+                    target, new String[] {"--threads", "4", "--warmup", "1s", "--duration", "10m", "--transactions",
+                            "1200", "--report-interval", "0", "--out", out.toString()}));
             assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
             Matcher counts = Pattern.compile("samples: ([\\d,]+) sent = ([\\d,]+) aggregated = ([\\d,]+) archived")
                     .matcher(run.out());
@@ -49,7 +49,8 @@ class RunTpccIntegrationTest {
                 assertThat(longValue(db, "SELECT min(queries) FROM samples WHERE op = 'stock_level'"
                         + " AND status = 'ok'")).isEqualTo(4);
                 long measured = longValue(db, "SELECT count(*) FROM samples WHERE NOT warmup");
-                assertThat(measured).as("transactions measured").isGreaterThan(500);
+                // a count, not a time: the shares' checks below need enough transactions on any machine
+                assertThat(measured).as("transactions measured").isEqualTo(1200);
                 // each terminal deals its types from decks of 100 cards holding the mix exactly; the measured
                 // transactions of a terminal run from inside one deck to inside another, so a type of c cards differs
                 // from its share by at most c (1 - c/100) at each end: 4 terminals, 8 c (1 - c/100) in all

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * TPC-C as an evaluation runs it: a plan with a priced target, a thread sweep and rounds, run twice into one output
- * folder with the default local pipeline (embedded H2, no server), then {@code compare} and {@code trend} over the
+ * folder with the default local pipeline (embedded H2, no server; each step a count of transactions, so every
+ * machine measures the same), then {@code compare} and {@code trend} over the
  * archive. Each run's report has a TPC-C row per concurrency, pooling its rounds, with the consistency conditions
  * held after each of them and the cost per 1,000 tpmC.
  */
@@ -36,7 +37,8 @@ class RunTpccPlanIntegrationTest {
                 threads: [1, 2]
                 rounds: 2
                 warmup: 0s
-                duration: 1s
+                duration: 5m
+                transactions: 60
                 reportInterval: 0
                 prepare: true
                 """.formatted(dir.resolve("db/tpcc").toString().replace('\\', '/')));
