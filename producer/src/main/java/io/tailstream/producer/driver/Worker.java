@@ -20,10 +20,11 @@ import org.HdrHistogram.Recorder;
  * One worker thread: borrows a connection, opens a workload session and runs transactions until the step's end,
  * back to back (closed loop) or at the intended starts of an {@link OpenLoopPacer} (open loop), and stops early when
  * the step's transaction budget is used up or the step is stopped. In closed loop it waits before a transaction
- * as long as the session asks ({@link WorkloadSession#pauseNanos()}: TPC-C's keying and think times). When lost connections are ignored and its
- * connection dies, it drops connection and session and reconnects, emitting nothing meanwhile. Its interval
- * counters are written by this thread only and read by the reporter ({@code setOpaque}/{@code getOpaque}: single
- * writer, no lock); its measurement totals are read after {@link Thread#join()}.
+ * as long as the session asks ({@link WorkloadSession#pauseNanos()}: TPC-C's keying and think times). When lost
+ * connections are ignored and its connection dies, it drops connection and session and reconnects, emitting nothing
+ * meanwhile. Its interval counters are written by this thread only and read by the reporter
+ * ({@code setOpaque}/{@code getOpaque}: single writer, no lock); its measurement totals are read after
+ * {@link Thread#join()}.
  */
 final class Worker implements Runnable {
 

@@ -27,14 +27,13 @@ final class TpccQuery {
     /** The workload's name, as the producer registers it. */
     static final String WORKLOAD = "tpcc";
 
-    // %1$s: the run ids as literals; the workload's name
+    // %1$s: the run ids as literals (DuckDB prunes hive partitions only for constants); %2$s: the workload's name
     private static final String COUNTS = """
             SELECT st.target, st.threads, s.op, s.status = 'ok' AS ok, s.latency_us, count(*) AS n
             FROM samples s JOIN steps st ON s.run_id = st.run_id AND s.step_id = st.step_id
             WHERE s.run_id IN (%1$s) AND st.run_id IN (%1$s) AND st.workload = %2$s AND st.outcome = 'completed'
               AND NOT s.warmup
             GROUP BY ALL
-            ORDER BY 1, 2, 3, 4, 5
             """;
     private static final String WAREHOUSES = """
             SELECT DISTINCT target, threads, CAST(json_extract_string(options, '$.warehouses') AS INTEGER),
@@ -62,21 +61,16 @@ final class TpccQuery {
         }
         String runs = runIds.stream().map(ArchiveDatabase::sqlString).collect(Collectors.joining(", "));
         String workload = ArchiveDatabase.sqlString(WORKLOAD);
-        Map<String, List<TpccFigures.Counts>> counts = new TreeMap<>();
+        // per (target, threads), per op and outcome
+        Map<String, Map<String, TpccFigures.Counts>> counts = new TreeMap<>();
         try (Statement st = db.connection().createStatement();
              ResultSet rs = st.executeQuery(COUNTS.formatted(runs, workload))) {
-            TpccFigures.Counts current = null;
             while (rs.next()) {
-                String key = key(rs.getString(1), rs.getInt(2));
                 String op = rs.getString(3);
                 boolean ok = rs.getBoolean(4);
-                List<TpccFigures.Counts> mine = counts.computeIfAbsent(key, k -> new ArrayList<>());
-                if (current == null || mine.isEmpty() || mine.get(mine.size() - 1) != current
-                        || !current.op().equals(op) || current.ok() != ok) {
-                    current = new TpccFigures.Counts(op, ok, new TreeMap<>());
-                    mine.add(current);
-                }
-                current.byLatencyUs().put(rs.getLong(5), rs.getLong(6));
+                counts.computeIfAbsent(key(rs.getString(1), rs.getInt(2)), k -> new TreeMap<>())
+                        .computeIfAbsent(key(op, ok ? 1 : 0), k -> new TpccFigures.Counts(op, ok, new TreeMap<>()))
+                        .byLatencyUs().put(rs.getLong(5), rs.getLong(6));
             }
         }
         Map<String, TreeSet<Integer>> warehouses = new TreeMap<>();
@@ -112,7 +106,8 @@ final class TpccQuery {
             for (SummaryRow r : w.rows()) {
                 String key = key(r.target(), r.threads());
                 rows.add(TpccFigures.row(r, List.copyOf(warehouses.getOrDefault(key, new TreeSet<>())),
-                        thinkTimes.getOrDefault(key, false), counts.getOrDefault(key, List.of()),
+                        thinkTimes.getOrDefault(key, false),
+                        List.copyOf(counts.getOrDefault(key, Map.of()).values()),
                         targets.get(r.target()))
                         .withConsistency(consistency(r.rounds(), checks.getOrDefault(key, List.of()))));
             }
@@ -139,7 +134,7 @@ final class TpccQuery {
         return new TpccRow.Consistency(steps, checkedSteps.size(), broken, errors);
     }
 
-    private static String key(String target, int threads) {
-        return target + '\u0000' + threads;
+    private static String key(String name, int number) {
+        return name + '\u0000' + number;
     }
 }

@@ -109,13 +109,8 @@ class TpccReportTest {
         try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement();
              ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
-                TpccRow.Type t = row.types().stream().filter(x -> {
-                    try {
-                        return x.type().equals(rs.getString(1));
-                    } catch (java.sql.SQLException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }).findFirst().orElseThrow();
+                String type = rs.getString(1);
+                TpccRow.Type t = row.types().stream().filter(x -> x.type().equals(type)).findFirst().orElseThrow();
                 double minutes = rs.getDouble(8);
                 assertThat(row.minutes()).isCloseTo(minutes, within(1e-9));
                 assertThat(t.completed()).as(t.type()).isEqualTo(rs.getLong(2)).isPositive();

@@ -31,7 +31,7 @@ final class TpccPacing {
         return (long) (KEYING_S[type] * 1e9);
     }
 
-    /** A think time after a transaction of {@code type}, ns: {@code -ln(r) * mean} for r uniform in (0, 1], truncated. */
+    /** A think time after a transaction of {@code type}, ns: {@code -ln(r) * mean}, r uniform in (0, 1], truncated. */
     long thinkNanos(int type) {
         double mean = THINK_MEAN_S[type];
         return (long) (Math.min(-Math.log(random.unitOpenAtZero()) * mean, THINK_TRUNCATION * mean) * 1e9);

@@ -18,7 +18,8 @@ class TpccWorkloadTest {
     void registered_withItsOptions() {
         Workload w = Workloads.create(new WorkloadSpec("tpcc", Map.of("warehouses", "3")));
         assertThat(w.name()).isEqualTo("tpcc");
-        assertThat(w.options()).containsExactly(Map.entry("warehouses", "3"), Map.entry("check", "true"), Map.entry("think_times", "false"));
+        assertThat(w.options()).containsExactly(Map.entry("warehouses", "3"), Map.entry("check", "true"),
+                Map.entry("think_times", "false"));
         assertThat(w.checksData()).isTrue();
         assertThat(Workloads.create(new WorkloadSpec("tpcc", Map.of("check", "false"))).checksData()).isFalse();
         assertThat(w.dataSetKey()).isEqualTo("tpcc:warehouses=3");
@@ -26,7 +27,8 @@ class TpccWorkloadTest {
                 "new_order_rollback");
         assertThat(w.tables()).hasSize(9).contains("order_line", "new_order", "orders");
         assertThat(Workloads.create(new WorkloadSpec("tpcc", Map.of())).options())
-                .containsExactly(Map.entry("warehouses", "1"), Map.entry("check", "true"), Map.entry("think_times", "false"));
+                .containsExactly(Map.entry("warehouses", "1"), Map.entry("check", "true"),
+                        Map.entry("think_times", "false"));
     }
 
     @Test
