@@ -8,7 +8,6 @@ import io.tailstream.aggregator.Aggregator;
 import io.tailstream.aggregator.AggregatorConfig;
 import io.tailstream.infra.kafka.EmbeddedKafka;
 import io.tailstream.infra.kafka.TopicProvisioner;
-import io.tailstream.infra.process.ChildJvm;
 import io.tailstream.infra.testing.MySqlTestServer;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.schemas.Topics;
@@ -71,11 +70,7 @@ class SharedRunProducersIntegrationTest {
                     readControl(bootstrap, events -> events.stream().filter(e -> e instanceof ProducerReady r
                             && r.stepId() == 1).count() == 2, "two producers ready for step 1", producers);
                     producers.add(start(bootstrap, target, 2));
-                    for (int i = 0; i < producers.size(); i++) {
-                        assertThat(producers.get(i).waitFor(300, TimeUnit.SECONDS)).as("producer %d ends: %s", i,
-                                output(i)).isTrue();
-                        assertThat(producers.get(i).exitValue()).as("producer %d: %s", i, output(i)).isZero();
-                    }
+                    ProducerProcesses.awaitAll(dir, producers);
                 } finally {
                     producers.forEach(Process::destroyForcibly);
                 }
@@ -164,20 +159,14 @@ class SharedRunProducersIntegrationTest {
     }
 
     private Process start(String bootstrap, String[] target, int i) throws Exception {
-        return ChildJvm.of(Main.class).heap("256m").args("run", "--bootstrap-servers", bootstrap, "--run-id", RUN,
-                        "--producers", "3", "--join-timeout", "120s", "--threads", "2,5", "--warmup", "1s",
-                        "--duration", "2s", "--report-interval", "1", "--json", "--spool-dir",
-                        dir.resolve("spool-" + i).toString()).args(target).processBuilder()
-                .redirectOutput(dir.resolve("out-" + i + ".json").toFile())
-                .redirectError(dir.resolve("err-" + i + ".txt").toFile()).start();
+        return ProducerProcesses.start(dir, i, PasswordEnvTarget.args("run", new String[] {"--bootstrap-servers",
+                bootstrap, "--run-id", RUN, "--producers", "3", "--join-timeout", "120s", "--threads", "2,5",
+                "--warmup", "1s", "--duration", "2s", "--report-interval", "1", "--json", "--spool-dir",
+                dir.resolve("spool-" + i).toString()}, target));
     }
 
     private String output(int i) {
-        try {
-            return Files.readString(dir.resolve("err-" + i + ".txt"));
-        } catch (java.io.IOException e) {
-            return "(no output: " + e + ")";
-        }
+        return ProducerProcesses.output(dir, i);
     }
 
     /** The run's control events, read until {@code done} holds of them (producers must stay alive meanwhile). */
