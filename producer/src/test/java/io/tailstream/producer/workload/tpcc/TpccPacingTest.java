@@ -43,7 +43,7 @@ class TpccPacingTest {
         for (int type = 0; type < TpccMix.CARDS.length; type++) {
             cycle += TpccMix.share(type) * (TpccPacing.KEYING_S[type] + TpccPacing.THINK_MEAN_S[type]);
         }
-        assertThat(cycle).isCloseTo(20.99, within(1e-9));
+        assertThat(cycle).isCloseTo(476.0 / 23, within(1e-9));
         double perWarehouse = 10 * TpccMix.share(TpccSession.NEW_ORDER) * 60 / cycle;
         assertThat(perWarehouse).isCloseTo(TpccPacing.MAX_TPMC_PER_WAREHOUSE, within(0.005));
     }
