@@ -76,14 +76,18 @@ final class CsvReport {
 
     /**
      * True when the row carries a best figure of the verdict: the winner's (or a tied target's) peak row for
-     * throughput and cost, its row at the compared concurrency for P99.
+     * throughput and cost (of tpmC for TPC-C), its row at the compared concurrency for P99.
      */
-    private static boolean best(Verdict v, SummaryRow r, WorkloadSummary w) {
+    static boolean best(Verdict v, SummaryRow r, WorkloadSummary w) {
         if (!r.target().equals(v.winner()) && !v.tiedWith().contains(r.target())) {
             return false;
         }
         if (v.metric().equals("p99")) {
             return v.threads() != null && r.threads() == v.threads();
+        }
+        if (Verdicts.countsTpmC(w.workload())) {
+            TpccRow peak = ReportAnalysis.tpccPeak(w, r.target());
+            return peak != null && peak.threads() == r.threads();
         }
         List<SummaryRow> mine = w.rows().stream().filter(x -> x.target().equals(r.target())).toList();
         return ReportAnalysis.peak(mine).threads() == r.threads();

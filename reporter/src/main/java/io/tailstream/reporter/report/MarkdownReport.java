@@ -61,11 +61,11 @@ final class MarkdownReport {
             String result = msg.get("verdict.status." + v.status())
                     + (v.tie() ? ": " + String.join(", ", v.tiedWith()) : "");
             List<String> why = ReportTexts.reasons(v, msg);
-            b.append(mdRow(v.workload(), msg.get("verdict.metric." + v.metric())
+            b.append(mdRow(v.workload(), msg.get(v.metricKey())
                             + (v.threads() == null ? "" : " @" + v.threads()), result, v.winner(),
                     v.value() == null ? "" : v.metric().equals("p99") ? ms(v.value()) + " ms"
-                            : v.metric().equals("cost") ? num(v.value()) + " " + v.unit() + "/1k QPS"
-                            : num(v.value()) + " QPS", v.runnerUp(),
+                            : v.metric().equals("cost") ? num(v.value()) + " " + v.unit() + "/1k "
+                            + v.throughputUnit() : num(v.value()) + " " + v.throughputUnit(), v.runnerUp(),
                     v.marginPct() == null ? "" : pct(v.marginPct()),
                     !v.decided() ? "" : v.interval() == null || !v.interval().bounded() ? "—"
                             : pct(v.interval().lowPct()) + " … " + pct(v.interval().highPct()),

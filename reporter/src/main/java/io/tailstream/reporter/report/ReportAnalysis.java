@@ -111,6 +111,17 @@ final class ReportAnalysis {
     }
 
     /**
+     * The target's TPC-C row of highest tpmC, lowest concurrency on equal tpmC ({@link SweepPeak}), or null when the
+     * workload has no TPC-C figures for it.
+     */
+    public static TpccRow tpccPeak(WorkloadSummary w, String target) {
+        List<TpccRow> rows = w.tpcc().stream().filter(r -> r.target().equals(target)).toList();
+        int peak = SweepPeak.index(rows.stream().map(TpccRow::threads).toList(),
+                rows.stream().map(TpccRow::tpmC).toList());
+        return peak < 0 ? null : rows.get(peak);
+    }
+
+    /**
      * The concurrency to compare P99 and cost at: {@code requested} if every target has it, else the highest level
      * every target was measured at; null if there is none.
      */

@@ -37,7 +37,7 @@ final class ReportTexts {
     /** "w · Peak throughput (check, check); w · ..." for the verdicts, each with the checks {@code checks} names. */
     private static String comparisons(List<Verdict> verdicts, Function<Verdict, List<String>> checks, Messages msg) {
         return String.join("; ", verdicts.stream().map(v -> v.workload() + " · "
-                + msg.get("verdict.metric." + v.metric()) + " (" + String.join(", ", checks.apply(v).stream()
+                + msg.get(v.metricKey()) + " (" + String.join(", ", checks.apply(v).stream()
                 .map(c -> msg.get("verdict.check." + c)).toList()) + ")").toList());
     }
 

@@ -45,7 +45,8 @@ final class SummaryQuery {
                 f.errorsByClass(), failed == null ? null : new SummaryRow.FailedLatency(failed.count(),
                         failed.meanUs() / 1000, failed.p99Us() / 1000.0, failed.maxUs() / 1000.0),
                 ok == null ? 0 : ok.slowestCount(), ok == null ? null : ok.slowestSharePct(), f.exactSpan(),
-                f.outcome(), f.steps().stream().map(r -> r.runId() + "#" + r.stepId()).toList());
+                f.outcome(), f.steps().stream().map(r -> r.runId() + "#" + r.stepId()).toList(),
+                f.perStep().stream().map(StepFigure::seconds).toList());
     }
 
     /** Rows by workload; only completed rows enter deltas, sweeps, costs and verdicts, the others stand apart. */

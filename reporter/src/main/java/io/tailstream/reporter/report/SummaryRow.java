@@ -42,6 +42,7 @@ import java.util.Map;
  * @param outcome         null for completed steps; else the outcome of the one step the row describes
  *                        ({@code failed: ...}, {@code interrupted: ...}, {@code not ended})
  * @param steps           the steps pooled, as {@code run#step}, oldest first
+ * @param roundSeconds    measured seconds of each round alone, in the order of {@code roundQps} (empty where it is)
  */
 public record SummaryRow(String target, String workload, int threads, int rounds, long transactions,
                          double measuredSeconds, double qps, double tps, double avgMs, double p95Ms,
@@ -49,7 +50,7 @@ public record SummaryRow(String target, String workload, int threads, int rounds
                          List<Double> roundQps, List<Double> roundP99Ms, Delta delta, double p999Ms,
                          double p9999Ms, double errorsPerSecond, Map<String, Long> errorsByClass,
                          FailedLatency failed, long slowestTransactions, Double slowestSharePct,
-                         boolean exactSpan, String outcome, List<String> steps) {
+                         boolean exactSpan, String outcome, List<String> steps, List<Double> roundSeconds) {
     /** A row's latency is heavy-tailed when its slowest 0.1% carry more than this share (%) of its latency time. */
     public static final double HEAVY_TAIL_SHARE_PCT = 50;
 
@@ -58,6 +59,7 @@ public record SummaryRow(String target, String workload, int threads, int rounds
         roundP99Ms = List.copyOf(roundP99Ms);
         errorsByClass = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(errorsByClass));
         steps = List.copyOf(steps);
+        roundSeconds = List.copyOf(roundSeconds);
     }
 
     /** A row of completed steps without the tail, error-class or failed-latency figures (P99.9 and P99.99 0). */
@@ -68,7 +70,7 @@ public record SummaryRow(String target, String workload, int threads, int rounds
         this(target, workload, threads, rounds, transactions, measuredSeconds, qps, tps, avgMs, p95Ms, p99Ms,
                 maxMs, errors, ralMs, walMs, roundQps, roundP99Ms, delta, 0, 0,
                 measuredSeconds > 0 ? errors / measuredSeconds : 0, Map.of(), null, 0, null, true, null,
-                List.of());
+                List.of(), List.of());
     }
 
     /** Failed transactions in % of all. */
@@ -129,7 +131,7 @@ public record SummaryRow(String target, String workload, int threads, int rounds
         return new SummaryRow(target, workload, threads, rounds, transactions, measuredSeconds, qps, tps, avgMs,
                 p95Ms, p99Ms, maxMs, errors, ralMs, walMs, roundQps, roundP99Ms, d, p999Ms, p9999Ms,
                 errorsPerSecond, errorsByClass, failed, slowestTransactions, slowestSharePct, exactSpan, outcome,
-                steps);
+                steps, roundSeconds);
     }
 
     /** Changes in % against the baseline row: (row - baseline) / baseline * 100. Null fields: not comparable. */

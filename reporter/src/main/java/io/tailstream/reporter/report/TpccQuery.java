@@ -35,6 +35,14 @@ final class TpccQuery {
               AND NOT s.warmup
             GROUP BY ALL
             """;
+    // completed New-Orders of each completed step, measured only: the rounds of a TPC-C verdict
+    private static final String NEW_ORDERS_BY_STEP = """
+            SELECT s.run_id, s.step_id, count(*)
+            FROM samples s JOIN steps st ON s.run_id = st.run_id AND s.step_id = st.step_id
+            WHERE s.run_id IN (%1$s) AND st.run_id IN (%1$s) AND st.workload = %2$s AND st.outcome = 'completed'
+              AND NOT s.warmup AND s.status = 'ok' AND s.op IN ('new_order', 'new_order_rollback')
+            GROUP BY ALL
+            """;
     private static final String WAREHOUSES = """
             SELECT DISTINCT target, threads, CAST(json_extract_string(options, '$.warehouses') AS INTEGER),
                    coalesce(json_extract_string(options, '$.think_times') = 'true', false)
@@ -73,6 +81,13 @@ final class TpccQuery {
                         .byLatencyUs().put(rs.getLong(5), rs.getLong(6));
             }
         }
+        Map<String, Long> newOrdersByStep = new TreeMap<>();
+        try (Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery(NEW_ORDERS_BY_STEP.formatted(runs, workload))) {
+            while (rs.next()) {
+                newOrdersByStep.put(rs.getString(1) + "#" + rs.getInt(2), rs.getLong(3));
+            }
+        }
         Map<String, TreeSet<Integer>> warehouses = new TreeMap<>();
         Map<String, Boolean> thinkTimes = new TreeMap<>();
         try (Statement st = db.connection().createStatement();
@@ -107,7 +122,7 @@ final class TpccQuery {
                 String key = key(r.target(), r.threads());
                 rows.add(TpccFigures.row(r, List.copyOf(warehouses.getOrDefault(key, new TreeSet<>())),
                         thinkTimes.getOrDefault(key, false),
-                        List.copyOf(counts.getOrDefault(key, Map.of()).values()),
+                        List.copyOf(counts.getOrDefault(key, Map.of()).values()), newOrdersByStep,
                         targets.get(r.target()))
                         .withConsistency(consistency(r.rounds(), checks.getOrDefault(key, List.of()))));
             }

@@ -20,20 +20,23 @@ import java.util.List;
  * @param consistency     the consistency conditions as checked after the pooled steps
  * @param efficiencyPct   with keying and think times (every pooled step): tpmC in % of the specification's maximum
  *                        of 12.86 per warehouse; null without them or when the steps differ in warehouses
+ * @param roundTpmC       tpmC of each pooled step alone, oldest first, as {@link SummaryRow#roundQps()} (empty
+ *                        where it is): the rounds a TPC-C verdict weighs
  */
 public record TpccRow(String target, int threads, List<Integer> warehouses, double minutes, long newOrders,
                       long rolledBack, double tpmC, double nopm, Double rolledBackPct, Double tpmCPerWarehouse,
                       List<Type> types, Double costPer1000TpmC, String currency, Consistency consistency,
-                      Double efficiencyPct) {
+                      Double efficiencyPct, List<Double> roundTpmC) {
     public TpccRow {
         warehouses = List.copyOf(warehouses);
         types = List.copyOf(types);
+        roundTpmC = List.copyOf(roundTpmC);
     }
 
     /** This row with the consistency checks of its steps. */
     TpccRow withConsistency(Consistency checked) {
         return new TpccRow(target, threads, warehouses, minutes, newOrders, rolledBack, tpmC, nopm, rolledBackPct,
-                tpmCPerWarehouse, types, costPer1000TpmC, currency, checked, efficiencyPct);
+                tpmCPerWarehouse, types, costPer1000TpmC, currency, checked, efficiencyPct, roundTpmC);
     }
 
     /**

@@ -9,7 +9,8 @@ import java.util.List;
  * rules).
  *
  * @param metric    {@code throughput} (peak QPS, higher is better), {@code p99} (at {@code threads}, lower is
- *                  better) or {@code cost} (monthly cost per 1,000 peak QPS, lower is better)
+ *                  better) or {@code cost} (monthly cost per 1,000 peak QPS, lower is better); for TPC-C peak tpmC
+ *                  and cost per 1,000 peak tpmC ({@link #throughputUnit})
  * @param status    {@link #WIN}, {@link #TIE}, {@link #INDICATIVE}, {@link #NONE} or {@link #NA}
  * @param winner    best target (win, tie, indicative), else null
  * @param value     the winner's figure
@@ -23,7 +24,7 @@ import java.util.List;
  *                  candidates with 2 or more, and the difference between the targets of an A/A pair (the same
  *                  database twice); no difference this small is a win. Null when nothing measured it
  * @param threads   concurrency of the comparison (P99), or null (peak over all concurrencies)
- * @param unit      unit of the figures ({@code qps}, {@code ms}, or the currency)
+ * @param unit      unit of the figures ({@code qps}, {@code tpmC}, {@code ms}, or the currency)
  * @param reasons   why there is no verdict (status none: the failed checks, naming targets and figures; status na:
  *                  why there is nothing to compare); empty otherwise
  * @param waived    checks the plan waived ({@code accept}) that would have failed for this comparison
@@ -57,6 +58,16 @@ public record Verdict(String workload, String metric, String status, String winn
 
     public boolean indicative() {
         return status.equals(INDICATIVE);
+    }
+
+    /** What throughput is counted in: {@code tpmC} for TPC-C, else {@code QPS}. */
+    public String throughputUnit() {
+        return Verdicts.countsTpmC(workload) ? "tpmC" : "QPS";
+    }
+
+    /** The message key of the metric's name: TPC-C's throughput and cost are named by tpmC. */
+    public String metricKey() {
+        return "verdict.metric." + metric + (Verdicts.countsTpmC(workload) && !metric.equals("p99") ? ".tpmC" : "");
     }
 
     /** A comparison that has a verdict: win, tie or indicative. */

@@ -23,7 +23,8 @@ import java.util.function.ToDoubleFunction;
  * Stateless and thread safe.
  *
  * <p>A verdict compares the targets' figures on one metric of one workload: peak QPS (higher is better), P99 at the
- * compared concurrency and monthly cost per 1,000 peak QPS (lower is better).
+ * compared concurrency and monthly cost per 1,000 peak QPS (lower is better). TPC-C is judged on the figure its
+ * results are quoted in: peak tpmC and cost per 1,000 peak tpmC, with the tpmC of each round.
  * <ol>
  *   <li><b>na</b> when there is nothing to compare: fewer than two candidates, no concurrency common to all (P99),
  *       fewer than two costs or costs in different currencies.</li>
@@ -56,6 +57,11 @@ final class Verdicts {
 
     private Verdicts() {}
 
+    /** Whether the workload's throughput and cost verdicts count tpmC rather than QPS: TPC-C's. */
+    static boolean countsTpmC(String workload) {
+        return TpccQuery.WORKLOAD.equals(workload);
+    }
+
     /**
      * A target's figure on one metric and the same figure of each of its rounds, computed alone.
      */
@@ -79,15 +85,23 @@ final class Verdicts {
             return out;
         }
         List<List<String>> aaPairs = aaPairs(byTarget.keySet(), targets);
-        // throughput: each target's peak QPS and that row's rounds; every row counts (the peak is chosen among
-        // them, so a client-bound level could hide the real peak)
+        // throughput: each target's peak and that row's rounds; every row counts (the peak is chosen among them, so
+        // a client-bound level could hide the real peak)
+        boolean tpmC = countsTpmC(w.workload());
         List<Candidate> tput = new ArrayList<>();
         byTarget.forEach((t, rs) -> {
-            SummaryRow p = ReportAnalysis.peak(rs);
-            tput.add(new Candidate(t, p.qps(), p.roundQps()));
+            if (tpmC) {
+                TpccRow p = ReportAnalysis.tpccPeak(w, t);
+                if (p != null) {
+                    tput.add(new Candidate(t, p.tpmC(), p.roundTpmC()));
+                }
+            } else {
+                SummaryRow p = ReportAnalysis.peak(rs);
+                tput.add(new Candidate(t, p.qps(), p.roundQps()));
+            }
         });
-        out.add(decide(w, "throughput", tput, true, null, "qps", allRows(byTarget, byTarget.keySet()), evidence,
-                aaPairs));
+        out.add(decide(w, "throughput", tput, true, null, tpmC ? "tpmC" : "qps", allRows(byTarget, byTarget.keySet()),
+                evidence, aaPairs));
 
         Integer at = w.atThreads();
         if (at == null) {
@@ -111,10 +125,18 @@ final class Verdicts {
         } else {
             List<Candidate> cost = new ArrayList<>();
             for (Cost c : costs) {
-                SummaryRow p = ReportAnalysis.peak(byTarget.get(c.target()));
-                // cost per 1,000 QPS of each round at the peak concurrency
-                cost.add(new Candidate(c.target(), c.costPer1000Qps(), p.roundQps().stream()
-                        .map(q -> ReportAnalysis.perThousandQps(c.monthlyCost(), q)).toList()));
+                // cost per 1,000 QPS (tpmC) of each round at the peak concurrency
+                if (tpmC) {
+                    TpccRow p = ReportAnalysis.tpccPeak(w, c.target());
+                    if (p != null && p.costPer1000TpmC() != null) {
+                        cost.add(new Candidate(c.target(), p.costPer1000TpmC(), p.roundTpmC().stream()
+                                .map(q -> ReportAnalysis.perThousandQps(c.monthlyCost(), q)).toList()));
+                    }
+                } else {
+                    SummaryRow p = ReportAnalysis.peak(byTarget.get(c.target()));
+                    cost.add(new Candidate(c.target(), c.costPer1000Qps(), p.roundQps().stream()
+                            .map(q -> ReportAnalysis.perThousandQps(c.monthlyCost(), q)).toList()));
+                }
             }
             out.add(decide(w, "cost", cost, false, null, currencies.first(),
                     allRows(byTarget, cost.stream().map(Candidate::target).toList()), evidence, aaPairs));

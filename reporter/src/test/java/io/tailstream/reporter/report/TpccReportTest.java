@@ -135,6 +135,33 @@ class TpccReportTest {
     }
 
     @Test
+    void eachRoundsTpmC_equalsDuckDbsCountOverItsOwnSpan() throws Exception {
+        TpccRow row = workload("tpcc").tpcc().get(0);
+        String sql = """
+                SELECT st.step_id, count(*) FILTER (WHERE s.status = 'ok'
+                           AND s.op IN ('new_order', 'new_order_rollback')) * 60e6
+                       / any_value(st.measure_end_us - st.measure_start_us)
+                FROM samples s JOIN steps st USING (run_id, step_id)
+                WHERE st.workload = 'tpcc' AND st.outcome = 'completed' AND NOT s.warmup
+                GROUP BY st.step_id ORDER BY st.step_id""";
+        List<Double> expected = new java.util.ArrayList<>();
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive); Statement st = db.connection().createStatement();
+             ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                expected.add(rs.getDouble(2));
+            }
+        }
+        assertThat(expected).hasSize(2);
+        assertThat(row.roundTpmC()).hasSize(2);
+        for (int i = 0; i < 2; i++) {
+            assertThat(row.roundTpmC().get(i)).as("round %d", i + 1).isCloseTo(expected.get(i), within(1e-9));
+        }
+        // one target: nothing to compare, but the verdict's rows are the TPC-C ones
+        assertThat(model.verdicts().stream().filter(v -> v.workload().equals("tpcc")).findFirst().orElseThrow()
+                .metricKey()).isEqualTo("verdict.metric.throughput.tpmC");
+    }
+
+    @Test
     void theHtmlAndJsonReports_carryTheFigures() throws Exception {
         TpccRow row = workload("tpcc").tpcc().get(0);
         String html = ReportGenerator.render(model, Locale.ENGLISH);
