@@ -59,8 +59,8 @@ public final class TrendCommand implements Callable<Integer> {
     Integer threads;
 
     @Option(names = "--metric", paramLabel = "M", defaultValue = "qps",
-            description = "qps, tps, p95, p99, p999 (ms, successful transactions) or errors (%% of the measured"
-                    + " transactions) (default: ${DEFAULT-VALUE}).")
+            description = "qps, tps, tpmc (TPC-C's New-Orders per minute), p95, p99, p999 (ms, successful"
+                    + " transactions) or errors (%% of the measured transactions) (default: ${DEFAULT-VALUE}).")
     String metric;
 
     @Option(names = "--max-p", paramLabel = "P", defaultValue = "0.001",

@@ -12,6 +12,11 @@ public enum Metric {
     QPS("qps", true),
     /** Successful transactions per measured second. */
     TPS("tps", true),
+    /**
+     * TPC-C's tpmC: New-Orders completed (committed, or rolled back by their unused item) per measured minute; only
+     * series of the workload {@code tpcc} have it.
+     */
+    TPMC("tpmC", true),
     /** P95 latency of successful transactions, ms. */
     P95("p95 ms", false),
     /** P99 latency of successful transactions, ms. */
@@ -39,14 +44,22 @@ public enum Metric {
         return higherIsBetter;
     }
 
-    /** Parses {@code qps}, {@code tps}, {@code p95}, {@code p99}, {@code p999} or {@code errors} (any case). */
+    /** Whether a series of {@code workload} has this metric: every workload but for tpmC, which is TPC-C's. */
+    public boolean appliesTo(String workload) {
+        return this != TPMC || "tpcc".equals(workload);
+    }
+
+    /**
+     * Parses {@code qps}, {@code tps}, {@code tpmc}, {@code p95}, {@code p99}, {@code p999} or {@code errors} (any
+     * case).
+     */
     public static Metric parse(String s) {
         for (Metric m : values()) {
             if (m.name().equalsIgnoreCase(s)) {
                 return m;
             }
         }
-        throw new IllegalArgumentException("unknown metric '" + s + "'; use qps, tps, p95, p99, p999 or errors");
+        throw new IllegalArgumentException("unknown metric '" + s + "'; use qps, tps, tpmc, p95, p99, p999 or errors");
     }
 
     /** The name users type: {@code qps}, {@code p999}. */

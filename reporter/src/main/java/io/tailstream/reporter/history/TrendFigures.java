@@ -14,8 +14,8 @@ import java.util.StringJoiner;
 /**
  * One metric of every run's completed steps of a key, pooled per run, computed from the raw samples with the
  * definitions of {@link StepFigureQuery} (the figures of {@code compare} and the report) but only what the metric
- * needs: sums per step for QPS, TPS and errors, one nearest-rank percentile per run and key for latencies. A history
- * of a thousand runs is read in one pass without counting each distinct latency of each step. Stateless.
+ * needs: sums per step for QPS, TPS, tpmC and errors, one nearest-rank percentile per run and key for latencies. A
+ * history of a thousand runs is read in one pass without counting each distinct latency of each step. Stateless.
  */
 final class TrendFigures {
 
@@ -32,24 +32,28 @@ final class TrendFigures {
             st AS (SELECT run_id, step_id, target, workload, threads, exact_us FROM %s)""".formatted(
             TrendQuery.STEPS_TABLE);
 
-    // Per run and key: completed steps, samples, successful ones, statements counted as QPS counts them, and the
-    // measured span (a step's recorded boundaries, else the span of its measured samples), summed over steps. The
-    // samples are summed per step in one scan of the runs' partitions (%1$s: which runs, see runsCondition), then
-    // joined to the completed steps: a completed step without a measured sample counts with its span and no
-    // statement. A key with no measured sample at all has no value.
+    // Per run and key: completed steps, samples, successful ones, statements counted as QPS counts them, the
+    // measured span (a step's recorded boundaries, else the span of its measured samples) and the completed
+    // New-Orders (TPC-C's tpmC counts them), summed over steps. The samples are summed per step in one scan of the
+    // runs' partitions (%1$s: which runs, see runsCondition), then joined to the completed steps: a completed step
+    // without a measured sample counts with its span and no statement. A key with no measured sample at all has no
+    // value.
     private static final String SUMS = "WITH " + COMPLETED + """
             ,
             per_step AS (
               SELECT s.run_id, s.step_id, count(*) AS n, count(*) FILTER (WHERE s.status = 'ok') AS n_ok,
                      sum(CASE WHEN s.status = 'ok' THEN s.queries ELSE greatest(s.queries - 1, 0) END) AS queries,
-                     max(s.start_us + s.latency_us) - min(s.start_us) AS sample_span_us
+                     max(s.start_us + s.latency_us) - min(s.start_us) AS sample_span_us,
+                     count(*) FILTER (WHERE s.status = 'ok' AND s.op IN ('new_order', 'new_order_rollback'))
+                         AS new_orders
               FROM samples s
               WHERE NOT s.warmup AND %1$s
               GROUP BY s.run_id, s.step_id)
             SELECT st.run_id, st.target, st.workload, st.threads, count(*),
                    CAST(coalesce(sum(p.n), 0) AS BIGINT), CAST(coalesce(sum(p.n_ok), 0) AS BIGINT),
                    CAST(coalesce(sum(p.queries), 0) AS BIGINT),
-                   CAST(coalesce(sum(coalesce(st.exact_us, p.sample_span_us)), 0) AS BIGINT)
+                   CAST(coalesce(sum(coalesce(st.exact_us, p.sample_span_us)), 0) AS BIGINT),
+                   CAST(coalesce(sum(p.new_orders), 0) AS BIGINT)
             FROM st LEFT JOIN per_step p ON p.run_id = st.run_id AND p.step_id = st.step_id
             GROUP BY st.run_id, st.target, st.workload, st.threads
             HAVING sum(p.n) > 0""";
@@ -93,7 +97,7 @@ final class TrendFigures {
         String sql = fraction == null ? SUMS.formatted(runs) : PERCENTILE.formatted(runs, fraction);
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
-                if (fraction != null && rs.getObject(6) == null) {
+                if (fraction != null && rs.getObject(6) == null || !metric.appliesTo(rs.getString(3))) {
                     continue;
                 }
                 double value = fraction == null ? value(metric, rs) : rs.getLong(6) / 1000.0;
@@ -133,11 +137,11 @@ final class TrendFigures {
             case P95 -> "0.95";
             case P99 -> "0.99";
             case P999 -> "0.999";
-            case QPS, TPS, ERRORS -> null;
+            case QPS, TPS, TPMC, ERRORS -> null;
         };
     }
 
-    /** QPS, TPS or errors from the sums, with the arithmetic of {@link StepFigure}'s rates. */
+    /** QPS, TPS, tpmC or errors from the sums, with the arithmetic of {@link StepFigure}'s rates. */
     private static double value(Metric metric, ResultSet rs) throws SQLException {
         long samples = rs.getLong(6);
         long ok = rs.getLong(7);
@@ -146,6 +150,7 @@ final class TrendFigures {
         return switch (metric) {
             case QPS -> seconds > 0 ? queries / seconds : 0;
             case TPS -> seconds > 0 ? ok / seconds : 0;
+            case TPMC -> seconds > 0 ? rs.getLong(10) * 60 / seconds : 0;
             case ERRORS -> (samples - ok) * 100.0 / samples;
             case P95, P99, P999 -> throw new IllegalArgumentException(metric + " is a percentile");
         };
