@@ -1,5 +1,6 @@
 package io.tailstream.reporter.history;
 
+import io.tailstream.reporter.query.TpccSamples;
 import java.util.Locale;
 
 /**
@@ -46,7 +47,7 @@ public enum Metric {
 
     /** Whether a series of {@code workload} has this metric: every workload but for tpmC, which is TPC-C's. */
     public boolean appliesTo(String workload) {
-        return this != TPMC || "tpcc".equals(workload);
+        return this != TPMC || TpccSamples.WORKLOAD.equals(workload);
     }
 
     /**

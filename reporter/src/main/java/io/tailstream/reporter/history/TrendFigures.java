@@ -4,6 +4,7 @@ import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
 import io.tailstream.reporter.query.StepFigure;
 import io.tailstream.reporter.query.StepFigureQuery;
+import io.tailstream.reporter.query.TpccSamples;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -35,17 +36,16 @@ final class TrendFigures {
     // Per run and key: completed steps, samples, successful ones, statements counted as QPS counts them, the
     // measured span (a step's recorded boundaries, else the span of its measured samples) and the completed
     // New-Orders (TPC-C's tpmC counts them), summed over steps. The samples are summed per step in one scan of the
-    // runs' partitions (%1$s: which runs, see runsCondition), then joined to the completed steps: a completed step
-    // without a measured sample counts with its span and no statement. A key with no measured sample at all has no
-    // value.
+    // runs' partitions (%1$s: which runs, see runsCondition; %2$s: which samples are completed New-Orders), then
+    // joined to the completed steps: a completed step without a measured sample counts with its span and no
+    // statement. A key with no measured sample at all has no value.
     private static final String SUMS = "WITH " + COMPLETED + """
             ,
             per_step AS (
               SELECT s.run_id, s.step_id, count(*) AS n, count(*) FILTER (WHERE s.status = 'ok') AS n_ok,
                      sum(CASE WHEN s.status = 'ok' THEN s.queries ELSE greatest(s.queries - 1, 0) END) AS queries,
                      max(s.start_us + s.latency_us) - min(s.start_us) AS sample_span_us,
-                     count(*) FILTER (WHERE s.status = 'ok' AND s.op IN ('new_order', 'new_order_rollback'))
-                         AS new_orders
+                     count(*) FILTER (WHERE %2$s) AS new_orders
               FROM samples s
               WHERE NOT s.warmup AND %1$s
               GROUP BY s.run_id, s.step_id)
@@ -94,7 +94,8 @@ final class TrendFigures {
             return out;
         }
         String fraction = fraction(metric);
-        String sql = fraction == null ? SUMS.formatted(runs) : PERCENTILE.formatted(runs, fraction);
+        String sql = fraction == null ? SUMS.formatted(runs, TpccSamples.COMPLETED_NEW_ORDER)
+                : PERCENTILE.formatted(runs, fraction);
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 if (fraction != null && rs.getObject(6) == null || !metric.appliesTo(rs.getString(3))) {

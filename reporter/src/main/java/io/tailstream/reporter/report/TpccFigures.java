@@ -1,5 +1,6 @@
 package io.tailstream.reporter.report;
 
+import io.tailstream.reporter.query.TpccSamples;
 import io.tailstream.reporter.report.Environment.TargetEnv;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +15,6 @@ import java.util.TreeMap;
  */
 final class TpccFigures {
 
-    /** The op of a New-Order that its unused item rolled back; counted as a completed New-Order. */
-    static final String NEW_ORDER_ROLLBACK = "new_order_rollback";
     /** The five types, in the specification's order. */
     static final List<String> TYPES = List.of("new_order", "payment", "order_status", "delivery", "stock_level");
     /** Minimum share (%) of each type in the mix; New-Order has none (it is what the others leave). */
@@ -54,7 +53,7 @@ final class TpccFigures {
                        Map<String, Long> newOrdersByStep, TargetEnv target) {
         double seconds = row.measuredSeconds();
         double minutes = seconds / 60;
-        long rolledBack = completed(counts, NEW_ORDER_ROLLBACK);
+        long rolledBack = completed(counts, TpccSamples.NEW_ORDER_ROLLBACK);
         long committed = completed(counts, "new_order");
         long all = TYPES.stream().mapToLong(t -> completed(counts, t)).sum() + rolledBack;
         List<TpccRow.Type> types = new ArrayList<>();
@@ -62,7 +61,8 @@ final class TpccFigures {
             NavigableMap<Long, Long> latencies = new TreeMap<>();
             long errors = 0;
             for (Counts c : counts) {
-                if (!c.op().equals(type) && !(type.equals("new_order") && c.op().equals(NEW_ORDER_ROLLBACK))) {
+                if (!c.op().equals(type) && !(type.equals(TpccSamples.NEW_ORDER)
+                        && c.op().equals(TpccSamples.NEW_ORDER_ROLLBACK))) {
                     continue;
                 }
                 if (c.ok()) {

@@ -2,6 +2,7 @@ package io.tailstream.reporter.report;
 
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.reporter.query.ArchiveDatabase;
+import io.tailstream.reporter.query.TpccSamples;
 import io.tailstream.reporter.report.Environment.TargetEnv;
 import io.tailstream.schemas.event.DataChecked;
 import io.tailstream.schemas.event.Json;
@@ -24,8 +25,6 @@ import java.util.stream.Collectors;
  */
 final class TpccQuery {
 
-    /** The workload's name, as the producer registers it. */
-    static final String WORKLOAD = "tpcc";
 
     // %1$s: the run ids as literals (DuckDB prunes hive partitions only for constants); %2$s: the workload's name
     private static final String COUNTS = """
@@ -35,12 +34,13 @@ final class TpccQuery {
               AND NOT s.warmup
             GROUP BY ALL
             """;
-    // completed New-Orders of each completed step, measured only: the rounds of a TPC-C verdict
+    // completed New-Orders of each completed step, measured only: the rounds of a TPC-C verdict; %3$s: which
+    // samples are completed New-Orders
     private static final String NEW_ORDERS_BY_STEP = """
             SELECT s.run_id, s.step_id, count(*)
             FROM samples s JOIN steps st ON s.run_id = st.run_id AND s.step_id = st.step_id
             WHERE s.run_id IN (%1$s) AND st.run_id IN (%1$s) AND st.workload = %2$s AND st.outcome = 'completed'
-              AND NOT s.warmup AND s.status = 'ok' AND s.op IN ('new_order', 'new_order_rollback')
+              AND NOT s.warmup AND %3$s
             GROUP BY ALL
             """;
     private static final String WAREHOUSES = """
@@ -64,11 +64,12 @@ final class TpccQuery {
     /** {@code workloads} with the TPC-C figures of the {@code tpcc} one's completed rows attached. */
     static List<WorkloadSummary> attach(ArchiveDatabase db, Collection<String> runIds, List<WorkloadSummary> workloads,
                                         Map<String, TargetEnv> targets) throws SQLException {
-        if (workloads.stream().noneMatch(w -> w.workload().equals(WORKLOAD)) || !db.has(ArchiveLayout.SAMPLES)) {
+        if (workloads.stream().noneMatch(w -> w.workload().equals(TpccSamples.WORKLOAD))
+                || !db.has(ArchiveLayout.SAMPLES)) {
             return workloads;
         }
         String runs = runIds.stream().map(ArchiveDatabase::sqlString).collect(Collectors.joining(", "));
-        String workload = ArchiveDatabase.sqlString(WORKLOAD);
+        String workload = ArchiveDatabase.sqlString(TpccSamples.WORKLOAD);
         // per (target, threads), per op and outcome
         Map<String, Map<String, TpccFigures.Counts>> counts = new TreeMap<>();
         try (Statement st = db.connection().createStatement();
@@ -83,7 +84,8 @@ final class TpccQuery {
         }
         Map<String, Long> newOrdersByStep = new TreeMap<>();
         try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery(NEW_ORDERS_BY_STEP.formatted(runs, workload))) {
+             ResultSet rs = st.executeQuery(NEW_ORDERS_BY_STEP.formatted(runs, workload,
+                     TpccSamples.COMPLETED_NEW_ORDER))) {
             while (rs.next()) {
                 newOrdersByStep.put(rs.getString(1) + "#" + rs.getInt(2), rs.getLong(3));
             }
@@ -113,7 +115,7 @@ final class TpccQuery {
         }
         List<WorkloadSummary> out = new ArrayList<>();
         for (WorkloadSummary w : workloads) {
-            if (!w.workload().equals(WORKLOAD)) {
+            if (!w.workload().equals(TpccSamples.WORKLOAD)) {
                 out.add(w);
                 continue;
             }

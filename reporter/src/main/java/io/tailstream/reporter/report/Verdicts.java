@@ -4,6 +4,7 @@ import io.tailstream.analysis.PercentChange;
 import io.tailstream.analysis.RoundStats;
 import io.tailstream.analysis.interval.Fieller;
 import io.tailstream.analysis.interval.PercentInterval;
+import io.tailstream.reporter.query.TpccSamples;
 import io.tailstream.reporter.report.Environment.TargetEnv;
 import io.tailstream.reporter.report.Evidence.StepData;
 import io.tailstream.reporter.report.Verdict.Reason;
@@ -59,7 +60,7 @@ final class Verdicts {
 
     /** Whether the workload's throughput and cost verdicts count tpmC rather than QPS: TPC-C's. */
     static boolean countsTpmC(String workload) {
-        return TpccQuery.WORKLOAD.equals(workload);
+        return TpccSamples.WORKLOAD.equals(workload);
     }
 
     /**

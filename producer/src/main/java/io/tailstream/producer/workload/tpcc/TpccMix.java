@@ -7,9 +7,9 @@ import java.util.Arrays;
  * of Order-Status, Delivery and Stock-Level (43.5%, 43.5% and 4.3% each), reshuffled once dealt; the proportions
  * HammerDB's TPROC-C and sysbench-tpcc draw at random. Clause 5.2.3 sets minimum shares, Payment 43% and the other
  * three 4% each, and a measurement counts from some card of each terminal's deck to some later card, so a mix at the
- * minimums exactly (45 / 43 / 4 / 4 / 4) falls below them in about half the steps; this deck keeps 0.48 and 0.35
- * points above them, more than its unfinished decks take away once a step holds a few thousand transactions. Every
- * 23 transactions of a terminal hold the mix exactly.
+ * minimums exactly (45 / 43 / 4 / 4 / 4) falls below one of them in most steps (below each about as often as not);
+ * this deck keeps 0.48 and 0.35 points above them, more than its unfinished decks take away once a step holds a few
+ * thousand transactions. Every 23 transactions of a terminal hold the mix exactly.
  */
 final class TpccMix {
 

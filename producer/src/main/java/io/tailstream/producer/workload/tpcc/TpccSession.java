@@ -18,10 +18,10 @@ import java.util.List;
 /**
  * One TPC-C terminal on one connection: bound to a home warehouse and a district (clause 5.2.2), it runs the five
  * transactions in a mix above the specification's minimum shares (New-Order and Payment 10 of 23 each,
- * Order-Status, Delivery and Stock-Level 1 each, dealt by {@link TpccMix}) with their inputs drawn as clause 2.4.1 to 2.8.1 draw them, without keying or think
- * times unless paced ({@link TpccPacing}: the session asks its worker to wait before each transaction). A New-Order
- * whose last item is the specified unused id (1% of them) reads the item, finds none and rolls back: op
- * {@link #NEW_ORDER_ROLLBACK}, not an error.
+ * Order-Status, Delivery and Stock-Level 1 each, dealt by {@link TpccMix}) with their inputs drawn as clause 2.4.1
+ * to 2.8.1 draw them, without keying or think times unless paced ({@link TpccPacing}: the session asks its worker
+ * to wait before each transaction). A New-Order whose last item is the specified unused id (1% of them) reads the
+ * item, finds none and rolls back: op {@link #NEW_ORDER_ROLLBACK}, not an error.
  */
 final class TpccSession implements WorkloadSession {
 

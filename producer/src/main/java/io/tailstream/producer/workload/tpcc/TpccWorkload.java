@@ -18,8 +18,8 @@ import javax.sql.DataSource;
 /**
  * TPC-C (specification revision 5.11) as a workload: {@code prepare} creates and loads the nine tables for the
  * option {@code warehouses}; each worker is a terminal bound to a warehouse and a district, running the mix of
- * {@link TpccMix} without keying or think times unless the option {@code think_times} is on ({@link TpccSession}). Each
- * transaction's sample carries its kind as its op. After each step the consistency conditions are checked
+ * {@link TpccMix} without keying or think times unless the option {@code think_times} is on ({@link TpccSession}).
+ * Each transaction's sample carries its kind as its op. After each step the consistency conditions are checked
  * ({@link #checkData}) unless the option {@code check} is off.
  */
 public final class TpccWorkload implements Workload {

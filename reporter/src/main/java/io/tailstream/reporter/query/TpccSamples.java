@@ -1,0 +1,23 @@
+package io.tailstream.reporter.query;
+
+/**
+ * What the reporter reads of TPC-C's samples, in one place for the report, its verdicts and the history: the
+ * workload's name and which samples are completed New-Orders, the ones tpmC counts.
+ */
+public final class TpccSamples {
+
+    /** The workload's name, as the producer registers it. */
+    public static final String WORKLOAD = "tpcc";
+    /** The op of a New-Order that committed. */
+    public static final String NEW_ORDER = "new_order";
+    /** The op of a New-Order that its unused item rolled back, as the specification has 1% of them do. */
+    public static final String NEW_ORDER_ROLLBACK = "new_order_rollback";
+    /**
+     * SQL condition on a sample {@code s}: a completed New-Order, committed or rolled back by its unused item (a
+     * failed one, a deadlock say, is not).
+     */
+    public static final String COMPLETED_NEW_ORDER = "s.status = 'ok' AND s.op IN ('" + NEW_ORDER + "', '"
+            + NEW_ORDER_ROLLBACK + "')";
+
+    private TpccSamples() {}
+}
