@@ -60,7 +60,8 @@ final class KafkaClientCompilerDirective {
             LOG.debug("compiler directive for the Kafka client's packages: {}", reply);
             return applied;
         } catch (IOException | JMException | RuntimeException e) {
-            LOG.debug("cannot add the Kafka client's compiler directive ({}): C2 compiles its code as usual", e.toString());
+            LOG.debug("cannot add the Kafka client's compiler directive ({}): C2 compiles its code as usual",
+                    e.toString());
             return false;
         } finally {
             if (file != null) {

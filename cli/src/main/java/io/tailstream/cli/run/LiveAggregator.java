@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  * asked to; its console goes to {@code live-aggregator.log} in the run's folder.
  *
  * <p>At the lowest priority it takes only the CPU the database and the load generator leave; when they leave none for
- * a while, its windows close late and the page lags, and it catches up once the load ends. The figures do not depend
+ * a while, its windows close late and the page lags, and it catches up once the load ends, back at normal priority
+ * where the system allows raising it. The figures do not depend
  * on it: the archive and report are made from Kafka after the run, as without {@code --live}.
  */
 final class LiveAggregator implements AutoCloseable {
@@ -100,6 +101,11 @@ final class LiveAggregator implements AutoCloseable {
     /** The aggregator still runs. */
     boolean alive() {
         return process.isAlive();
+    }
+
+    /** Puts the aggregator back at normal priority where allowed: the load has ended ({@link LowestPriority}). */
+    void raiseToNormalPriority() {
+        LowestPriority.raiseToNormal(process.pid());
     }
 
     /** The live page. */

@@ -44,12 +44,13 @@ import org.apache.kafka.streams.StreamsConfig;
  * <p>The broker shares the machine with the database and the load generator, and must take as little of their CPU as
  * it can: it runs in a JVM of its own at the lowest CPU priority, one thread per pool
  * ({@link KafkaCluster#startBesideLoad()}), so its threads, its JIT compiler and its garbage collector take only
- * what the database and the load leave. The aggregator starts once the load has ended: the samples wait in Kafka
- * meanwhile (nobody reads its output before: a local run's console shows the producer's own figures); it commits
- * every {@link #COMMIT_INTERVAL}. The run's sample blocks linger {@link #SAMPLES_LINGER} in the producer, so the
- * broker gets about one produce request a second. The Kafka client's code runs on what the quick JIT compiler alone
- * compiled ({@link KafkaClientCompilerDirective}). The archiver runs once the aggregator has counted every sample and published
- * the run's summaries.
+ * what the database and the load leave; once the load has ended it goes back to normal priority, where the system
+ * allows raising it ({@link KafkaCluster#raiseToNormalPriority()}). The aggregator starts once the load has ended:
+ * the samples wait in Kafka meanwhile (nobody reads its output before: a local run's console shows the producer's own
+ * figures); it commits every {@link #COMMIT_INTERVAL}. The run's sample blocks linger {@link #SAMPLES_LINGER} in the
+ * producer, so the broker gets about one produce request a second. The Kafka client's code runs on what the quick JIT
+ * compiler alone compiled ({@link KafkaClientCompilerDirective}). The archiver runs once the aggregator has counted
+ * every sample and published the run's summaries.
  *
  * <p>A live run ({@link LiveView#on()}) starts the aggregator before the load instead, in a JVM of its own at the
  * lowest priority as well ({@link LiveAggregator}), with its live page; its samples linger only
@@ -162,6 +163,12 @@ final class LocalPipeline implements AutoCloseable {
         // workers (its own work, and the broker's fetches and transactions for it)
         RunResult result = BenchmarkRunner.run(plan, KafkaEmission.to(kafka.bootstrapServers())
                 .kafkaConfig(producerConfig(live != null)).spool(spool).build(), console, stop::attach);
+        // the load has ended: what is left waits on the broker and the aggregator, which anything else keeping the
+        // cores busy would starve at the lowest priority
+        kafka.raiseToNormalPriority();
+        if (live != null) {
+            live.raiseToNormalPriority();
+        }
 
         Map<Integer, Long> sentByStep = new LinkedHashMap<>();
         for (StepResult s : result.steps()) {

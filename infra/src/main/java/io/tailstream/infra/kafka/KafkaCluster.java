@@ -265,6 +265,23 @@ public final class KafkaCluster implements AutoCloseable {
         return processes[nodeId - 1].toHandle();
     }
 
+    /**
+     * Puts every node of a cluster started {@link #startBesideLoad() beside a load} back at normal priority, once the
+     * load has ended and the run waits on the broker ({@link LowestPriority#raiseToNormal}); where raising a priority
+     * needs a privilege this process lacks, the nodes stay at the lowest priority.
+     *
+     * @return whether every node is at normal priority now
+     */
+    public synchronized boolean raiseToNormalPriority() {
+        boolean all = true;
+        for (Process p : processes) {
+            if (p != null && p.isAlive()) {
+                all &= LowestPriority.raiseToNormal(p.pid());
+            }
+        }
+        return all;
+    }
+
     /** The node that leads {@code topic}'s partition {@code partition} now. */
     public int leaderOf(String topic, int partition) {
         try (Admin admin = admin()) {

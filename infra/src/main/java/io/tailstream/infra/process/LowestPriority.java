@@ -63,7 +63,11 @@ public final class LowestPriority {
     }
 
     private static boolean works(List<String> candidate) {
-        List<String> command = Stream.concat(candidate.stream(), Stream.of("true")).toList();
+        return run(Stream.concat(candidate.stream(), Stream.of("true")).toList());
+    }
+
+    /** Runs {@code command}; whether it exited 0 within 10 s. */
+    private static boolean run(List<String> command) {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -91,15 +95,21 @@ public final class LowestPriority {
             log.debug("process {} does not lead a session of its own: its scheduling group is left as it is", pid);
             return false;
         }
+        return setGroupNice(pid, LOWEST_NICE);
+    }
+
+    /** Writes {@code nice} to {@code /proc/PID/autogroup}; whether the group then has it. */
+    private static boolean setGroupNice(long pid, int nice) {
         Path group = Path.of("/proc", String.valueOf(pid), "autogroup");
         for (int attempt = 1; attempt <= GROUP_ATTEMPTS; attempt++) {
             try {
-                Files.writeString(group, String.valueOf(LOWEST_NICE), StandardCharsets.US_ASCII);
-                return groupNice(pid).orElse(0) == LOWEST_NICE;
+                Files.writeString(group, String.valueOf(nice), StandardCharsets.US_ASCII);
+                return groupNice(pid).orElse(nice + 1) == nice;
             } catch (IOException e) {
-                // EAGAIN: another group's nice value was set less than 100 ms ago
-                if (attempt == GROUP_ATTEMPTS || !Files.exists(group)) {
-                    log.debug("cannot lower the scheduling group of process {}: {}", pid, e.toString());
+                // EAGAIN: another group's nice value was set less than 100 ms ago; EPERM: raising needs a privilege
+                if (attempt == GROUP_ATTEMPTS || !Files.exists(group) || e.getMessage() != null
+                        && e.getMessage().contains("not permitted")) {
+                    log.debug("cannot give the scheduling group of process {} nice {}: {}", pid, nice, e.toString());
                     return false;
                 }
                 try {
@@ -111,6 +121,26 @@ public final class LowestPriority {
             }
         }
         return false;
+    }
+
+    /**
+     * Puts process {@code pid} back at normal priority, where the system allows it: every thread back under
+     * {@code SCHED_OTHER} ({@code chrt --other --all-tasks --pid 0}) and its session group, if it leads one, back to
+     * nice 0. Raising a priority takes {@code CAP_SYS_NICE} (root) or an {@code RLIMIT_NICE} that allows nice 0; else
+     * the process stays at the lowest priority, and a debug line says so.
+     *
+     * <p>For a process whose lowest priority served a phase that has ended: a broker beside a load has the machine's
+     * CPU once the load ends, unless something else keeps the cores busy, which then starves it.
+     *
+     * @return whether every thread left {@code SCHED_IDLE} (and the group, if any, has nice 0)
+     */
+    public static boolean raiseToNormal(long pid) {
+        boolean threads = run(List.of("chrt", "--other", "--all-tasks", "--pid", "0", String.valueOf(pid)));
+        if (!threads) {
+            log.debug("cannot put the threads of process {} back under SCHED_OTHER", pid);
+        }
+        boolean group = sessionOf(pid).orElse(-1) != pid || setGroupNice(pid, 0);
+        return threads && group;
     }
 
     /** The nice value of {@code pid}'s scheduling group ({@code /proc/PID/autogroup}), if the kernel has groups. */

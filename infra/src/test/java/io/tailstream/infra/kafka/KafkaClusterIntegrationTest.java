@@ -66,11 +66,12 @@ class KafkaClusterIntegrationTest {
     /**
      * The node that shares a machine with the load: its own JVM, leading a session of its own whose scheduling group
      * has nice 19, every thread under SCHED_IDLE, the quick JIT compiler only, one thread per pool and a session
-     * timeout a starved node cannot exceed. The priority needs Linux with {@code setsid} and {@code chrt}, which
-     * this test expects where it runs.
+     * timeout a starved node cannot exceed; back at normal priority when asked (once the load has ended), where
+     * this process may raise a priority. The priority needs Linux with {@code setsid} and {@code chrt}, which this
+     * test expects where it runs.
      */
     @Test
-    void besideLoad_oneNodeInAProcessAndGroupOfItsOwn_allThreadsIdle_c1Only_quietSettings()
+    void besideLoad_oneNodeInAProcessAndGroupOfItsOwn_allThreadsIdle_c1Only_quietSettings_normalAfter()
             throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
         assertThat(LowestPriority.commandPrefix()).containsExactly("setsid", "chrt", "--idle", "0");
@@ -111,7 +112,35 @@ class KafkaClusterIntegrationTest {
                 assertThat(config.get("broker.session.timeout.ms").value()).isEqualTo("600000");
                 assertThat(config.get("metadata.max.idle.interval.ms").value()).isEqualTo("5000");
             }
+
+            // the load has ended: back to normal priority where this process may raise one
+            boolean mayRaise = mayRaisePriority();
+            assertThat(cluster.raiseToNormalPriority()).isEqualTo(mayRaise);
+            int expected = mayRaise ? SCHED_OTHER : LowestPriority.SCHED_IDLE;
+            Map<Long, Integer> after = new java.util.HashMap<>();
+            for (long tid : LowestPriority.threadsOf(pid)) {
+                LowestPriority.policyOf(pid, tid).ifPresent(policy -> after.put(tid, policy));
+            }
+            assertThat(after).as("policies read").hasSizeGreaterThan(10);
+            assertThat(after).allSatisfy((tid, policy) ->
+                    assertThat(policy).as("policy of thread " + tid).isEqualTo(expected));
+            if (Files.exists(Path.of("/proc/self/autogroup"))) {
+                assertThat(LowestPriority.groupNice(pid)).hasValue(mayRaise ? 0 : LowestPriority.LOWEST_NICE);
+            }
         }
+    }
+
+    /** Linux's number for {@code SCHED_OTHER}, the normal policy. */
+    private static final int SCHED_OTHER = 0;
+
+    /** Whether this process may raise a priority to nice 0: root, or a soft {@code RLIMIT_NICE} of 20 or more. */
+    private static boolean mayRaisePriority() throws java.io.IOException {
+        List<String> status = Files.readAllLines(Path.of("/proc/self/status"));
+        boolean root = status.stream().anyMatch(l -> l.matches("Uid:\\s+0\\s.*"));
+        int niceLimit = Files.readAllLines(Path.of("/proc/self/limits")).stream()
+                .filter(l -> l.startsWith("Max nice priority")).map(l -> l.trim().split("\\s+")[3])
+                .mapToInt(v -> v.equals("unlimited") ? Integer.MAX_VALUE : Integer.parseInt(v)).findFirst().orElse(0);
+        return root || niceLimit >= 20;
     }
 
     @Test
