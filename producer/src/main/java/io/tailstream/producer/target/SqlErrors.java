@@ -77,6 +77,19 @@ public final class SqlErrors {
         return line;
     }
 
+    /**
+     * Whether {@code t} or one of its causes is a timeout ({@link java.net.SocketTimeoutException},
+     * {@link java.sql.SQLTimeoutException}): the server did not answer in time, rather than refused.
+     */
+    public static boolean timedOut(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof java.net.SocketTimeoutException || c instanceof java.sql.SQLTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String firstLine(String msg) {
         String s = msg.strip();
         int nl = s.indexOf('\n');

@@ -9,9 +9,12 @@ import io.tailstream.schemas.event.TargetInfo;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Open connection pools to one target, with its dialect: one pool to the primary and one to each read-only
@@ -20,6 +23,8 @@ import javax.sql.DataSource;
  * scale-out is measured. Thread safe (HikariCP). Close it when the target's steps are done.
  */
 public final class TargetConnections implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TargetConnections.class);
 
     private final Target target;
     private final Dialect dialect;
@@ -47,20 +52,32 @@ public final class TargetConnections implements AutoCloseable {
     public static final long CONNECTION_TIMEOUT_MS = 2_000;
 
     /**
+     * How long opening a target goes on trying when its first connection times out: a server that accepted the
+     * connection but was too busy to answer within {@link #CONNECTION_TIMEOUT_MS} (another load on it, a restart that
+     * has not finished, a machine swapping). A refused connection or a refused login fails at once.
+     */
+    public static final Duration FIRST_CONNECTION_PATIENCE = Duration.ofSeconds(30);
+
+    /**
      * Opens a pool of {@code size} connections (one per worker thread, plus one for metadata and preparation).
      *
      * @throws TargetException naming the target if no connection can be made
      */
     public static TargetConnections open(Target target, int size) {
+        return open(target, size, FIRST_CONNECTION_PATIENCE);
+    }
+
+    /** {@link #open(Target, int)}, retrying a first connection that times out for {@code patience}. */
+    static TargetConnections open(Target target, int size, Duration patience) {
         if (size < 1) {
             throw new IllegalArgumentException("pool size must be >= 1, was " + size);
         }
         Dialect dialect = Dialect.forUrl(target.jdbcUrl());
-        HikariDataSource primary = pool(target, dialect, target.jdbcUrl(), "", size);
+        HikariDataSource primary = pool(target, dialect, target.jdbcUrl(), "", size, patience);
         List<HikariDataSource> readOnly = new java.util.ArrayList<>();
         try {
             for (int i = 0; i < target.readOnlyUrls().size(); i++) {
-                readOnly.add(pool(target, dialect, target.readOnlyUrls().get(i), "-ro" + (i + 1), size));
+                readOnly.add(pool(target, dialect, target.readOnlyUrls().get(i), "-ro" + (i + 1), size, patience));
             }
         } catch (RuntimeException e) {
             readOnly.forEach(HikariDataSource::close);
@@ -70,7 +87,40 @@ public final class TargetConnections implements AutoCloseable {
         return new TargetConnections(target, dialect, primary, List.copyOf(readOnly));
     }
 
-    private static HikariDataSource pool(Target target, Dialect dialect, String url, String suffix, int size) {
+    /**
+     * The pool to one endpoint, once its first connection is made; a first connection that times out is tried again
+     * until {@code patience} has passed since the first attempt.
+     */
+    private static HikariDataSource pool(Target target, Dialect dialect, String url, String suffix, int size,
+                                         Duration patience) {
+        long deadline = System.nanoTime() + patience.toNanos();
+        int timedOut = 0;
+        while (true) {
+            try {
+                return new HikariDataSource(config(target, dialect, url, suffix, size));
+            } catch (HikariPool.PoolInitializationException e) {
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                String password = target.password().get();
+                String reason = withoutPassword(Secrets.redactUrl(SqlErrors.describeWithRootCause(cause)), password);
+                if (SqlErrors.timedOut(cause)) {
+                    timedOut++;
+                    if (System.nanoTime() - deadline < 0) {
+                        if (timedOut == 1) {
+                            LOG.warn("target '{}' ({}) did not answer in time ({}); trying again for up to {} s",
+                                    target.name(), Secrets.redactUrl(url), reason, patience.toSeconds());
+                        }
+                        continue;
+                    }
+                    reason += " (" + timedOut + (timedOut == 1 ? " attempt" : " attempts") + " in "
+                            + patience.toSeconds() + " s timed out)";
+                }
+                throw new TargetException("cannot connect to target '" + target.name() + "' ("
+                        + Secrets.redactUrl(url) + "): " + reason, e);
+            }
+        }
+    }
+
+    private static HikariConfig config(Target target, Dialect dialect, String url, String suffix, int size) {
         HikariConfig cfg = new HikariConfig();
         cfg.setPoolName("tailstream-" + target.name() + suffix);
         cfg.setJdbcUrl(dialect.effectiveUrl(url));
@@ -90,16 +140,9 @@ public final class TargetConnections implements AutoCloseable {
         // fatal SQLStates misses some (MariaDB's 70100 "connection was killed"), and a worker that reconnects must
         // not get the dead connection back
         cfg.setExceptionOverride(new LostConnectionEviction(dialect));
-        // one attempt at open: fail there, not at the first transaction, with the driver's reason
+        // one attempt per pool at open: fail there, not at the first transaction, with the driver's reason
         cfg.setInitializationFailTimeout(1);
-        try {
-            return new HikariDataSource(cfg);
-        } catch (HikariPool.PoolInitializationException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            String reason = withoutPassword(Secrets.redactUrl(SqlErrors.describeWithRootCause(cause)), password);
-            throw new TargetException("cannot connect to target '" + target.name() + "' (" + Secrets.redactUrl(url)
-                    + "): " + reason, e);
-        }
+        return cfg;
     }
 
     /**
