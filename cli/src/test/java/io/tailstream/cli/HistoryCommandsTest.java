@@ -1,6 +1,7 @@
 package io.tailstream.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tailstream.cli.command.CompareCommand;
@@ -48,17 +49,23 @@ class HistoryCommandsTest {
 
     private void writeRun(Statement st, String run, String plan, long startMs, int spacingUs, int latencyFactor,
                           String outcome) throws SQLException, IOException {
+        writeRun(st, run, plan, startMs, spacingUs, latencyFactor, outcome, "oltp_point_select", "'txn'");
+    }
+
+    /** @param op SQL of each sample's op, of its index {@code i} */
+    private void writeRun(Statement st, String run, String plan, long startMs, int spacingUs, int latencyFactor,
+                          String outcome, String workload, String op) throws SQLException, IOException {
         for (String d : new String[] {"samples", "steps", "runs"}) {
             Files.createDirectories(archive.resolve(d).resolve("run_id=" + run));
         }
         String dir = archive.toAbsolutePath().toString();
         st.execute("COPY (SELECT 1 AS step_id, 'p1' AS producer_id, CAST(i // 100 AS BIGINT) AS block_seq,"
-                + " 'txn' AS op, CAST(" + startMs * 1000 + " + i * " + spacingUs + " AS BIGINT) AS start_us,"
+                + " " + op + " AS op, CAST(" + startMs * 1000 + " + i * " + spacingUs + " AS BIGINT) AS start_us,"
                 + " CAST((100 + i % 100) * " + latencyFactor + " AS BIGINT) AS latency_us,"
                 + " CAST(NULL AS BIGINT) AS intended_start_us,"
                 + " CASE WHEN i % 50 = 0 THEN 'deadlock' ELSE 'ok' END AS status, 1 AS queries, i < 100 AS warmup"
                 + " FROM range(1000) t(i)) TO '" + dir + "/samples/run_id=" + run + "/s.parquet' (FORMAT parquet)");
-        st.execute("COPY (SELECT 1 AS step_id, 'h2' AS target, 'oltp_point_select' AS workload, 4 AS threads,"
+        st.execute("COPY (SELECT 1 AS step_id, 'h2' AS target, '" + workload + "' AS workload, 4 AS threads,"
                 + " 1 AS round, '" + outcome + "' AS outcome) TO '" + dir + "/steps/run_id=" + run
                 + "/steps.parquet' (FORMAT parquet)");
         st.execute("COPY (SELECT '" + plan + "' AS plan_name, CAST(" + startMs + " AS BIGINT) AS started_at_ms,"
@@ -219,8 +226,48 @@ class HistoryCommandsTest {
         List<String> csv = execute("compare", "--archive", archive.toString(), "--baseline", "base20",
                 "--candidate", "same20", "slow20", "--format", "csv").out().lines().toList();
         assertThat(csv).hasSize(3);
-        assertThat(csv.get(1)).endsWith(",seconds,same20,,");
-        assertThat(csv.get(2)).startsWith("oltp_point_select,h2,4,worse,").endsWith(",seconds,slow20,,");
+        assertThat(csv.get(1)).endsWith(",seconds,same20,,,qps,,,,,,");
+        assertThat(csv.get(2)).startsWith("oltp_point_select,h2,4,worse,").endsWith(",seconds,slow20,,,qps,,,,,,");
+    }
+
+    /**
+     * TPC-C is judged on tpmC: a candidate with as many transactions a second but a third of them New-Orders where the
+     * baseline had two thirds is worse, its rows in a tpmC table of their own and marked {@code judged_on} tpmc.
+     */
+    @Test
+    void compare_tpcc_judgedOnTpmC_tableAndCsv() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            writeRun(st, "tpcc-base", "tpcc", T0_MS + 20 * 86_400_000L, 20_000, 1, "completed", "tpcc",
+                    "CASE WHEN i % 3 = 0 THEN 'payment' ELSE 'new_order' END");
+            writeRun(st, "tpcc-cand", "tpcc", T0_MS + 21 * 86_400_000L, 20_000, 1, "completed", "tpcc",
+                    "CASE WHEN i % 3 = 0 THEN 'new_order' ELSE 'payment' END");
+        }
+        Outcome table = execute("compare", "--archive", archive.toString(), "--baseline", "tpcc-base", "--candidate",
+                "tpcc-cand");
+        assertThat(table.exitCode()).as(table.err()).isEqualTo(CompareCommand.EXIT_REGRESSION);
+        assertThat(table.out()).contains("tpmC base").contains("tpmC Δ 95% CI").doesNotContain("qps base")
+                .contains("REGRESSION: 1 of 1 steps worse");
+        JsonNode step = Json.MAPPER.readTree(execute("compare", "--archive", archive.toString(), "--baseline",
+                "tpcc-base", "--candidate", "tpcc-cand", "--format", "json").out()).get("steps").get(0);
+        assertThat(step.get("judged_on").asText()).isEqualTo("tpmc");
+        assertThat(step.get("status").asText()).isEqualTo("worse");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("""
+                     SELECT run_id, count(*) FILTER (WHERE status = 'ok' AND op = 'new_order') * 60e6
+                            / (max(start_us + latency_us) - min(start_us))
+                     FROM read_parquet('%s/samples/*/*.parquet', hive_partitioning = true)
+                     WHERE NOT warmup AND run_id LIKE 'tpcc-%%' GROUP BY run_id ORDER BY run_id"""
+                     .formatted(archive.toAbsolutePath()))) {
+            assertThat(rs.next()).isTrue();
+            assertThat(step.get("baseline_tpmc").asDouble()).isCloseTo(rs.getDouble(2), within(1e-6));
+            assertThat(rs.next()).isTrue();
+            assertThat(step.get("candidate_tpmc").asDouble()).isCloseTo(rs.getDouble(2), within(1e-6));
+        }
+        assertThat(step.get("tpmc_delta_pct").asDouble()).isCloseTo(
+                (step.get("candidate_tpmc").asDouble() / step.get("baseline_tpmc").asDouble() - 1) * 100,
+                within(1e-9)).isBetween(-55.0, -45.0);
+        assertThat(step.get("tpmc_delta_high_pct").asDouble()).isLessThan(-5);
+        assertThat(Math.abs(step.get("qps_delta_pct").asDouble())).isLessThan(5);
     }
 
     @Test
@@ -290,9 +337,10 @@ class HistoryCommandsTest {
         List<String> lines = csv.out().lines().toList();
         assertThat(lines.get(0)).isEqualTo(String.join(",", CompareCommand.MACHINE_COLUMNS));
         assertThat(lines).hasSize(3);
-        assertThat(lines.get(1)).startsWith("oltp_point_select,h2,4,baseline_only,,,,,,,,,").endsWith(",broken,,");
+        assertThat(lines.get(1)).startsWith("oltp_point_select,h2,4,baseline_only,,,,,,,,,")
+                .endsWith(",broken,,,qps,,,,,,");
         assertThat(lines.get(2)).startsWith("oltp_point_select,h2,4,candidate_incomplete,,")
-                .endsWith(",,1,failed: duplicate_key (not ignored),,,,,,broken,,");
+                .endsWith(",,1,failed: duplicate_key (not ignored),,,,,,broken,,,qps,,,,,,");
     }
 
     @Test

@@ -30,11 +30,13 @@ import picocli.CommandLine.Spec;
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Compare a candidate run with a baseline run, step by step (matched by target, workload and"
                 + " threads; figures exact from the raw samples of the measurement phase: QPS of successful statements"
-                + " over the measured span, P99 of successful transactions), each change with its 95%% confidence"
+                + " over the measured span, for TPC-C tpmC, P99 of successful transactions), each change with its 95%%"
+                + " confidence"
                 + " interval (between rounds where both runs have 2 or more, else within the steps' seconds). Steps"
                 + " that did not complete are listed apart.",
                 "Exit code 0: no matched step is worse; " + CompareCommand.EXIT_REGRESSION + ": on at least one step"
-                        + " the whole interval of the candidate's QPS change lies below -THRESHOLD, or of its P99"
+                        + " the whole interval of the candidate's QPS (TPC-C: tpmC) change lies below -THRESHOLD, or"
+                        + " of its P99"
                         + " change above THRESHOLD, or a step of the candidate did not complete; 1: error; 2: bad"
                         + " usage."})
 public final class CompareCommand implements Callable<Integer> {
@@ -96,24 +98,16 @@ public final class CompareCommand implements Callable<Integer> {
         String baseline = result.baselineRun();
         String candidate = result.candidateRun();
         out.printf("baseline %s, candidate %s, threshold %s%%%n", baseline, candidate, num(pct));
-        try (TableFormat.RowWriter w = TableFormat.TABLE.open(out, List.of("workload", "target", "threads",
-                "qps base", "qps cand", "qps Δ", "qps Δ 95% CI", "p99 ms base", "p99 ms cand", "p99 Δ",
-                "p99 Δ 95% CI", "noise", "qps noise", "p99 noise", "verdict"), Integer.MAX_VALUE, "step")) {
-            for (RunComparison.Row r : result.rows()) {
-                w.row(List.of(r.key().workload(), r.key().target(), String.valueOf(r.key().threads()),
-                        String.format(Locale.ROOT, "%.1f", r.baseline().qps()),
-                        String.format(Locale.ROOT, "%.1f", r.candidate().qps()), signedPct(r.qpsDeltaPct()),
-                        interval(r.intervals().qps()),
-                        String.format(Locale.ROOT, "%.3f", r.baseline().p99Us() / 1000.0),
-                        String.format(Locale.ROOT, "%.3f", r.candidate().p99Us() / 1000.0),
-                        signedPct(r.p99DeltaPct()), interval(r.intervals().p99()),
-                        r.intervals().method().name().toLowerCase(Locale.ROOT),
-                        noise(r.intervals().qpsNoisePct()), noise(r.intervals().p99NoisePct()),
-                        r.verdict().name().toLowerCase(Locale.ROOT)));
+        // TPC-C is judged on tpmC: its rows get a table of their own, with tpmC where the others have QPS
+        for (boolean tpcc : new boolean[] {false, true}) {
+            List<RunComparison.Row> rows = result.rows().stream()
+                    .filter(r -> (r.intervals().tpmC() != null) == tpcc).toList();
+            if (!rows.isEmpty()) {
+                throughputTable(out, rows, tpcc ? "tpmC" : "qps");
             }
         }
         for (RunComparison.Row r : result.rows()) {
-            undetectable(out, r, "QPS", r.intervals().qps());
+            undetectable(out, r, r.intervals().tpmC() != null ? "tpmC" : "QPS", r.intervals().throughput());
             undetectable(out, r, "P99", r.intervals().p99());
         }
         for (StepFigure.Key k : result.baselineOnly()) {
@@ -140,11 +134,36 @@ public final class CompareCommand implements Callable<Integer> {
         }
     }
 
+    /** Matched steps with their throughput figure, {@code qps} or {@code tpmC} (then the rows are TPC-C's). */
+    private static void throughputTable(PrintWriter out, List<RunComparison.Row> rows, String figure) {
+        boolean tpmC = figure.equals("tpmC");
+        try (TableFormat.RowWriter w = TableFormat.TABLE.open(out, List.of("workload", "target", "threads",
+                figure + " base", figure + " cand", figure + " Δ", figure + " Δ 95% CI", "p99 ms base",
+                "p99 ms cand", "p99 Δ", "p99 Δ 95% CI", "noise", figure + " noise", "p99 noise", "verdict"),
+                Integer.MAX_VALUE, "step")) {
+            for (RunComparison.Row r : rows) {
+                PercentInterval throughput = r.intervals().throughput();
+                w.row(List.of(r.key().workload(), r.key().target(), String.valueOf(r.key().threads()),
+                        String.format(Locale.ROOT, "%.1f", tpmC ? r.baseline().tpmC() : r.baseline().qps()),
+                        String.format(Locale.ROOT, "%.1f", tpmC ? r.candidate().tpmC() : r.candidate().qps()),
+                        signedPct(throughput.estimatePct()), interval(throughput),
+                        String.format(Locale.ROOT, "%.3f", r.baseline().p99Us() / 1000.0),
+                        String.format(Locale.ROOT, "%.3f", r.candidate().p99Us() / 1000.0),
+                        signedPct(r.p99DeltaPct()), interval(r.intervals().p99()),
+                        r.intervals().method().name().toLowerCase(Locale.ROOT),
+                        noise(r.intervals().throughputNoisePct()), noise(r.intervals().p99NoisePct()),
+                        r.verdict().name().toLowerCase(Locale.ROOT)));
+            }
+        }
+    }
+
     /** The columns of {@code --format csv}, and the fields of each step in {@code --format json}. */
-    public static final List<String> MACHINE_COLUMNS = List.of("workload", "target", "threads", "status", "baseline_qps",
-            "candidate_qps", "qps_delta_pct", "baseline_p99_ms", "candidate_p99_ms", "p99_delta_pct",
+    public static final List<String> MACHINE_COLUMNS = List.of("workload", "target", "threads", "status",
+            "baseline_qps", "candidate_qps", "qps_delta_pct", "baseline_p99_ms", "candidate_p99_ms", "p99_delta_pct",
             "baseline_step", "candidate_step", "outcome", "qps_delta_low_pct", "qps_delta_high_pct",
-            "p99_delta_low_pct", "p99_delta_high_pct", "noise", "candidate_run", "qps_noise_pct", "p99_noise_pct");
+            "p99_delta_low_pct", "p99_delta_high_pct", "noise", "candidate_run", "qps_noise_pct", "p99_noise_pct",
+            "judged_on", "baseline_tpmc", "candidate_tpmc", "tpmc_delta_pct", "tpmc_delta_low_pct",
+            "tpmc_delta_high_pct", "tpmc_noise_pct");
 
     /**
      * One record per step key: matched steps with their verdict ({@code worse}, {@code better}, {@code same}),
@@ -163,6 +182,13 @@ public final class CompareCommand implements Callable<Integer> {
             row.put("noise", r.intervals().method().name().toLowerCase(Locale.ROOT));
             row.put("qps_noise_pct", r.intervals().qpsNoisePct());
             row.put("p99_noise_pct", r.intervals().p99NoisePct());
+            PercentInterval tpmC = r.intervals().tpmC();
+            if (tpmC != null) {
+                row.put("tpmc_delta_pct", finite(tpmC.estimatePct()));
+                row.put("tpmc_delta_low_pct", tpmC.lowPct());
+                row.put("tpmc_delta_high_pct", tpmC.highPct());
+                row.put("tpmc_noise_pct", r.intervals().tpmCNoisePct());
+            }
             rows.add(row);
         }
         result.baselineOnly().forEach(k -> rows.add(machineRow(k, "baseline_only", null, null, null, null, null)));
@@ -184,6 +210,12 @@ public final class CompareCommand implements Callable<Integer> {
         Map<String, Object> row = new LinkedHashMap<>();
         for (int i = 0; i < MACHINE_COLUMNS.size(); i++) {
             row.put(MACHINE_COLUMNS.get(i), i < v.length ? v[i] : null);
+        }
+        boolean tpcc = key.tpcc();
+        row.put("judged_on", tpcc ? "tpmc" : "qps");
+        if (tpcc) {
+            row.put("baseline_tpmc", base == null ? null : base.tpmC());
+            row.put("candidate_tpmc", cand == null ? null : cand.tpmC());
         }
         return row;
     }
@@ -235,11 +267,15 @@ public final class CompareCommand implements Callable<Integer> {
         return f.steps().isEmpty() ? null : f.steps().get(0).stepId();
     }
 
-    /** "target/workload/8 threads, step 3: failed: ... (partial: 1,234 transactions, 5,000.0 QPS)". */
+    /**
+     * "target/workload/8 threads, step 3: failed: ... (partial: 1,234 transactions, 5,000.0 QPS)", with the tpmC of
+     * TPC-C.
+     */
     private static String incomplete(StepFigure f) {
         StepFigure.StepRef step = f.steps().get(0);
         return f.key() + ", step " + step.stepId() + ": " + f.outcome() + String.format(Locale.ROOT,
-                " (partial: %,d transactions, %.1f QPS)", f.samples(), f.qps());
+                " (partial: %,d transactions, %.1f QPS%s)", f.samples(), f.qps(),
+                f.tpcc() ? String.format(Locale.ROOT, ", %.1f tpmC", f.tpmC()) : "");
     }
 
     /** {@code ±2.1%}: a measured noise; {@code -} when unknown. */

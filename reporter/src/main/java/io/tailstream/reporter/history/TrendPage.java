@@ -10,6 +10,8 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The trend page: one self-contained HTML page (uPlot inlined, data in the page, no network access when opened) with,
@@ -23,12 +25,17 @@ public final class TrendPage {
 
     private TrendPage() {}
 
-    /** The page of {@code series}, generated at {@code generatedAtMs}. */
+    /**
+     * The page of {@code series}, generated at {@code generatedAtMs}: of {@code metric}, where a series of another
+     * metric (the tpmC of TPC-C beside the QPS of other workloads) is labelled with its own.
+     */
     public static String render(List<Series> series, Metric metric, ChangePointSettings settings,
                                 long generatedAtMs) {
         Map<String, Object> root = new HashMap<>();
         root.put("series", series);
         root.put("metric", metric);
+        root.put("title", Stream.concat(Stream.of(metric), series.stream().map(Series::metric)).distinct()
+                .map(Metric::label).collect(Collectors.joining(", ")));
         root.put("settings", settings);
         root.put("generatedAt", Instant.ofEpochMilli(generatedAtMs).toString());
         root.put("uplotJs", HtmlPages.uplotJs());
@@ -48,6 +55,7 @@ public final class TrendPage {
             Series s = all.get(i);
             ObjectNode o = out.addObject();
             o.put("id", "series-" + i);
+            o.put("label", s.metric().label());
             ArrayNode t = o.putArray("t");
             ArrayNode v = o.putArray("v");
             ArrayNode runs = o.putArray("runs");

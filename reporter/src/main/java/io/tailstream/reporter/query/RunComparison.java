@@ -2,6 +2,7 @@ package io.tailstream.reporter.query;
 
 import io.tailstream.reporter.archive.ArchiveLayout;
 import io.tailstream.analysis.PercentChange;
+import io.tailstream.analysis.interval.PercentInterval;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,8 +16,9 @@ import java.util.stream.Collectors;
  * Compares two runs step by step — steps matched by target, workload and threads, figures exact from raw samples
  * ({@link StepFigureQuery}: QPS of successful statements over the measured span, P99 of successful transactions),
  * each change with its 95% confidence interval ({@link StepIntervals}) — and says whether the candidate is worse than
- * the baseline beyond a threshold: the whole interval of its QPS change below minus the threshold, or the whole
- * interval of its P99 change above the threshold. A change whose interval has no bounds is judged on its estimate.
+ * the baseline beyond a threshold: the whole interval of its throughput change (QPS; for TPC-C tpmC, completed
+ * New-Orders per measured minute) below minus the threshold, or the whole interval of its P99 change above the
+ * threshold. A change whose interval has no bounds is judged on its estimate.
  * Only completed steps are compared; a step that did not complete (failed, interrupted) is listed apart, and one in
  * the candidate fails the gate. Stateless and thread safe.
  */
@@ -30,9 +32,12 @@ public final class RunComparison {
 
     /** Verdict on one matched step. */
     public enum Verdict {
-        /** QPS dropped or P99 rose by more than the threshold, the whole interval beyond it. */
+        /**
+         * Throughput (QPS; tpmC for TPC-C) dropped or P99 rose by more than the threshold, the whole interval beyond
+         * it.
+         */
         WORSE,
-        /** Not worse, and QPS rose or P99 dropped by more than the threshold, the whole interval beyond it. */
+        /** Not worse, and throughput rose or P99 dropped by more than the threshold, the whole interval beyond it. */
         BETTER,
         /** Neither: the difference is within the threshold, or the data cannot tell. */
         SAME
@@ -98,6 +103,7 @@ public final class RunComparison {
         List<Row> rows = new ArrayList<>();
         List<StepFigure.Key> baseOnly = new ArrayList<>();
         Map<String, Map<Integer, StepSeconds>> seconds = seconds(db, base, cand);
+        Map<String, Map<Integer, StepSeconds>> newOrders = newOrders(db, base, cand);
         for (Map.Entry<StepFigure.Key, StepFigure> e : base.entrySet()) {
             StepFigure c = cand.get(e.getKey());
             if (c == null) {
@@ -105,7 +111,7 @@ public final class RunComparison {
                 continue;
             }
             StepFigure b = e.getValue();
-            StepIntervals.Intervals intervals = StepIntervals.of(b, c, seconds);
+            StepIntervals.Intervals intervals = StepIntervals.of(b, c, seconds, newOrders);
             rows.add(new Row(e.getKey(), b, c, deltaPct(b.qps(), c.qps()), deltaPct(b.p99Us(), c.p99Us()), intervals,
                     verdict(intervals, thresholdPct)));
         }
@@ -121,16 +127,19 @@ public final class RunComparison {
     }
 
     /**
-     * Worse when the QPS change lies wholly below {@code -threshold} or the P99 change wholly above it; better when
-     * not worse and the QPS change lies wholly above it or the P99 change wholly below {@code -threshold}. An
+     * Worse when the throughput change (QPS; tpmC for TPC-C) lies wholly below {@code -threshold} or the P99 change
+     * wholly above it; better when not worse and the throughput change lies wholly above it or the P99 change wholly
+     * below {@code -threshold}. An
      * interval without bounds stands for its estimate alone; a change no larger than the figure's measured noise
      * (its round-to-round variation) counts for neither.
      */
     static Verdict verdict(StepIntervals.Intervals i, double thresholdPct) {
-        if (i.qps().below(-thresholdPct, i.qpsNoisePct()) || i.p99().above(thresholdPct, i.p99NoisePct())) {
+        PercentInterval throughput = i.throughput();
+        Double noise = i.throughputNoisePct();
+        if (throughput.below(-thresholdPct, noise) || i.p99().above(thresholdPct, i.p99NoisePct())) {
             return Verdict.WORSE;
         }
-        return i.qps().above(thresholdPct, i.qpsNoisePct()) || i.p99().below(-thresholdPct, i.p99NoisePct())
+        return throughput.above(thresholdPct, noise) || i.p99().below(-thresholdPct, i.p99NoisePct())
                 ? Verdict.BETTER : Verdict.SAME;
     }
 
@@ -147,6 +156,21 @@ public final class RunComparison {
             }
         });
         return StepSecondsQuery.of(db, steps);
+    }
+
+    /** The New-Orders per unit of the matched TPC-C steps whose tpmC interval needs them. */
+    private static Map<String, Map<Integer, StepSeconds>> newOrders(ArchiveDatabase db,
+            Map<StepFigure.Key, StepFigure> base, Map<StepFigure.Key, StepFigure> cand) throws SQLException {
+        List<StepFigure.StepRef> steps = new ArrayList<>();
+        base.forEach((key, b) -> {
+            StepFigure c = cand.get(key);
+            if (c != null && b.tpcc() && StepIntervals.needsSeconds(b, c)) {
+                for (StepFigure f : List.of(b, c)) {
+                    f.perStep().forEach(step -> steps.add(step.steps().get(0)));
+                }
+            }
+        });
+        return StepSecondsQuery.newOrders(db, steps);
     }
 
     private static List<StepFigure> ofRun(List<StepFigure> figures, String runId) {

@@ -27,6 +27,8 @@ import java.util.Map;
  *                        samples (first start to last completion)
  * @param exactSpan       every step's span came from its recorded measurement boundaries
  * @param queries         statements of the successful measured transactions
+ * @param newOrders       completed New-Orders among the measured samples ({@link TpccSamples#COMPLETED_NEW_ORDER}):
+ *                        what tpmC counts; 0 for a workload that is not TPC-C
  * @param qps             {@code queries / seconds}
  * @param tps             successful transactions / {@code seconds}
  * @param errorsPerSecond {@code errors / seconds}
@@ -51,6 +53,7 @@ public record StepFigure(
         double seconds,
         boolean exactSpan,
         long queries,
+        long newOrders,
         double qps,
         double tps,
         double errorsPerSecond,
@@ -103,6 +106,16 @@ public record StepFigure(
         return steps.size();
     }
 
+    /** Completed New-Orders per measured minute ({@code newOrders * 60 / seconds}; 0 without a measured span). */
+    public double tpmC() {
+        return seconds > 0 ? newOrders * 60.0 / seconds : 0;
+    }
+
+    /** True for TPC-C, whose throughput is judged in {@link #tpmC()} rather than QPS. */
+    public boolean tpcc() {
+        return TpccSamples.isTpcc(workload);
+    }
+
     /** P99 of the successful transactions, µs (0 when none succeeded). */
     public long p99Us() {
         return ok == null ? 0 : ok.p99Us();
@@ -122,6 +135,11 @@ public record StepFigure(
                 c = target.compareTo(o.target);
             }
             return c != 0 ? c : Integer.compare(threads, o.threads);
+        }
+
+        /** True for TPC-C, whose throughput is judged in tpmC. */
+        public boolean tpcc() {
+            return TpccSamples.isTpcc(workload);
         }
 
         @Override

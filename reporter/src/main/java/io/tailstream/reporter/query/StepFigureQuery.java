@@ -58,7 +58,8 @@ public final class StepFigureQuery {
     // in integer arithmetic; means, sums, maxima and error classes are sums over the counts. Each figure is computed
     // per pooled key and, where a key pools several steps, per step (a key of one step is that step's figures).
     // %1$s: the run ids as literals (DuckDB prunes hive partitions only for constants); %2$s: whether figures pool
-    // per run (true: a key's run key is its run id) or across runs (false: ''); %3$s, %4$s: read and write ops.
+    // per run (true: a key's run key is its run id) or across runs (false: ''); %3$s, %4$s: read and write ops;
+    // %5$s: which counts are completed New-Orders (TpccSamples).
     private static final String SQL = """
             WITH st AS (
               SELECT run_id, step_id, target, workload, threads, round, started_at_ms, outcome, measure_start_us,
@@ -128,7 +129,8 @@ public final class StepFigureQuery {
                      CAST(sum(lat_sum) FILTER (WHERE ok AND op IN (%3$s)) AS DOUBLE)
                          / sum(n) FILTER (WHERE ok AND op IN (%3$s)) AS read_mean,
                      CAST(sum(lat_sum) FILTER (WHERE ok AND op IN (%4$s)) AS DOUBLE)
-                         / sum(n) FILTER (WHERE ok AND op IN (%4$s)) AS write_mean
+                         / sum(n) FILTER (WHERE ok AND op IN (%4$s)) AS write_mean,
+                     CAST(coalesce(sum(n) FILTER (WHERE %5$s), 0) AS BIGINT) AS new_orders
               FROM g GROUP BY ALL),
             errs AS (
               SELECT run_key, workload, target, threads, part, pooled, run_id, step_id,
@@ -174,7 +176,7 @@ public final class StepFigureQuery {
                    CASE WHEN a.pooled THEN g.exact ELSE p.exact END,
                    t.above_sum, t.above_n, p.round, p.outcome,
                    g.steps, g.one_run, g.one_step, g.one_round, g.one_outcome, g.one_from, g.one_to, p.from_us,
-                   p.from_us + p.span_us
+                   p.from_us + p.span_us, a.new_orders
             FROM agg a
             LEFT JOIN errs e ON e.run_key = a.run_key AND e.workload = a.workload AND e.target = a.target
                  AND e.threads = a.threads AND e.part = a.part AND e.pooled = a.pooled
@@ -210,7 +212,8 @@ public final class StepFigureQuery {
             return List.of();
         }
         String runs = runIds.stream().map(ArchiveDatabase::sqlString).collect(Collectors.joining(", "));
-        String sql = SQL.formatted(runs, pooling == Pooling.PER_RUN, list(READ_OPS), list(WRITE_OPS));
+        String sql = SQL.formatted(runs, pooling == Pooling.PER_RUN, list(READ_OPS), list(WRITE_OPS),
+                TpccSamples.completedNewOrder("g"));
         List<StepFigure> out = new ArrayList<>();
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
             List<StepFigure> steps = new ArrayList<>();
@@ -259,7 +262,8 @@ public final class StepFigureQuery {
         Latencies failed = n == okN ? null : latencies(rs, n - okN, 21, null);
         return new StepFigure(pooled ? (pooling == Pooling.PER_RUN ? runKey : null) : rs.getString(7),
                 rs.getString(3), rs.getString(2), rs.getInt(4), refs, outcome, n, n - okN,
-                errorsByClass(rs.getString(12)), seconds, exact, queries, rate(queries, seconds), rate(okN, seconds),
+                errorsByClass(rs.getString(12)), seconds, exact, queries, rs.getLong(45), rate(queries, seconds),
+                rate(okN, seconds),
                 rate(n - okN, seconds), ok, failed, (Double) rs.getObject(28), (Double) rs.getObject(29),
                 pooled ? steps : List.of());
     }
@@ -267,9 +271,9 @@ public final class StepFigureQuery {
     /** A key's figures of its one step, as that step's own: its run, no slowest-0.1% share. */
     private static StepFigure alone(StepFigure f, StepRef step) {
         return new StepFigure(step.runId(), f.target(), f.workload(), f.threads(), List.of(step), f.outcome(),
-                f.samples(), f.errors(), f.errorsByClass(), f.seconds(), f.exactSpan(), f.queries(), f.qps(), f.tps(),
-                f.errorsPerSecond(), withoutShare(f.ok()), withoutShare(f.failed()), f.readMeanUs(), f.writeMeanUs(),
-                List.of());
+                f.samples(), f.errors(), f.errorsByClass(), f.seconds(), f.exactSpan(), f.queries(), f.newOrders(),
+                f.qps(), f.tps(), f.errorsPerSecond(), withoutShare(f.ok()), withoutShare(f.failed()), f.readMeanUs(),
+                f.writeMeanUs(), List.of());
     }
 
     private static Latencies withoutShare(Latencies l) {
@@ -279,8 +283,8 @@ public final class StepFigureQuery {
 
     private static StepFigure withStep(StepFigure f, StepFigure step) {
         return new StepFigure(f.runId(), f.target(), f.workload(), f.threads(), f.steps(), f.outcome(), f.samples(),
-                f.errors(), f.errorsByClass(), f.seconds(), f.exactSpan(), f.queries(), f.qps(), f.tps(),
-                f.errorsPerSecond(), f.ok(), f.failed(), f.readMeanUs(), f.writeMeanUs(), List.of(step));
+                f.errors(), f.errorsByClass(), f.seconds(), f.exactSpan(), f.queries(), f.newOrders(), f.qps(),
+                f.tps(), f.errorsPerSecond(), f.ok(), f.failed(), f.readMeanUs(), f.writeMeanUs(), List.of(step));
     }
 
     /** Mean, five percentiles and max from column {@code from} on. */

@@ -11,11 +11,12 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The 95% confidence intervals of a matched step's changes, candidate against baseline, in QPS and P99. Where both
- * have at least 2 completed rounds, the variation between rounds is the noise: Fieller's interval of the ratio of
- * the rounds' mean figures ({@link Fieller}). Otherwise the variation within the steps: the moving block bootstrap
- * over their seconds ({@link BlockBootstrap}, {@link StepSeconds}), which knows nothing of how much a run differs
- * from the next. The estimates are the exact figures' changes. Stateless and thread safe.
+ * The 95% confidence intervals of a matched step's changes, candidate against baseline, in QPS and P99, and for TPC-C
+ * in tpmC (completed New-Orders per measured minute, the throughput it is judged on). Where both have at least 2
+ * completed rounds, the variation between rounds is the noise: Fieller's interval of the ratio of the rounds' mean
+ * figures ({@link Fieller}). Otherwise the variation within the steps: the moving block bootstrap over their seconds
+ * ({@link BlockBootstrap}, {@link StepSeconds}), which knows nothing of how much a run differs from the next. The
+ * estimates are the exact figures' changes. Stateless and thread safe.
  */
 public final class StepIntervals {
 
@@ -40,9 +41,22 @@ public final class StepIntervals {
      *                    deviation in % of the mean) of the two runs, of those with 2 or more rounds; null when
      *                    neither has
      * @param p99NoisePct the same of P99
+     * @param tpmC        the change of tpmC for TPC-C, whose throughput it is; null for other workloads
+     * @param tpmCNoisePct the measured noise of tpmC, as {@code qpsNoisePct}; null for other workloads
      */
     public record Intervals(PercentInterval qps, PercentInterval p99, Method method, Double qpsNoisePct,
-                            Double p99NoisePct) {}
+                            Double p99NoisePct, PercentInterval tpmC, Double tpmCNoisePct) {
+
+        /** The interval the throughput is judged on: tpmC's for TPC-C, QPS's otherwise. */
+        public PercentInterval throughput() {
+            return tpmC != null ? tpmC : qps;
+        }
+
+        /** The measured noise of {@link #throughput()}. */
+        public Double throughputNoisePct() {
+            return tpmC != null ? tpmCNoisePct : qpsNoisePct;
+        }
+    }
 
     /** True if the intervals of these two figures need their steps' seconds ({@link #of}'s {@code seconds}). */
     public static boolean needsSeconds(StepFigure baseline, StepFigure candidate) {
@@ -50,29 +64,63 @@ public final class StepIntervals {
     }
 
     /**
-     * The intervals of {@code candidate} against {@code baseline}, both completed figures of one key.
+     * The intervals of {@code candidate} against {@code baseline}, both completed figures of one key, without tpmC.
      *
      * @param seconds the per-second series of the runs' steps, by run and step id ({@link StepSecondsQuery#of}); read
      *                only when {@link #needsSeconds}
      */
     public static Intervals of(StepFigure baseline, StepFigure candidate,
                                Map<String, Map<Integer, StepSeconds>> seconds) {
+        return of(baseline, candidate, seconds, null);
+    }
+
+    /**
+     * The intervals of {@code candidate} against {@code baseline}, both completed figures of one key; with tpmC's for
+     * TPC-C: between rounds as QPS's, else within the steps from their completed New-Orders per second.
+     *
+     * @param newOrders the steps' New-Orders per unit ({@link StepSecondsQuery#newOrders}), by run and step id; read
+     *                  only for TPC-C when {@link #needsSeconds}
+     */
+    public static Intervals of(StepFigure baseline, StepFigure candidate,
+                               Map<String, Map<Integer, StepSeconds>> seconds,
+                               Map<String, Map<Integer, StepSeconds>> newOrders) {
+        Intervals i = withoutTpmC(baseline, candidate, seconds);
+        if (!baseline.tpcc()) {
+            return i;
+        }
+        double change = PercentChange.orInfinity(candidate.tpmC(), baseline.tpmC());
+        Double noise = noise(StepFigure::tpmC, baseline, candidate);
+        PercentInterval tpmC;
+        if (i.method() == Method.ROUNDS) {
+            tpmC = rounds(change, baseline, candidate, StepFigure::tpmC);
+        } else {
+            StepSeconds base = newOrders == null ? null : seconds(newOrders, baseline);
+            StepSeconds cand = newOrders == null ? null : seconds(newOrders, candidate);
+            tpmC = base == null || cand == null ? unbounded(change) : rateWithinSteps(change, base, cand);
+        }
+        return new Intervals(i.qps(), i.p99(), i.method(), i.qpsNoisePct(), i.p99NoisePct(), tpmC, noise);
+    }
+
+    private static Intervals withoutTpmC(StepFigure baseline, StepFigure candidate,
+                                         Map<String, Map<Integer, StepSeconds>> seconds) {
         double qpsChange = PercentChange.orInfinity(candidate.qps(), baseline.qps());
         double p99Change = PercentChange.orInfinity(candidate.p99Us(), baseline.p99Us());
         Double qpsNoise = noise(StepFigure::qps, baseline, candidate);
         Double p99Noise = noise(f -> f.p99Us(), baseline, candidate);
         if (baseline.rounds() >= 2 && candidate.rounds() >= 2) {
             return new Intervals(rounds(qpsChange, baseline, candidate, StepFigure::qps),
-                    rounds(p99Change, baseline, candidate, f -> f.p99Us()), Method.ROUNDS, qpsNoise, p99Noise);
+                    rounds(p99Change, baseline, candidate, f -> f.p99Us()), Method.ROUNDS, qpsNoise, p99Noise, null,
+                    null);
         }
         StepSeconds base = seconds(seconds, baseline);
         StepSeconds cand = seconds(seconds, candidate);
         if (base == null || cand == null) {
-            return new Intervals(unbounded(qpsChange), unbounded(p99Change), Method.SECONDS, qpsNoise, p99Noise);
+            return new Intervals(unbounded(qpsChange), unbounded(p99Change), Method.SECONDS, qpsNoise, p99Noise, null,
+                    null);
         }
         PercentInterval[] within = withinSteps(qpsChange, p99Change, base, cand,
                 baseline.ok() != null && candidate.ok() != null);
-        return new Intervals(within[0], within[1], Method.SECONDS, qpsNoise, p99Noise);
+        return new Intervals(within[0], within[1], Method.SECONDS, qpsNoise, p99Noise, null, null);
     }
 
     /**
@@ -91,6 +139,17 @@ public final class StepIntervals {
                         cand.units(), candBlock, u -> orZero(cand.percentileUs(u, 0.99)), CONFIDENCE,
                         BlockBootstrap.RESAMPLES);
         return new PercentInterval[] {qps, p99};
+    }
+
+    /**
+     * The interval of a change in the rate of what the units count ({@link StepSeconds#qps}: statements, or TPC-C's
+     * New-Orders) from the steps' per-second units: the moving block bootstrap, each side's block length from its own
+     * series.
+     */
+    static PercentInterval rateWithinSteps(double change, StepSeconds base, StepSeconds cand) {
+        return BlockBootstrap.ratio(change, base.units(), BlockBootstrap.blockLength(perUnit(base)), base::qps,
+                cand.units(), BlockBootstrap.blockLength(perUnit(cand)), cand::qps, CONFIDENCE,
+                BlockBootstrap.RESAMPLES);
     }
 
     /** The larger coefficient of variation over rounds, %, of the figures with 2 or more rounds; null if none has. */

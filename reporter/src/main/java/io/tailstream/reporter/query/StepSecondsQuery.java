@@ -55,8 +55,29 @@ final class StepSecondsQuery {
             LOG.debug("run {} step {}: seconds from its {}", step.runId(), step.stepId(),
                     s != null ? "windows" : "raw samples");
             if (s == null) {
-                s = fromSamples(db, step);
+                s = fromSamples(db, step, STATEMENTS, true);
             }
+            if (s != null && s.units() > 0) {
+                out.computeIfAbsent(step.runId(), r -> new TreeMap<>()).put(step.stepId(), s);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * TPC-C's completed New-Orders ({@link TpccSamples#COMPLETED_NEW_ORDER}) of each of the given steps, per unit of
+     * their measured spans, counted from the raw samples: the units' {@link StepSeconds#qps} are New-Orders per
+     * second, and they carry no latencies. Steps without a whole unit are absent.
+     */
+    static Map<String, Map<Integer, StepSeconds>> newOrders(ArchiveDatabase db, Collection<StepFigure.StepRef> steps)
+            throws SQLException {
+        Map<String, Map<Integer, StepSeconds>> out = new TreeMap<>();
+        if (!db.has(ArchiveLayout.SAMPLES)) {
+            return out;
+        }
+        for (StepFigure.StepRef step : steps) {
+            StepSeconds s = fromSamples(db, step, "CASE WHEN " + TpccSamples.completedNewOrder("samples")
+                    + " THEN 1 ELSE 0 END", false);
             if (s != null && s.units() > 0) {
                 out.computeIfAbsent(step.runId(), r -> new TreeMap<>()).put(step.stepId(), s);
             }
@@ -156,11 +177,18 @@ final class StepSecondsQuery {
         return StepSeconds.of(perUnit * windowMs / 1000.0, statements, counts);
     }
 
+    /** What a unit counts of a sample, by default: its statements (those before the failing one, when it failed). */
+    private static final String STATEMENTS = "CASE WHEN status = 'ok' THEN queries ELSE greatest(queries - 1, 0) END";
+
     /**
      * One step's series from its raw samples, units counted from the span's start: one grouped pass over the step's
      * row groups, its span as literals; null when the span holds no whole unit.
+     *
+     * @param counted   SQL of what a sample adds to its unit's count ({@link StepSeconds#qps} is that per second)
+     * @param latencies whether the units hold the successful samples' latencies
      */
-    private static StepSeconds fromSamples(ArchiveDatabase db, StepFigure.StepRef step) throws SQLException {
+    private static StepSeconds fromSamples(ArchiveDatabase db, StepFigure.StepRef step, String counted,
+                                           boolean latencies) throws SQLException {
         long span = step.toUs() - step.fromUs();
         long unitUs = unitUs(1_000_000L, span);
         int units = (int) (span / unitUs);
@@ -175,13 +203,12 @@ final class StepSecondsQuery {
                            + CASE WHEN status = 'ok'
                                   THEN 4096 + least(CAST(floor(ln(greatest(latency_us, 1)) * %7$d) AS INTEGER), 4095)
                                   ELSE 0 END AS k,
-                       CAST(sum(CASE WHEN status = 'ok' THEN queries ELSE greatest(queries - 1, 0) END) AS BIGINT),
-                       count(*)
+                       CAST(sum(%8$s) AS BIGINT), count(*)
                 FROM samples
                 WHERE run_id = %1$s AND step_id = %2$d AND NOT warmup AND %4$s >= %3$d AND %4$s < %3$d + %6$d
                 GROUP BY k"""
                 .formatted(ArchiveDatabase.sqlString(step.runId()), step.stepId(), step.fromUs(), end, unitUs,
-                        units * unitUs, StepSeconds.BUCKETS_PER_E);
+                        units * unitUs, StepSeconds.BUCKETS_PER_E, counted);
         double[] statements = new double[units];
         List<long[]> cells = new ArrayList<>();
         try (Statement st = db.connection().createStatement(); ResultSet rs = st.executeQuery(sql)) {
@@ -190,7 +217,7 @@ final class StepSecondsQuery {
                 int unit = (int) (k >> 13);
                 int cell = (int) (k & 8191);
                 statements[unit] += rs.getLong(2);
-                if (cell >= 4096) {
+                if (latencies && cell >= 4096) {
                     cells.add(new long[] {unit, cell - 4096, rs.getLong(3)});
                 }
             }

@@ -16,8 +16,17 @@ public final class TpccSamples {
      * SQL condition on a sample {@code s}: a completed New-Order, committed or rolled back by its unused item (a
      * failed one, a deadlock say, is not).
      */
-    public static final String COMPLETED_NEW_ORDER = "s.status = 'ok' AND s.op IN ('" + NEW_ORDER + "', '"
-            + NEW_ORDER_ROLLBACK + "')";
+    public static final String COMPLETED_NEW_ORDER = completedNewOrder("s");
+
+    /** {@link #COMPLETED_NEW_ORDER} on the {@code status} and {@code op} columns of {@code table}. */
+    public static String completedNewOrder(String table) {
+        return table + ".status = 'ok' AND " + table + ".op IN ('" + NEW_ORDER + "', '" + NEW_ORDER_ROLLBACK + "')";
+    }
+
+    /** Whether {@code workload} is TPC-C, whose throughput is tpmC. */
+    public static boolean isTpcc(String workload) {
+        return WORKLOAD.equals(workload);
+    }
 
     private TpccSamples() {}
 }

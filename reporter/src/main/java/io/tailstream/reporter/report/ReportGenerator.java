@@ -12,6 +12,7 @@ import io.tailstream.reporter.history.TrendPage;
 import io.tailstream.reporter.history.TrendQuery;
 import io.tailstream.reporter.output.HtmlPages;
 import io.tailstream.reporter.query.ArchiveDatabase;
+import io.tailstream.reporter.query.TpccSamples;
 import io.tailstream.reporter.report.WorkloadSummary.Sweep;
 import io.tailstream.schemas.event.Json;
 import java.io.IOException;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -92,19 +94,23 @@ public final class ReportGenerator {
     }
 
     /**
-     * The QPS trend of every series of the archive on a (target, workload) the report shows, change points by the
-     * default settings.
+     * The trend of every series of the archive on a (target, workload) the report shows, change points by the
+     * default settings: of QPS, and for TPC-C of tpmC, the throughput it is judged on.
      */
     private static String trend(Path archive, ReportModel model) throws SQLException {
         Set<String> shown = new HashSet<>();
         model.steps().forEach(s -> shown.add(s.target() + "\n" + s.workload()));
-        List<Series> series;
+        List<Series> series = new ArrayList<>();
         try (ArchiveDatabase db = ArchiveDatabase.open(archive, TrendQuery.DATASETS)) {
-            series = TrendQuery.of(db, TrendFilter.ALL, Metric.QPS, new ChangePointDetector(
-                    ChangePointSettings.DEFAULTS));
+            ChangePointDetector detector = new ChangePointDetector(ChangePointSettings.DEFAULTS);
+            for (Metric metric : List.of(Metric.QPS, Metric.TPMC)) {
+                TrendQuery.of(db, TrendFilter.ALL, metric, detector).stream()
+                        .filter(s -> shown.contains(s.key().target() + "\n" + s.key().workload())
+                                && TpccSamples.isTpcc(s.key().workload()) == (metric == Metric.TPMC))
+                        .forEach(series::add);
+            }
         }
-        return TrendPage.render(series.stream().filter(s -> shown.contains(s.key().target() + "\n"
-                + s.key().workload())).toList(), Metric.QPS, ChangePointSettings.DEFAULTS, model.generatedAtMs());
+        return TrendPage.render(series, Metric.QPS, ChangePointSettings.DEFAULTS, model.generatedAtMs());
     }
 
     /** Writes {@code text} to {@code out} so that a reader never sees half a file. */

@@ -86,6 +86,33 @@ class TpccTrendTest {
         }
     }
 
+    /** The report's trend page follows TPC-C in tpmC, the throughput it is judged on, and other workloads in QPS. */
+    @Test
+    void reportsTrendPage_tpmCForTpcc_qpsForTheOthers() throws Exception {
+        Path report = archive.resolveSibling(archive.getFileName() + "-report").resolve("report.html");
+        io.tailstream.reporter.report.ReportGenerator.generate(archive,
+                io.tailstream.reporter.report.ReportOptions.runs(List.of("tpcc-2")), report);
+        String html = java.nio.file.Files.readString(
+                io.tailstream.reporter.report.ReportGenerator.trendPage(report));
+        assertThat(html).contains("<title>tailstream trend: qps, tpmC</title>")
+                .contains("tpcc · 8 threads · tpmC</h2>");
+        String json = html.substring(html.indexOf("id=\"trend-data\">") + "id=\"trend-data\">".length());
+        com.fasterxml.jackson.databind.JsonNode series = io.tailstream.schemas.event.Json.MAPPER.readTree(
+                json.substring(0, json.indexOf("</script>"))).get("series");
+        assertThat(series).extracting(n -> n.get("label").asText()).containsExactly("qps", "tpmC");
+        try (ArchiveDatabase db = ArchiveDatabase.open(archive)) {
+            Series tpmC = TrendQuery.of(db, TrendFilter.ALL, Metric.TPMC,
+                    new ChangePointDetector(ChangePointSettings.DEFAULTS)).get(0);
+            for (int i = 0; i < tpmC.points().size(); i++) {
+                assertThat(series.get(1).get("v").get(i).asDouble()).isEqualTo(tpmC.points().get(i).value());
+            }
+            Series qps = TrendQuery.of(db, TrendFilter.ALL, Metric.QPS,
+                    new ChangePointDetector(ChangePointSettings.DEFAULTS)).stream()
+                    .filter(x -> x.key().workload().equals("oltp_read_write")).findFirst().orElseThrow();
+            assertThat(series.get(0).get("v").get(0).asDouble()).isEqualTo(qps.points().get(0).value());
+        }
+    }
+
     @Test
     void theMetricIsNamedTpmc() {
         assertThat(Metric.parse("tpmc")).isEqualTo(Metric.TPMC);

@@ -84,6 +84,59 @@ class StepIntervalsSimulationTest {
         assertThat(aa[1]).as("QPS worse at 5%").isLessThanOrEqualTo(0.05);
     }
 
+    /**
+     * TPC-C's tpmC within single-round steps, on the same drifting closed loop: each second's New-Orders are its
+     * transactions' share of them (10 in 23, binomial), and the candidate completes {@code share} times as many at the
+     * same transaction rate. {coverage of the true change, worse at 5%, worse at 0}: shares of the pairs.
+     */
+    private static double[] tpmC(double share, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        double truth = (share - 1) * 100;
+        double[] out = new double[3];
+        for (int i = 0; i < PAIRS; i++) {
+            double[] base = newOrders(random, 1);
+            double[] cand = newOrders(random, share);
+            double change = (Arrays.stream(cand).sum() / Arrays.stream(base).sum() - 1) * 100;
+            PercentInterval in = StepIntervals.rateWithinSteps(change, StepSeconds.build(1, base, List.of()),
+                    StepSeconds.build(1, cand, List.of()));
+            out[0] += in.lowPct() <= truth && truth <= in.highPct() ? 1 : 0;
+            out[1] += in.below(-5, null) ? 1 : 0;
+            out[2] += in.below(0, null) ? 1 : 0;
+        }
+        for (int k = 0; k < out.length; k++) {
+            out[k] /= PAIRS;
+        }
+        return out;
+    }
+
+    /** Per-second New-Orders of a step: a binomial share ({@code 10/23 * share}) of each second's transactions. */
+    private static double[] newOrders(SplittableRandom random, double share) {
+        double x = gaussian(random) * 0.1;
+        double p = 10.0 / 23 * share;
+        double[] out = new double[UNITS];
+        for (int u = 0; u < UNITS; u++) {
+            x = 0.6 * x + Math.sqrt(1 - 0.36) * 0.1 * gaussian(random);
+            int n = (int) Math.round(200 / Math.exp(x));
+            for (int t = 0; t < n; t++) {
+                out[u] += random.nextDouble() < p ? 1 : 0;
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void tpmC_aa_andTenPercentFewerNewOrders() {
+        double[] aa = tpmC(1, 44);
+        double[] fewer = tpmC(0.9, 45);
+        System.out.printf(Locale.ROOT, "tpmC, %d pairs of %d s: A/A coverage %.1f%%, worse at 5%% %.1f%%, at 0"
+                + " %.1f%%; 10%% fewer New-Orders: coverage %.1f%%, worse at 5%% %.1f%%, at 0 %.1f%%%n", PAIRS, UNITS,
+                aa[0] * 100, aa[1] * 100, aa[2] * 100, fewer[0] * 100, fewer[1] * 100, fewer[2] * 100);
+        assertThat(aa[1]).as("A/A worse at 5%").isLessThanOrEqualTo(0.05);
+        assertThat(aa[0]).as("A/A coverage").isGreaterThan(0.75);
+        assertThat(fewer[0]).as("coverage of -10%").isGreaterThan(0.75);
+        assertThat(fewer[2]).as("10% fewer: worse at 0").isGreaterThan(0.5);
+    }
+
     @Test
     void tenPercentSlower_isFoundWorse() {
         double[] slow = worse(1.10, 43);

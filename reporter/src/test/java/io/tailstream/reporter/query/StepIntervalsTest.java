@@ -138,19 +138,26 @@ class StepIntervalsTest {
         PercentInterval drop = new PercentInterval(-8, -9.0, -7.0, 0.95);
         PercentInterval flat = new PercentInterval(0, -1.0, 1.0, 0.95);
         assertThat(RunComparison.verdict(new StepIntervals.Intervals(drop, flat, StepIntervals.Method.ROUNDS, 5.0,
-                null), 5)).isEqualTo(RunComparison.Verdict.WORSE);
+                null, null, null), 5)).isEqualTo(RunComparison.Verdict.WORSE);
         assertThat(RunComparison.verdict(new StepIntervals.Intervals(drop, flat, StepIntervals.Method.ROUNDS, 8.5,
-                null), 5)).isEqualTo(RunComparison.Verdict.SAME);
+                null, null, null), 5)).isEqualTo(RunComparison.Verdict.SAME);
         assertThat(RunComparison.verdict(new StepIntervals.Intervals(drop, flat, StepIntervals.Method.ROUNDS, null,
-                null), 7.5)).isEqualTo(RunComparison.Verdict.SAME);
+                null, null, null), 7.5)).isEqualTo(RunComparison.Verdict.SAME);
         PercentInterval noBounds = new PercentInterval(-8, null, null, 0.95);
         assertThat(RunComparison.verdict(new StepIntervals.Intervals(noBounds, flat, StepIntervals.Method.SECONDS,
-                null, null), 5)).isEqualTo(RunComparison.Verdict.WORSE);
+                null, null, null, null), 5)).isEqualTo(RunComparison.Verdict.WORSE);
         PercentInterval rise = new PercentInterval(12, 10.0, 14.0, 0.95);
         assertThat(RunComparison.verdict(new StepIntervals.Intervals(flat, rise, StepIntervals.Method.SECONDS, null,
-                null), 5)).isEqualTo(RunComparison.Verdict.WORSE);
+                null, null, null), 5)).isEqualTo(RunComparison.Verdict.WORSE);
         assertThat(RunComparison.verdict(new StepIntervals.Intervals(rise, flat, StepIntervals.Method.SECONDS, null,
-                null), 5)).isEqualTo(RunComparison.Verdict.BETTER);
+                null, null, null), 5)).isEqualTo(RunComparison.Verdict.BETTER);
+        // TPC-C: the throughput judged is tpmC, whatever QPS says, within tpmC's own noise
+        assertThat(RunComparison.verdict(new StepIntervals.Intervals(flat, flat, StepIntervals.Method.SECONDS, null,
+                null, drop, null), 5)).isEqualTo(RunComparison.Verdict.WORSE);
+        assertThat(RunComparison.verdict(new StepIntervals.Intervals(drop, flat, StepIntervals.Method.SECONDS, null,
+                null, flat, null), 5)).isEqualTo(RunComparison.Verdict.SAME);
+        assertThat(RunComparison.verdict(new StepIntervals.Intervals(flat, flat, StepIntervals.Method.ROUNDS, null,
+                null, drop, 8.5), 5)).isEqualTo(RunComparison.Verdict.SAME);
     }
 
     private static double mean(double[] x) {
