@@ -35,8 +35,11 @@ class RunMySqlPipelineIntegrationTest {
                 .isZero());
 
         assertThat(console).containsPattern("samples: [\\d,]+ sent = [\\d,]+ aggregated = [\\d,]+ archived");
-        // its own broker starts beside the load: a healthy run retries no control event
-        assertThat(console).doesNotContain("WARN spool");
+        // its own broker runs beside the load at the lowest priority: on a machine kept busy by other work it may
+        // answer late, and then what went through the spool is replayed, every bit of it
+        if (console.contains("WARN spool")) {
+            assertThat(console).containsPattern("went through .* while Kafka was slow or away.*; all replayed");
+        }
         try (ArchiveDatabase db = ArchiveDatabase.open(out.resolve("archive"));
              Statement st = db.connection().createStatement();
              ResultSet rs = st.executeQuery("SELECT count(*), min(target), min(product) FROM steps")) {
