@@ -46,7 +46,7 @@ final class SummaryQuery {
                         failed.meanUs() / 1000, failed.p99Us() / 1000.0, failed.maxUs() / 1000.0),
                 ok == null ? 0 : ok.slowestCount(), ok == null ? null : ok.slowestSharePct(), f.exactSpan(),
                 f.outcome(), f.steps().stream().map(r -> r.runId() + "#" + r.stepId()).toList(),
-                f.perStep().stream().map(StepFigure::seconds).toList());
+                f.tpcc() ? f.perStep().stream().map(StepFigure::tpmC).toList() : List.of());
     }
 
     /** Rows by workload; only completed rows enter deltas, sweeps, costs and verdicts, the others stand apart. */

@@ -42,7 +42,8 @@ import java.util.Map;
  * @param outcome         null for completed steps; else the outcome of the one step the row describes
  *                        ({@code failed: ...}, {@code interrupted: ...}, {@code not ended})
  * @param steps           the steps pooled, as {@code run#step}, oldest first
- * @param roundSeconds    measured seconds of each round alone, in the order of {@code roundQps} (empty where it is)
+ * @param roundTpmC       for TPC-C, the tpmC of each round alone (its completed New-Orders per minute of its own
+ *                        measured span), in the order of {@code roundQps} (empty where it is, and for other workloads)
  */
 public record SummaryRow(String target, String workload, int threads, int rounds, long transactions,
                          double measuredSeconds, double qps, double tps, double avgMs, double p95Ms,
@@ -50,7 +51,7 @@ public record SummaryRow(String target, String workload, int threads, int rounds
                          List<Double> roundQps, List<Double> roundP99Ms, Delta delta, double p999Ms,
                          double p9999Ms, double errorsPerSecond, Map<String, Long> errorsByClass,
                          FailedLatency failed, long slowestTransactions, Double slowestSharePct,
-                         boolean exactSpan, String outcome, List<String> steps, List<Double> roundSeconds) {
+                         boolean exactSpan, String outcome, List<String> steps, List<Double> roundTpmC) {
     /** A row's latency is heavy-tailed when its slowest 0.1% carry more than this share (%) of its latency time. */
     public static final double HEAVY_TAIL_SHARE_PCT = 50;
 
@@ -59,7 +60,7 @@ public record SummaryRow(String target, String workload, int threads, int rounds
         roundP99Ms = List.copyOf(roundP99Ms);
         errorsByClass = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(errorsByClass));
         steps = List.copyOf(steps);
-        roundSeconds = List.copyOf(roundSeconds);
+        roundTpmC = List.copyOf(roundTpmC);
     }
 
     /** A row of completed steps without the tail, error-class or failed-latency figures (P99.9 and P99.99 0). */
@@ -131,7 +132,7 @@ public record SummaryRow(String target, String workload, int threads, int rounds
         return new SummaryRow(target, workload, threads, rounds, transactions, measuredSeconds, qps, tps, avgMs,
                 p95Ms, p99Ms, maxMs, errors, ralMs, walMs, roundQps, roundP99Ms, d, p999Ms, p9999Ms,
                 errorsPerSecond, errorsByClass, failed, slowestTransactions, slowestSharePct, exactSpan, outcome,
-                steps, roundSeconds);
+                steps, roundTpmC);
     }
 
     /** Changes in % against the baseline row: (row - baseline) / baseline * 100. Null fields: not comparable. */

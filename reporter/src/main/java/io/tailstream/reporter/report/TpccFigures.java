@@ -47,10 +47,9 @@ final class TpccFigures {
      * The figures of {@code row} (its measured span and concurrency) from its samples' latency counts.
      *
      * @param thinkTimes whether every pooled step ran with keying and think times
-     * @param newOrdersByStep completed New-Orders of each of the row's steps ({@code run#step}), measured only
      */
     static TpccRow row(SummaryRow row, List<Integer> warehouses, boolean thinkTimes, List<Counts> counts,
-                       Map<String, Long> newOrdersByStep, TargetEnv target) {
+                       TargetEnv target) {
         double seconds = row.measuredSeconds();
         double minutes = seconds / 60;
         long rolledBack = completed(counts, TpccSamples.NEW_ORDER_ROLLBACK);
@@ -86,20 +85,7 @@ final class TpccFigures {
                 warehouses.size() == 1 ? tpmC / warehouses.get(0) : null, types, cost,
                 cost == null ? null : target.currency(), TpccRow.Consistency.unchecked(row.rounds()),
                 thinkTimes && warehouses.size() == 1 ? tpmC / (MAX_TPMC_PER_WAREHOUSE * warehouses.get(0)) * 100
-                        : null, roundTpmC(row, newOrdersByStep));
-    }
-
-    /** tpmC of each of the row's rounds alone: its completed New-Orders per minute of its own measured span. */
-    static List<Double> roundTpmC(SummaryRow row, Map<String, Long> newOrdersByStep) {
-        List<Double> out = new ArrayList<>();
-        if (row.roundSeconds().size() != row.steps().size()) {
-            return out; // a row of one step: its rounds are not listed apart
-        }
-        for (int i = 0; i < row.steps().size(); i++) {
-            double seconds = row.roundSeconds().get(i);
-            out.add(rate(newOrdersByStep.getOrDefault(row.steps().get(i), 0L), seconds) * 60);
-        }
-        return out;
+                        : null, row.roundTpmC());
     }
 
     /**

@@ -25,22 +25,12 @@ import java.util.stream.Collectors;
  */
 final class TpccQuery {
 
-
     // %1$s: the run ids as literals (DuckDB prunes hive partitions only for constants); %2$s: the workload's name
     private static final String COUNTS = """
             SELECT st.target, st.threads, s.op, s.status = 'ok' AS ok, s.latency_us, count(*) AS n
             FROM samples s JOIN steps st ON s.run_id = st.run_id AND s.step_id = st.step_id
             WHERE s.run_id IN (%1$s) AND st.run_id IN (%1$s) AND st.workload = %2$s AND st.outcome = 'completed'
               AND NOT s.warmup
-            GROUP BY ALL
-            """;
-    // completed New-Orders of each completed step, measured only: the rounds of a TPC-C verdict; %3$s: which
-    // samples are completed New-Orders
-    private static final String NEW_ORDERS_BY_STEP = """
-            SELECT s.run_id, s.step_id, count(*)
-            FROM samples s JOIN steps st ON s.run_id = st.run_id AND s.step_id = st.step_id
-            WHERE s.run_id IN (%1$s) AND st.run_id IN (%1$s) AND st.workload = %2$s AND st.outcome = 'completed'
-              AND NOT s.warmup AND %3$s
             GROUP BY ALL
             """;
     private static final String WAREHOUSES = """
@@ -82,14 +72,6 @@ final class TpccQuery {
                         .byLatencyUs().put(rs.getLong(5), rs.getLong(6));
             }
         }
-        Map<String, Long> newOrdersByStep = new TreeMap<>();
-        try (Statement st = db.connection().createStatement();
-             ResultSet rs = st.executeQuery(NEW_ORDERS_BY_STEP.formatted(runs, workload,
-                     TpccSamples.COMPLETED_NEW_ORDER))) {
-            while (rs.next()) {
-                newOrdersByStep.put(rs.getString(1) + "#" + rs.getInt(2), rs.getLong(3));
-            }
-        }
         Map<String, TreeSet<Integer>> warehouses = new TreeMap<>();
         Map<String, Boolean> thinkTimes = new TreeMap<>();
         try (Statement st = db.connection().createStatement();
@@ -124,8 +106,7 @@ final class TpccQuery {
                 String key = key(r.target(), r.threads());
                 rows.add(TpccFigures.row(r, List.copyOf(warehouses.getOrDefault(key, new TreeSet<>())),
                         thinkTimes.getOrDefault(key, false),
-                        List.copyOf(counts.getOrDefault(key, Map.of()).values()), newOrdersByStep,
-                        targets.get(r.target()))
+                        List.copyOf(counts.getOrDefault(key, Map.of()).values()), targets.get(r.target()))
                         .withConsistency(consistency(r.rounds(), checks.getOrDefault(key, List.of()))));
             }
             out.add(w.withTpcc(rows));

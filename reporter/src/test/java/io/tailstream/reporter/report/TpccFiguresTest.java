@@ -47,7 +47,7 @@ class TpccFiguresTest {
                 counts("stock_level", true, Map.of(3_000L, 79L)));
         TargetEnv target = new TargetEnv("db", "MariaDB", "10.11", null, 1, 600.0, "EUR", null, null, List.of(),
                 null);
-        TpccRow r = TpccFigures.row(row(120), List.of(2), false, counts, Map.of(), target);
+        TpccRow r = TpccFigures.row(row(120), List.of(2), false, counts, target);
         assertThat(r.newOrders()).isEqualTo(910);
         assertThat(r.rolledBack()).isEqualTo(10);
         assertThat(r.tpmC()).isCloseTo(455, within(1e-9));
@@ -58,7 +58,7 @@ class TpccFiguresTest {
         assertThat(r.currency()).isEqualTo("EUR");
         assertThat(r.efficiencyPct()).as("without keying and think times").isNull();
         // with them: 455 tpmC of 2 warehouses' 25.72 at most
-        assertThat(TpccFigures.row(row(120), List.of(2), true, counts, Map.of(), target).efficiencyPct())
+        assertThat(TpccFigures.row(row(120), List.of(2), true, counts, target).efficiencyPct())
                 .isCloseTo(455 / 25.72 * 100, within(1e-9));
         TpccRow.Type no = r.types().get(0);
         assertThat(no.type()).isEqualTo("new_order");
@@ -88,7 +88,7 @@ class TpccFiguresTest {
                 counts("order_status", true, Map.of(1L, 4L)),
                 counts("delivery", true, Map.of(80_000_000L, 4L)),
                 counts("stock_level", true, Map.of(20_000_000L, 4L)));
-        TpccRow r = TpccFigures.row(row(60), List.of(1, 2), true, counts, Map.of(), null);
+        TpccRow r = TpccFigures.row(row(60), List.of(1, 2), true, counts, null);
         assertThat(r.withinSpecification()).isTrue();
         assertThat(r.rolledBackPct()).isZero();
         assertThat(r.tpmCPerWarehouse()).as("steps of different warehouses").isNull();
