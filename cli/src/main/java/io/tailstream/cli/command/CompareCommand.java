@@ -31,14 +31,12 @@ import picocli.CommandLine.Spec;
         description = {"Compare a candidate run with a baseline run, step by step (matched by target, workload and"
                 + " threads; figures exact from the raw samples of the measurement phase: QPS of successful statements"
                 + " over the measured span, for TPC-C tpmC, P99 of successful transactions), each change with its 95%%"
-                + " confidence"
-                + " interval (between rounds where both runs have 2 or more, else within the steps' seconds). Steps"
-                + " that did not complete are listed apart.",
+                + " confidence interval (between rounds where both runs have 2 or more, else within the steps'"
+                + " seconds). Steps that did not complete are listed apart.",
                 "Exit code 0: no matched step is worse; " + CompareCommand.EXIT_REGRESSION + ": on at least one step"
                         + " the whole interval of the candidate's QPS (TPC-C: tpmC) change lies below -THRESHOLD, or"
-                        + " of its P99"
-                        + " change above THRESHOLD, or a step of the candidate did not complete; 1: error; 2: bad"
-                        + " usage."})
+                        + " of its P99 change above THRESHOLD, or a step of the candidate did not complete; 1: error;"
+                        + " 2: bad usage."})
 public final class CompareCommand implements Callable<Integer> {
 
     /** Exit code when the candidate is worse than the baseline beyond the threshold. */
@@ -101,13 +99,13 @@ public final class CompareCommand implements Callable<Integer> {
         // TPC-C is judged on tpmC: its rows get a table of their own, with tpmC where the others have QPS
         for (boolean tpcc : new boolean[] {false, true}) {
             List<RunComparison.Row> rows = result.rows().stream()
-                    .filter(r -> (r.intervals().tpmC() != null) == tpcc).toList();
+                    .filter(r -> r.key().tpcc() == tpcc).toList();
             if (!rows.isEmpty()) {
                 throughputTable(out, rows, tpcc ? "tpmC" : "qps");
             }
         }
         for (RunComparison.Row r : result.rows()) {
-            undetectable(out, r, r.intervals().tpmC() != null ? "tpmC" : "QPS", r.intervals().throughput());
+            undetectable(out, r, r.key().tpcc() ? "tpmC" : "QPS", r.intervals().throughput());
             undetectable(out, r, "P99", r.intervals().p99());
         }
         for (StepFigure.Key k : result.baselineOnly()) {

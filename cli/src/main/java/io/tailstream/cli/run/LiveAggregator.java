@@ -31,8 +31,8 @@ import java.util.regex.Pattern;
  *
  * <p>At the lowest priority it takes only the CPU the database and the load generator leave; when they leave none for
  * a while, its windows close late and the page lags, and it catches up once the load ends, back at normal priority
- * where the system allows raising it. The figures do not depend
- * on it: the archive and report are made from Kafka after the run, as without {@code --live}.
+ * where the system allows raising it. The figures do not depend on it: the archive and report are made from Kafka
+ * after the run, as without {@code --live}.
  */
 final class LiveAggregator implements AutoCloseable {
 

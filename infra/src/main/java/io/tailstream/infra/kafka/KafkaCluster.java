@@ -40,21 +40,6 @@ public final class KafkaCluster implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaCluster.class);
     private static final long READY_TIMEOUT_MS = 120_000;
-    private static final long BESIDE_LOAD_SESSION_TIMEOUT_MS = 600_000;
-    private static final long BESIDE_LOAD_METADATA_IDLE_MS = 5_000;
-    /**
-     * JVM options of {@link #startBesideLoad()}'s node: the quick JIT compiler (C1) only. A broker beside a local
-     * load handles a few requests per second; the optimising compiler was still compiling its code well into a
-     * run, work that the node's CPU share is better spent without.
-     */
-    static final List<String> BESIDE_LOAD_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1");
-    /** Server settings of {@link #startBesideLoad()}'s node. */
-    static final Map<String, String> BESIDE_LOAD = Map.of(
-            "num.network.threads", "1",
-            "num.io.threads", "1",
-            "background.threads", "1",
-            "broker.session.timeout.ms", String.valueOf(BESIDE_LOAD_SESSION_TIMEOUT_MS),
-            "metadata.max.idle.interval.ms", String.valueOf(BESIDE_LOAD_METADATA_IDLE_MS));
 
     private final ClusterDirectory directory;
     private final boolean deleteOnClose;
@@ -103,29 +88,15 @@ public final class KafkaCluster implements AutoCloseable {
 
     /**
      * Starts one node in a temporary directory (deleted on close), on free ports, sized and scheduled to share the
-     * machine with a database and the load that records it (a local {@code run}):
-     * <ul>
-     * <li>at the lowest CPU priority ({@link LowestPriority}): {@code SCHED_IDLE} in a session of its own whose
-     *     scheduling group has nice 19, so it takes only the CPU the database and the load generator leave, and the
-     *     JIT compiler and garbage collector of its JVM none of theirs;</li>
-     * <li>its code compiled by the quick JIT compiler only ({@link #BESIDE_LOAD_JVM_OPTIONS});</li>
-     * <li>one network thread, one request handler thread and one background thread instead of Kafka's 3, 8 and 10:
-     *     a local run sends a few requests per second per client, more threads only add wake-ups;</li>
-     * <li>a broker session timeout of {@value #BESIDE_LOAD_SESSION_TIMEOUT_MS} ms instead of 9 s: starved by a
-     *     load that keeps every core busy, the node's broker may not heartbeat its own controller for seconds, and
-     *     a fenced broker answers its clients "not leader" until it is back. With one node there is no other broker
-     *     to move its partitions to; the timeout only detects a lost node.</li>
-     * <li>a no-op record in the metadata log after {@value #BESIDE_LOAD_METADATA_IDLE_MS} ms without other metadata
-     *     changes instead of 500 ms: the controller writes and flushes each one, ~0.5 % of a core in the node's raft
-     *     I/O thread during a local run. Records that change metadata are written as before.</li>
-     * </ul>
-     * Starved, the node falls behind and catches up once the load leaves it CPU: producers buffer and spool
-     * meanwhile.
+     * machine with a database and the load that records it (a local {@code run}): at the lowest CPU priority
+     * ({@link LowestPriority}), with the JVM options and server settings of {@link BesideLoad}. Starved, the node falls
+     * behind and catches up once the load leaves it CPU: producers buffer and spool meanwhile.
+     * {@link #raiseToNormalPriority()} puts it back at normal priority once the load has ended.
      */
     public static KafkaCluster startBesideLoad() {
         try {
-            return start(1, Files.createTempDirectory("tailstream-kafka-"), true, 0, BESIDE_LOAD,
-                    LowestPriority.commandPrefix(), BESIDE_LOAD_JVM_OPTIONS, true);
+            return start(1, Files.createTempDirectory("tailstream-kafka-"), true, 0, BesideLoad.SETTINGS,
+                    LowestPriority.commandPrefix(), BesideLoad.JVM_OPTIONS, true);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary Kafka directory", e);
         }

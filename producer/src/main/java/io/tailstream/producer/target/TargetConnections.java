@@ -140,7 +140,8 @@ public final class TargetConnections implements AutoCloseable {
         // fatal SQLStates misses some (MariaDB's 70100 "connection was killed"), and a worker that reconnects must
         // not get the dead connection back
         cfg.setExceptionOverride(new LostConnectionEviction(dialect));
-        // one attempt per pool at open: fail there, not at the first transaction, with the driver's reason
+        // one attempt per pool at open: fail there, not at the first transaction, with the driver's reason (a longer
+        // initializationFailTimeout would retry a refused login too; pool() retries only what timed out)
         cfg.setInitializationFailTimeout(1);
         return cfg;
     }

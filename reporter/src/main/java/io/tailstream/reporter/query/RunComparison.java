@@ -129,9 +129,8 @@ public final class RunComparison {
     /**
      * Worse when the throughput change (QPS; tpmC for TPC-C) lies wholly below {@code -threshold} or the P99 change
      * wholly above it; better when not worse and the throughput change lies wholly above it or the P99 change wholly
-     * below {@code -threshold}. An
-     * interval without bounds stands for its estimate alone; a change no larger than the figure's measured noise
-     * (its round-to-round variation) counts for neither.
+     * below {@code -threshold}. An interval without bounds stands for its estimate alone; a change no larger than the
+     * figure's measured noise (its round-to-round variation) counts for neither.
      */
     static Verdict verdict(StepIntervals.Intervals i, double thresholdPct) {
         PercentInterval throughput = i.throughput();

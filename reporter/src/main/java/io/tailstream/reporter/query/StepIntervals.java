@@ -64,20 +64,11 @@ public final class StepIntervals {
     }
 
     /**
-     * The intervals of {@code candidate} against {@code baseline}, both completed figures of one key, without tpmC.
-     *
-     * @param seconds the per-second series of the runs' steps, by run and step id ({@link StepSecondsQuery#of}); read
-     *                only when {@link #needsSeconds}
-     */
-    public static Intervals of(StepFigure baseline, StepFigure candidate,
-                               Map<String, Map<Integer, StepSeconds>> seconds) {
-        return of(baseline, candidate, seconds, null);
-    }
-
-    /**
      * The intervals of {@code candidate} against {@code baseline}, both completed figures of one key; with tpmC's for
      * TPC-C: between rounds as QPS's, else within the steps from their completed New-Orders per second.
      *
+     * @param seconds   the per-second series of the runs' steps, by run and step id ({@link StepSecondsQuery#of});
+     *                  read only when {@link #needsSeconds}
      * @param newOrders the steps' New-Orders per unit ({@link StepSecondsQuery#newOrders}), by run and step id; read
      *                  only for TPC-C when {@link #needsSeconds}
      */
@@ -94,8 +85,8 @@ public final class StepIntervals {
         if (i.method() == Method.ROUNDS) {
             tpmC = rounds(change, baseline, candidate, StepFigure::tpmC);
         } else {
-            StepSeconds base = newOrders == null ? null : seconds(newOrders, baseline);
-            StepSeconds cand = newOrders == null ? null : seconds(newOrders, candidate);
+            StepSeconds base = seconds(newOrders, baseline);
+            StepSeconds cand = seconds(newOrders, candidate);
             tpmC = base == null || cand == null ? unbounded(change) : rateWithinSteps(change, base, cand);
         }
         return new Intervals(i.qps(), i.p99(), i.method(), i.qpsNoisePct(), i.p99NoisePct(), tpmC, noise);
