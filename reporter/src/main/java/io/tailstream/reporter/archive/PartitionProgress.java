@@ -40,6 +40,14 @@ final class PartitionProgress {
     private final Archiver.ProgressListener listener;
     /** Position of each assigned partition when it was assigned: what was consumed since is progress. */
     private final Map<TopicPartition, Long> startPositions = new HashMap<>();
+    /**
+     * Per owned partition, its lag in the consumer's last fetch response for it. The consumer forgets a partition's
+     * lag when the partition is assigned again (a rebalance revokes and assigns it) until its next fetch; meanwhile the
+     * status keeps this one rather than falling back to "unknown".
+     */
+    private final Map<TopicPartition, Long> lastLags = new HashMap<>();
+    /** Lags of the partitions released by the last rebalance: kept for those it assigns back. */
+    private final Map<TopicPartition, Long> releasedLags = new HashMap<>();
     /** Records consumed of partitions this instance no longer owns. */
     private long recordsDoneReleased;
     /** Catching up: records from the assigned partitions' start positions to their targets. */
@@ -95,6 +103,13 @@ final class PartitionProgress {
                 targets.putAll(consumer.endOffsets(unknown));
             }
         }
+        for (TopicPartition tp : starts.keySet()) {
+            Long lag = releasedLags.get(tp);
+            if (lag != null) {
+                lastLags.put(tp, lag);
+            }
+        }
+        releasedLags.clear();
         List<TopicPartition> done = new ArrayList<>();
         for (Map.Entry<TopicPartition, Long> e : starts.entrySet()) {
             TopicPartition tp = e.getKey();
@@ -119,7 +134,12 @@ final class PartitionProgress {
 
     /** Keeps what was consumed of partitions this instance no longer owns, and stops waiting for them. */
     void released(Collection<TopicPartition> partitions) {
+        releasedLags.clear();
         for (TopicPartition tp : partitions) {
+            Long lag = lastLags.remove(tp);
+            if (lag != null) {
+                releasedLags.put(tp, lag);
+            }
             Long start = startPositions.remove(tp);
             if (start == null) {
                 continue;
@@ -219,7 +239,10 @@ final class PartitionProgress {
         }
     }
 
-    /** On the loop's thread, the consumer's: positions and lags come from its last fetch responses, no request. */
+    /**
+     * On the loop's thread, the consumer's: positions and lags come from its last fetch responses, no request; a
+     * partition whose lag the consumer does not know now counts with its last known one ({@link #lastLags}).
+     */
     private Consumed consumed() {
         long done = recordsDoneReleased;
         Map<String, Long> lag = new TreeMap<>();
@@ -228,7 +251,11 @@ final class PartitionProgress {
             done += consumer.position(tp) - e.getValue();
             OptionalLong l = consumer.currentLag(tp);
             if (l.isPresent()) {
-                lag.merge(tp.topic(), l.getAsLong(), Long::sum);
+                lastLags.put(tp, l.getAsLong());
+            }
+            Long known = lastLags.get(tp);
+            if (known != null) {
+                lag.merge(tp.topic(), known, Long::sum);
             }
         }
         return new Consumed(done, lag);
