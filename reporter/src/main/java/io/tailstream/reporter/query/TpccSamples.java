@@ -14,7 +14,8 @@ public final class TpccSamples {
     public static final String NEW_ORDER_ROLLBACK = "new_order_rollback";
     /**
      * SQL condition on a sample {@code s}: a completed New-Order, committed or rolled back by its unused item (a
-     * failed one, a deadlock say, is not).
+     * failed one, a deadlock say, is not). The specification counts the rolled-back ones as completed (clause 5.1.2)
+     * and has them included in tpmC (clause 5.4.2).
      */
     public static final String COMPLETED_NEW_ORDER = completedNewOrder("s");
 
