@@ -24,7 +24,7 @@ class TpccWorkloadTest {
         assertThat(Workloads.create(new WorkloadSpec("tpcc", Map.of("check", "false"))).checksData()).isFalse();
         assertThat(w.dataSetKey()).isEqualTo("tpcc:warehouses=3");
         assertThat(w.ops()).containsExactly("new_order", "payment", "order_status", "delivery", "stock_level",
-                "new_order_rollback");
+                "new_order_rollback", "delivery_skipped");
         assertThat(w.tables()).hasSize(9).contains("order_line", "new_order", "orders");
         assertThat(Workloads.create(new WorkloadSpec("tpcc", Map.of())).options())
                 .containsExactly(Map.entry("warehouses", "1"), Map.entry("check", "true"),
