@@ -12,6 +12,10 @@ public final class TpccSamples {
     public static final String NEW_ORDER = "new_order";
     /** The op of a New-Order that its unused item rolled back, as the specification has 1% of them do. */
     public static final String NEW_ORDER_ROLLBACK = "new_order_rollback";
+    /** The op of a Delivery that delivered an order in every district of its warehouse. */
+    public static final String DELIVERY = "delivery";
+    /** The op of a Delivery that skipped a district without an undelivered order (clause 2.7.4.2). */
+    public static final String DELIVERY_SKIPPED = "delivery_skipped";
     /**
      * SQL condition on a sample {@code s}: a completed New-Order, committed or rolled back by its unused item (a
      * failed one, a deadlock say, is not). The specification counts the rolled-back ones as completed (clause 5.1.2)

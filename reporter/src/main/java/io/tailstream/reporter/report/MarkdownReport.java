@@ -135,6 +135,8 @@ final class MarkdownReport {
             b.append(mdRow(t.target(), String.valueOf(t.threads()), msg.get("tpcc.tpmC") + " " + num(t.tpmC())
                     + ", " + msg.get("tpcc.nopm") + " " + num(t.nopm()) + ", " + msg.get("tpcc.rolledBack") + " "
                     + (t.rolledBackPct() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", t.rolledBackPct()))
+                    + ", " + msg.get("tpcc.skippedDeliveries") + " " + (t.skippedDeliveriesPct() == null ? "-"
+                            : String.format(Locale.ROOT, "%.2f%%", t.skippedDeliveriesPct()))
                     + (t.efficiencyPct() == null ? "" : ", " + msg.get("tpcc.efficiency") + " "
                             + String.format(Locale.ROOT, "%.1f%%", t.efficiencyPct()))
                     + (t.costPer1000TpmC() == null ? "" : ", " + msg.get("tpcc.costPer1000") + " "

@@ -10,8 +10,8 @@ import java.util.TreeMap;
 
 /**
  * TPC-C figures from the latencies of one target's measured samples at one concurrency, by op and outcome: the
- * specification's figures (clause 5: tpmC, the mix, the 90th percentile response times against their limits) and
- * the rolled-back share. Pure computation; {@link TpccQuery} reads the latencies.
+ * specification's figures (clause 5: tpmC, the mix, the 90th percentile response times against their limits, the
+ * skipped Deliveries) and the rolled-back share. Pure computation; {@link TpccQuery} reads the latencies.
  */
 final class TpccFigures {
 
@@ -20,6 +20,9 @@ final class TpccFigures {
     /** Minimum share (%) of each type in the mix; New-Order has none (it is what the others leave). */
     private static final Map<String, Double> MINIMUM_SHARE_PCT = Map.of("payment", 43.0, "order_status", 4.0,
             "delivery", 4.0, "stock_level", 4.0);
+    /** The ops of each type besides the type's own: the New-Orders rolled back, the Deliveries that skipped. */
+    private static final Map<String, String> VARIANT = Map.of(TpccSamples.NEW_ORDER, TpccSamples.NEW_ORDER_ROLLBACK,
+            TpccSamples.DELIVERY, TpccSamples.DELIVERY_SKIPPED);
     /** Limit (ms) on each type's 90th percentile response time. */
     private static final Map<String, Double> LIMIT_MS = Map.of("new_order", 5_000.0, "payment", 5_000.0,
             "order_status", 5_000.0, "delivery", 80_000.0, "stock_level", 20_000.0);
@@ -54,14 +57,15 @@ final class TpccFigures {
         double minutes = seconds / 60;
         long rolledBack = completed(counts, TpccSamples.NEW_ORDER_ROLLBACK);
         long committed = completed(counts, "new_order");
-        long all = TYPES.stream().mapToLong(t -> completed(counts, t)).sum() + rolledBack;
+        long skipped = completed(counts, TpccSamples.DELIVERY_SKIPPED);
+        long deliveries = completed(counts, TpccSamples.DELIVERY) + skipped;
+        long all = TYPES.stream().mapToLong(t -> completed(counts, t)).sum() + rolledBack + skipped;
         List<TpccRow.Type> types = new ArrayList<>();
         for (String type : TYPES) {
             NavigableMap<Long, Long> latencies = new TreeMap<>();
             long errors = 0;
             for (Counts c : counts) {
-                if (!c.op().equals(type) && !(type.equals(TpccSamples.NEW_ORDER)
-                        && c.op().equals(TpccSamples.NEW_ORDER_ROLLBACK))) {
+                if (!c.op().equals(type) && !c.op().equals(VARIANT.get(type))) {
                     continue;
                 }
                 if (c.ok()) {
@@ -82,6 +86,7 @@ final class TpccFigures {
                 : target.monthlyCost() / tpmC * 1000;
         return new TpccRow(row.target(), row.threads(), warehouses, minutes, newOrders, rolledBack, tpmC,
                 minutes > 0 ? committed / minutes : 0, newOrders == 0 ? null : rolledBack * 100.0 / newOrders,
+                skipped, deliveries == 0 ? null : skipped * 100.0 / deliveries,
                 warehouses.size() == 1 ? tpmC / warehouses.get(0) : null, types, cost,
                 cost == null ? null : target.currency(), TpccRow.Consistency.unchecked(row.rounds()),
                 thinkTimes && warehouses.size() == 1 ? tpmC / (MAX_TPMC_PER_WAREHOUSE * warehouses.get(0)) * 100

@@ -1,5 +1,6 @@
 package io.tailstream.reporter.report;
 
+import io.tailstream.reporter.query.TpccSamples;
 import java.util.List;
 
 /**
@@ -12,6 +13,8 @@ import java.util.List;
  *                        item as the specification has 1% of them do; failed ones (errors) not counted
  * @param nopm            New-Orders committed per minute: what the districts' order ids advance by
  * @param rolledBackPct   rolled-back New-Orders in % of the completed ones, or null without a New-Order
+ * @param skippedDeliveries completed Deliveries that skipped a district without an undelivered order
+ * @param skippedDeliveriesPct {@code skippedDeliveries} in % of the completed Deliveries, or null without one
  * @param tpmCPerWarehouse tpmC / warehouses (the specification caps it at 12.86 with keying and think times), or
  *                        null when the pooled steps differ in warehouses
  * @param types           the five transaction types, in the specification's order
@@ -24,7 +27,8 @@ import java.util.List;
  *                        where it is): the rounds a TPC-C verdict weighs
  */
 public record TpccRow(String target, int threads, List<Integer> warehouses, double minutes, long newOrders,
-                      long rolledBack, double tpmC, double nopm, Double rolledBackPct, Double tpmCPerWarehouse,
+                      long rolledBack, double tpmC, double nopm, Double rolledBackPct, long skippedDeliveries,
+                      Double skippedDeliveriesPct, Double tpmCPerWarehouse,
                       List<Type> types, Double costPer1000TpmC, String currency, Consistency consistency,
                       Double efficiencyPct, List<Double> roundTpmC) {
     public TpccRow {
@@ -36,7 +40,8 @@ public record TpccRow(String target, int threads, List<Integer> warehouses, doub
     /** This row with the consistency checks of its steps. */
     TpccRow withConsistency(Consistency checked) {
         return new TpccRow(target, threads, warehouses, minutes, newOrders, rolledBack, tpmC, nopm, rolledBackPct,
-                tpmCPerWarehouse, types, costPer1000TpmC, currency, checked, efficiencyPct, roundTpmC);
+                skippedDeliveries, skippedDeliveriesPct, tpmCPerWarehouse, types, costPer1000TpmC, currency, checked,
+                efficiencyPct, roundTpmC);
     }
 
     /**
@@ -77,9 +82,22 @@ public record TpccRow(String target, int threads, List<Integer> warehouses, doub
         }
     }
 
-    /** Whether every type's 90th percentile is within its limit and every type meets its minimum share. */
+    /**
+     * Whether every type's 90th percentile is within its limit, every type meets its minimum share and the skipped
+     * Deliveries are within {@link #skippedDeliveriesAllowed()}.
+     */
     public boolean withinSpecification() {
-        return types.stream().allMatch(t -> t.withinLimit() && t.meetsMinimumShare());
+        return types.stream().allMatch(t -> t.withinLimit() && t.meetsMinimumShare())
+                && skippedDeliveries <= skippedDeliveriesAllowed();
+    }
+
+    /**
+     * The most skipped Deliveries clause 5.4.5 allows: 1% of the completed Deliveries, or one, whichever is greater.
+     */
+    public double skippedDeliveriesAllowed() {
+        long deliveries = types.stream().filter(t -> t.type().equals(TpccSamples.DELIVERY))
+                .mapToLong(Type::completed).sum();
+        return Math.max(1, deliveries / 100.0);
     }
 
     /**
@@ -87,7 +105,8 @@ public record TpccRow(String target, int threads, List<Integer> warehouses, doub
      *
      * @param type            {@code new_order}, {@code payment}, {@code order_status}, {@code delivery} or
      *                        {@code stock_level}
-     * @param completed       transactions completed (New-Order: committed and rolled back)
+     * @param completed       transactions completed (New-Order: committed and rolled back; Delivery: skipping a
+     *                        district or not)
      * @param errors          transactions that failed
      * @param tps             completed / measured seconds
      * @param sharePct        completed in % of all types' completed

@@ -97,6 +97,46 @@ class TpccFiguresTest {
         assertThat(r.currency()).isNull();
     }
 
+    @Test
+    void skippedDeliveries_countAsDeliveries_andAtMostOnePercentOrOne_keepsTheRunWithin() {
+        // 10,000 transactions in the minimum shares; 400 Deliveries, of which 4 (1%) or 5 skipped a district
+        assertThat(TpccFigures.row(row(60), List.of(1), false, mix(400, 4), null).withinSpecification()).isTrue();
+        TpccRow five = TpccFigures.row(row(60), List.of(1), false, mix(400, 5), null);
+        assertThat(five.skippedDeliveries()).isEqualTo(5);
+        assertThat(five.skippedDeliveriesPct()).isCloseTo(1.25, within(1e-9));
+        assertThat(five.skippedDeliveriesAllowed()).isEqualTo(4.0);
+        assertThat(five.types()).allMatch(t -> t.withinLimit() && t.meetsMinimumShare());
+        assertThat(five.withinSpecification()).as("5 skipped of 400").isFalse();
+        // under 100 Deliveries one may skip (the specification's "or one, whichever is greater"), not two
+        assertThat(TpccFigures.row(row(60), List.of(1), false, mix(40, 1), null).withinSpecification()).isTrue();
+        assertThat(TpccFigures.row(row(60), List.of(1), false, mix(40, 2), null).withinSpecification()).isFalse();
+        // a skipped Delivery is a completed Delivery: in the type's count, share and 90th percentile
+        List<TpccFigures.Counts> counts = List.of(counts("delivery", true, Map.of(1_000L, 1L)),
+                counts("delivery_skipped", true, Map.of(7_000L, 9L)), counts("delivery_skipped", false,
+                        Map.of(3_000L, 2L)));
+        TpccRow r = TpccFigures.row(row(60), List.of(1), false, counts, null);
+        TpccRow.Type delivery = r.types().get(3);
+        assertThat(delivery.completed()).isEqualTo(10);
+        assertThat(delivery.errors()).isEqualTo(2);
+        assertThat(delivery.sharePct()).isEqualTo(100.0);
+        assertThat(delivery.p90Ms()).isEqualTo(7.0);
+        assertThat(r.skippedDeliveries()).isEqualTo(9);
+        assertThat(r.skippedDeliveriesPct()).isCloseTo(90.0, within(1e-9));
+        assertThat(TpccFigures.row(row(60), List.of(1), false, List.of(), null).skippedDeliveriesPct())
+                .as("no Delivery").isNull();
+    }
+
+    /** Ten Deliveries to every 250 transactions, {@code skipped} of the {@code deliveries} skipping a district. */
+    private static List<TpccFigures.Counts> mix(long deliveries, long skipped) {
+        long n = deliveries * 25;
+        return List.of(counts("new_order", true, Map.of(1_000L, n * 45 / 100)),
+                counts("payment", true, Map.of(1_000L, n * 43 / 100)),
+                counts("order_status", true, Map.of(1_000L, n * 4 / 100)),
+                counts("delivery", true, Map.of(1_000L, deliveries - skipped)),
+                counts("delivery_skipped", true, Map.of(1_000L, skipped)),
+                counts("stock_level", true, Map.of(1_000L, n * 4 / 100)));
+    }
+
     private static TpccFigures.Counts counts(String op, boolean ok, Map<Long, Long> byLatency) {
         return new TpccFigures.Counts(op, ok, new TreeMap<>(byLatency));
     }

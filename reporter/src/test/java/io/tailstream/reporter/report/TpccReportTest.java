@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TpccReportTest {
 
     static final List<String> OPS = List.of("new_order", "payment", "order_status", "delivery", "stock_level",
-            "new_order_rollback");
+            "new_order_rollback", "delivery_skipped");
     static final Spec TPCC = new Spec("mariadb", "tpcc", 8, 1, OPS, 28, 211, 1000, 3000, 2000, 9000, 0.01, 700_000,
             List.of(new Failure(SampleStatus.DEADLOCK, 0.01, 100, 3000)), -1);
     static final Spec OTHER = new Spec("mariadb", "oltp_read_write", 8, 1, List.of("read_write"), 18, 97, 500, 2000,
@@ -93,15 +93,16 @@ class TpccReportTest {
                   SELECT sum(measure_end_us - measure_start_us) / 60e6 AS minutes FROM steps
                   WHERE workload = 'tpcc' AND outcome = 'completed'),
                 s AS (
-                  SELECT CASE WHEN op = 'new_order_rollback' THEN 'new_order' ELSE op END AS type, op, status,
-                         latency_us
+                  SELECT CASE op WHEN 'new_order_rollback' THEN 'new_order' WHEN 'delivery_skipped' THEN 'delivery'
+                         ELSE op END AS type, op, status, latency_us
                   FROM samples JOIN steps USING (run_id, step_id)
                   WHERE workload = 'tpcc' AND outcome = 'completed' AND NOT warmup)
                 SELECT type, count(*) FILTER (WHERE status = 'ok') AS completed,
                        count(*) FILTER (WHERE status <> 'ok') AS errors,
                        quantile_disc(latency_us, 0.9) FILTER (WHERE status = 'ok') AS p90,
-                       count(*) FILTER (WHERE status = 'ok' AND op = 'new_order_rollback') AS rolled_back,
-                       count(*) FILTER (WHERE status = 'ok' AND op = 'new_order') AS committed,
+                       count(*) FILTER (WHERE status = 'ok' AND op IN ('new_order_rollback', 'delivery_skipped'))
+                           AS variant,
+                       count(*) FILTER (WHERE status = 'ok' AND op IN ('new_order', 'delivery')) AS plain,
                        (SELECT count(*) FROM s WHERE status = 'ok') AS all_completed,
                        any_value(spans.minutes) AS minutes
                 FROM s, spans GROUP BY type ORDER BY type""";
@@ -124,12 +125,18 @@ class TpccReportTest {
                     assertThat(row.nopm()).isCloseTo(rs.getLong(6) / minutes, within(1e-9));
                     assertThat(row.rolledBackPct()).isCloseTo(rs.getLong(5) * 100.0 / rs.getLong(2), within(1e-9));
                 }
+                if (t.type().equals("delivery")) {
+                    assertThat(row.skippedDeliveries()).isEqualTo(rs.getLong(5)).isPositive();
+                    assertThat(row.skippedDeliveriesPct()).isCloseTo(rs.getLong(5) * 100.0 / rs.getLong(2),
+                            within(1e-9));
+                }
                 types++;
             }
         }
         assertThat(types).isEqualTo(5);
         assertThat(row.minutes() * 60).isEqualTo(row(workload("tpcc")).measuredSeconds());
-        // ops drawn uniformly: Payment far below its minimum share, so the row is outside the specification
+        // ops drawn uniformly: Payment far below its minimum share, half the Deliveries skipped a district, so the
+        // row is outside the specification
         assertThat(row.withinSpecification()).isFalse();
         assertThat(workload("oltp_read_write").tpcc()).isEmpty();
     }
@@ -167,6 +174,7 @@ class TpccReportTest {
         String html = ReportGenerator.render(model, Locale.ENGLISH);
         assertThat(value(html, "table class=\"tpcc\"", "tpmc")).isEqualTo(row.tpmC());
         assertThat(value(html, "table class=\"tpcc\"", "nopm")).isEqualTo(row.nopm());
+        assertThat(value(html, "table class=\"tpcc\"", "skipped_deliveries_pct")).isEqualTo(row.skippedDeliveriesPct());
         assertThat(value(html, "data-type=\"stock_level\"", "p90_ms")).isEqualTo(row.types().get(4).p90Ms());
         assertThat(html).contains("data-key=\"within_specification\" data-value=\"false\"");
         assertThat(html.split("table class=\"tpcc\"", -1)).as("one TPC-C table, for the TPC-C workload").hasSize(2);
@@ -176,6 +184,7 @@ class TpccReportTest {
                 JsonNode t = w.get("tpcc").get(0);
                 assertThat(t.get("tpmC").asDouble()).isEqualTo(row.tpmC());
                 assertThat(t.get("withinSpecification").asBoolean()).isFalse();
+                assertThat(t.get("skippedDeliveries").asLong()).isEqualTo(row.skippedDeliveries());
                 assertThat(t.get("types")).hasSize(5);
             } else {
                 assertThat(w.get("tpcc")).isEmpty();

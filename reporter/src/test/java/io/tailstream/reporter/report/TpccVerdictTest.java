@@ -99,7 +99,7 @@ class TpccVerdictTest {
 
     private static TpccRow tpcc(String target, int threads, List<Double> rounds) {
         double tpmC = rounds.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        return new TpccRow(target, threads, List.of(1), 2, 0, 0, tpmC, tpmC, null, tpmC, List.of(),
+        return new TpccRow(target, threads, List.of(1), 2, 0, 0, tpmC, tpmC, null, 0, null, tpmC, List.of(),
                 1000 / tpmC * 1000, "EUR", TpccRow.Consistency.unchecked(2), null, rounds);
     }
 }
